@@ -1,0 +1,91 @@
+// qprof: a precise profiler for query-based programs.
+//
+//   #include <qprof/qprof.hpp>
+//
+//   Ty Ctx::type_of(DefId id) {
+//       if (auto it = cache_.find(id); it != cache_.end()) {
+//           PROFILE_QUERY_HIT(type_of, id);   // one 8-byte event, no clock read
+//           return it->second;
+//       }
+//       PROFILE_QUERY(type_of, id);           // times the provider until the end of the scope
+//       ...                                   // queries made here become its children
+//   }
+//
+//   int main(int argc, char** argv) {
+//       qprof::Session session{argc, argv};   // run with -Z profile-queries
+//       PROFILE_ACTIVITY("parsing");          // a pass, shown as a phase
+//       ...
+//   }
+//
+// The key arguments are not evaluated (they will be recorded with -Z
+// profile-queries-and-keys). Building with -Dprofiling=disabled (or defining QPROF_ENABLED
+// to 0 before including this header) turns every macro into nothing.
+#pragma once
+
+#include <qprof/config.hpp>
+#include <qprof/reporter.hpp>
+#include <qprof/session.hpp>
+#include <qprof/trace.hpp>
+
+#ifndef QPROF_ENABLED
+#define QPROF_ENABLED QPROF_CONFIG_PROFILING
+#endif
+
+#define QPROF_CONCAT_INNER(a, b) a##b
+#define QPROF_CONCAT(a, b) QPROF_CONCAT_INNER(a, b)
+
+namespace qprof::detail {
+// Never defined: names the key arguments in an unevaluated context, so they are checked
+// and count as used, and cost nothing.
+template <typename... Keys>
+char keys_unused(const Keys&...);
+}  // namespace qprof::detail
+
+#define QPROF_KEYS_UNUSED(...) (void)sizeof(::qprof::detail::keys_unused(__VA_ARGS__))
+
+#if QPROF_ENABLED
+
+#include <qprof/detail/recorder.hpp>
+
+#define QPROF_SCOPE_IMPL(id, name, site_kind, record_kind, ...)             \
+    static constinit ::qprof::detail::Site QPROF_CONCAT(id, _site){         \
+        name, __FILE__, __LINE__, ::qprof::detail::SiteKind::site_kind};    \
+    const ::qprof::detail::ScopeGuard QPROF_CONCAT(id, _guard){             \
+        QPROF_CONCAT(id, _site), ::qprof::detail::RecordKind::record_kind}; \
+    QPROF_KEYS_UNUSED(__VA_ARGS__)
+
+#define QPROF_HIT_IMPL(id, name, ...)                                                \
+    do {                                                                             \
+        static constinit ::qprof::detail::Site id{name, __FILE__, __LINE__,          \
+                                                  ::qprof::detail::SiteKind::query}; \
+        ::qprof::detail::record_hit(id);                                             \
+        QPROF_KEYS_UNUSED(__VA_ARGS__);                                              \
+    } while (0)
+
+// A provider run (a cache miss), timed until the end of the enclosing scope.
+#define PROFILE_QUERY(provider, ...)                                            \
+    QPROF_SCOPE_IMPL(QPROF_CONCAT(qprof_scope_, __COUNTER__), #provider, query, \
+                     miss __VA_OPT__(, ) __VA_ARGS__)
+#define PROFILE_QUERY_NAMED(name, ...)                                        \
+    QPROF_SCOPE_IMPL(QPROF_CONCAT(qprof_scope_, __COUNTER__), "" name, query, \
+                     miss __VA_OPT__(, ) __VA_ARGS__)
+
+// A cache hit: a leaf with no duration.
+#define PROFILE_QUERY_HIT(provider, ...) \
+    QPROF_HIT_IMPL(QPROF_CONCAT(qprof_hit_, __COUNTER__), #provider __VA_OPT__(, ) __VA_ARGS__)
+#define PROFILE_QUERY_HIT_NAMED(name, ...) \
+    QPROF_HIT_IMPL(QPROF_CONCAT(qprof_hit_, __COUNTER__), "" name __VA_OPT__(, ) __VA_ARGS__)
+
+// A pass that is not a query, timed until the end of the enclosing scope.
+#define PROFILE_ACTIVITY(name) \
+    QPROF_SCOPE_IMPL(QPROF_CONCAT(qprof_activity_, __COUNTER__), "" name, activity, activity)
+
+#else  // compiled out: every macro is nothing
+
+#define PROFILE_QUERY(provider, ...) QPROF_KEYS_UNUSED(__VA_ARGS__)
+#define PROFILE_QUERY_NAMED(name, ...) QPROF_KEYS_UNUSED(__VA_ARGS__)
+#define PROFILE_QUERY_HIT(provider, ...) QPROF_KEYS_UNUSED(__VA_ARGS__)
+#define PROFILE_QUERY_HIT_NAMED(name, ...) QPROF_KEYS_UNUSED(__VA_ARGS__)
+#define PROFILE_ACTIVITY(name) (void)0
+
+#endif

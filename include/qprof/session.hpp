@@ -1,0 +1,79 @@
+// A profiling session: reads the -Z flags, records while it lives, writes the reports when
+// it ends.
+//
+//   int main(int argc, char** argv) {
+//       qprof::Session session{argc, argv};   // consumes -Z flags, may throw qprof::FlagError
+//       ...                                   // argv now holds only the program's own arguments
+//   }                                         // reports written, their paths printed to stderr
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace qprof {
+
+struct Trace;
+
+// A -Z flag that is unknown or has a bad value; the message names the flag, the valid
+// choices and the nearest one.
+class FlagError : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+enum class ClockChoice {
+    automatic,  // TSC where usable, otherwise steady_clock
+    tsc,
+    steady,
+};
+
+struct SessionOptions {
+    bool profile_queries = false;                  // -Z profile-queries
+    std::vector<std::string> reporters{"counts"};  // -Z profile-queries=REPORTER,...
+    std::string output_dir = ".";                  // -Z profile-queries-dir=PATH
+    ClockChoice clock = ClockChoice::automatic;    // -Z profile-clock=tsc|steady
+    bool show_help = false;                        // -Z help
+    bool build_trace = true;  // false: count events only, for measuring the recorder itself
+};
+
+// Reads -Z flags from `env_flags` (the text of QPROF_FLAGS, may be null) and then from
+// argv, which win. Removes the recognised flags from argv and updates argc; arguments after
+// "--" are left alone. Throws FlagError.
+SessionOptions parse_flags(int& argc, char** argv, const char* env_flags);
+
+// The text printed by -Z help: every flag and every reporter, one line each.
+std::string flags_help();
+
+// Names the calling thread in the reports ("main" and "thread N" otherwise).
+void name_this_thread(std::string name);
+
+class Session {
+  public:
+    // Parses QPROF_FLAGS and argv (see parse_flags). With -Z help, prints the flags and
+    // exits. Throws FlagError on a bad flag or an output directory that cannot be written.
+    Session(int& argc, char** argv);
+    explicit Session(SessionOptions options);
+    ~Session();
+
+    Session(const Session&) = delete;
+    Session& operator=(const Session&) = delete;
+
+    // Stops recording, completes the trace and writes the reports. Called by the
+    // destructor, and at exit() if the program ends without unwinding; runs once.
+    void finish();
+
+    bool recording() const;
+    const SessionOptions& options() const;
+    // The completed trace; empty until finish().
+    const Trace& trace() const;
+    // The reports written by finish().
+    const std::vector<std::string>& written_files() const;
+
+  private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+}  // namespace qprof

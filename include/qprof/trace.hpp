@@ -1,0 +1,91 @@
+// The trace model that reporters read: per-thread trees of query nodes and per-provider
+// totals, with times in nanoseconds from the start of the session.
+//
+//   void MyReporter::write(const qprof::Trace& trace, std::ostream& out) {
+//       for (const qprof::ProviderTotals& p : trace.providers)
+//           out << p.provider << ' ' << p.count << ' ' << p.total_ns << '\n';
+//       for (const qprof::ThreadTrace& thread : trace.threads)
+//           for (std::uint32_t root : thread.roots())
+//               visit(thread, root);          // thread.children(root), recursively
+//   }
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace qprof {
+
+// What happened when a query was asked.
+enum class Outcome : std::uint8_t {
+    miss,      // the provider ran
+    hit,       // the cache answered; a leaf with no duration
+    blocked,   // waited for another thread computing the same key
+    load,      // read from a persistent cache
+    activity,  // not a query: a pass such as parsing or code generation
+};
+
+std::string_view outcome_name(Outcome outcome);
+
+// A call site of a qprof macro.
+struct SiteInfo {
+    std::string provider;  // provider or activity name
+    std::string file;
+    std::uint32_t line = 0;
+    std::uint32_t provider_index = 0;  // into Trace::providers
+};
+
+struct Node {
+    std::uint32_t site = 0;     // into Trace::sites
+    std::uint32_t depth = 0;    // ancestors on the path from the root
+    std::uint32_t extent = 0;   // immediate children
+    std::uint32_t first = 0;    // nodes are in post-order: the subtree is [first, this node]
+    std::int64_t start_ns = 0;  // hits have no clock read: start and end are 0
+    std::int64_t end_ns = 0;
+    Outcome outcome = Outcome::miss;
+    bool unfinished = false;  // still open when the session ended; end_ns is the session end
+
+    std::int64_t duration_ns() const { return end_ns - start_ns; }
+};
+
+struct ThreadTrace {
+    std::uint32_t index = 0;
+    std::string name;
+    std::vector<Node> nodes;  // post-order: children before their parent, in call order
+
+    // Top-level nodes in call order.
+    std::vector<std::uint32_t> roots() const;
+    // Immediate children of a node in call order.
+    std::vector<std::uint32_t> children(std::uint32_t node) const;
+    // The parent of every node (the node count for roots), computed in one pass.
+    std::vector<std::uint32_t> parents() const;
+};
+
+struct ProviderTotals {
+    std::string provider;
+    bool is_activity = false;
+    std::uint64_t count = 0;  // every node, hits included
+    std::uint64_t hits = 0;
+    std::uint64_t misses = 0;
+    std::int64_t total_ns = 0;    // inclusive; a provider re-entered inside itself counts once
+    std::int64_t self_ns = 0;     // total minus the time of timed children
+    std::int64_t blocked_ns = 0;  // time spent waiting on other threads
+    std::int64_t load_ns = 0;     // time spent loading from a persistent cache
+};
+
+struct Trace {
+    std::vector<SiteInfo> sites;  // the call sites this trace used
+    std::vector<ThreadTrace> threads;
+    std::vector<ProviderTotals> providers;  // in order of first registration
+    std::int64_t wall_ns = 0;               // session start to session end
+    std::string clock;                      // "tsc", "steady" or "manual"
+    double ns_per_tick = 1.0;
+
+    std::uint64_t node_count() const;
+    const ProviderTotals& provider_of(const Node& node) const {
+        return providers[sites[node.site].provider_index];
+    }
+};
+
+}  // namespace qprof

@@ -1,0 +1,48 @@
+#include <chrono>
+#include <qprof/detail/clock.hpp>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
+namespace qprof::detail {
+
+ClockKind g_clock_kind = ClockKind::steady;
+
+namespace {
+ManualClock g_manual_clock = nullptr;
+}
+
+std::uint64_t steady_ns() {
+    auto since_epoch = std::chrono::steady_clock::now().time_since_epoch();
+    return static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(since_epoch).count());
+}
+
+std::uint64_t read_other_clock() {
+    if (g_clock_kind == ClockKind::manual && g_manual_clock != nullptr) {
+        return g_manual_clock();
+    }
+    return steady_ns();
+}
+
+void set_manual_clock(ManualClock fn) { g_manual_clock = fn; }
+
+bool manual_clock_is_set() { return g_manual_clock != nullptr; }
+
+bool tsc_is_usable() {
+#if defined(__x86_64__)
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    if (__get_cpuid_max(0x80000000u, nullptr) < 0x80000007u) {
+        return false;
+    }
+    __cpuid(0x80000007u, eax, ebx, ecx, edx);
+    return (edx & (1u << 8)) != 0;  // invariant TSC
+#elif defined(__aarch64__)
+    return true;
+#else
+    return false;
+#endif
+}
+
+}  // namespace qprof::detail

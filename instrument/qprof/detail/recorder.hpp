@@ -1,0 +1,162 @@
+// The per-thread recorder: fixed-size records appended to a thread-local chunk.
+//
+//   record_hit(site);                        // one 8-byte record, no clock read
+//   { ScopeGuard scope{site, RecordKind::miss}; ... }   // one 24-byte record at scope exit
+//
+// Records are 64-bit words. The head word packs the record kind, the depth (number of
+// scopes open on this thread) and the site id; a timed record adds its start and end
+// ticks. Records are written when a scope ends, so each thread's stream is in post-order
+// and the collector rebuilds the tree from order and depth alone. Only full chunks cross
+// threads; the hot path takes no lock and allocates nothing once chunks are recycled.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <qprof/detail/clock.hpp>
+#include <qprof/detail/site.hpp>
+
+namespace qprof::detail {
+
+enum class RecordKind : std::uint8_t { hit = 1, miss = 2, activity = 3, blocked = 4, load = 5 };
+
+inline constexpr std::uint32_t kDepthMask = (1u << 24) - 1;
+// Set in the kind byte of a scope still open when its thread or the session ended.
+inline constexpr std::uint64_t kUnfinishedBit = std::uint64_t{1} << 63;
+
+constexpr std::uint64_t record_head(RecordKind kind, std::uint32_t depth, std::uint32_t site) {
+    return static_cast<std::uint64_t>(kind) << 56 |
+           static_cast<std::uint64_t>(depth & kDepthMask) << 32 | site;
+}
+constexpr RecordKind head_kind(std::uint64_t head) {
+    return static_cast<RecordKind>((head >> 56) & 0x7f);
+}
+constexpr bool head_unfinished(std::uint64_t head) { return (head & kUnfinishedBit) != 0; }
+constexpr std::uint32_t head_depth(std::uint64_t head) {
+    return static_cast<std::uint32_t>(head >> 32) & kDepthMask;
+}
+constexpr std::uint32_t head_site(std::uint64_t head) { return static_cast<std::uint32_t>(head); }
+constexpr std::uint32_t record_words(RecordKind kind) { return kind == RecordKind::hit ? 1 : 3; }
+
+struct Chunk {
+    static constexpr std::uint32_t kWords = 8188;  // a chunk is 64 KiB
+
+    std::atomic<std::uint64_t*> published{nullptr};  // end of the complete records
+    std::uint32_t generation = 0;                    // the session the records belong to
+    std::uint32_t thread = 0;                        // the writer's index in that session
+    std::uint32_t consumed = 0;                      // collector side: words already read
+    std::uint64_t words[kWords];
+
+    std::uint64_t* limit() { return words + kWords; }
+};
+
+// A scope still open on this thread, kept so that a session ending inside it can show it.
+struct OpenFrame {
+    std::uint64_t head;
+    std::uint64_t start;
+};
+inline constexpr std::uint32_t kOpenFrames = 128;
+
+struct ThreadRecord;
+
+// Plain thread-local state, constant-initialised so that access needs no init guard.
+struct ThreadState {
+    Chunk* chunk;
+    ThreadRecord* record;
+    std::uint32_t generation;  // the session this thread's chunk belongs to
+    std::uint32_t depth;
+    OpenFrame open[kOpenFrames];
+};
+
+// The recording session's generation; 0 while nothing records.
+extern std::atomic<std::uint32_t> g_generation;
+extern thread_local constinit ThreadState t_state __attribute__((tls_model("initial-exec")));
+
+// Slow paths, out of line: join the current session, or swap a full chunk for a free one.
+// Both return false when the event must not be recorded (no session, or the thread is exiting).
+bool attach_thread(ThreadState& t, std::uint32_t generation);
+bool swap_full_chunk(ThreadState& t);
+
+inline void record_hit(Site& site) {
+    const std::uint32_t generation = g_generation.load(std::memory_order_acquire);
+    if (generation == 0) {
+        return;
+    }
+    ThreadState& t = t_state;
+    if (t.generation != generation) [[unlikely]] {
+        if (!attach_thread(t, generation)) {
+            return;
+        }
+    }
+    std::uint64_t* pos = t.chunk->published.load(std::memory_order_relaxed);
+    if (pos == t.chunk->limit()) [[unlikely]] {
+        if (!swap_full_chunk(t)) {
+            return;
+        }
+        pos = t.chunk->published.load(std::memory_order_relaxed);
+    }
+    *pos = record_head(RecordKind::hit, t.depth, site_id(site));
+    t.chunk->published.store(pos + 1, std::memory_order_release);
+}
+
+// Times one scope: a provider run, an activity, a load or a blocked wait.
+class ScopeGuard {
+  public:
+    ScopeGuard(Site& site, RecordKind kind) {
+        const std::uint32_t generation = g_generation.load(std::memory_order_acquire);
+        if (generation != 0) {
+            enter(site, kind, generation);
+        }
+    }
+    ~ScopeGuard() {
+        if (head_ != 0) {
+            leave();
+        }
+    }
+    ScopeGuard(const ScopeGuard&) = delete;
+    ScopeGuard& operator=(const ScopeGuard&) = delete;
+    ScopeGuard(ScopeGuard&&) = delete;
+    ScopeGuard& operator=(ScopeGuard&&) = delete;
+
+  private:
+    void enter(Site& site, RecordKind kind, std::uint32_t generation) {
+        ThreadState& t = t_state;
+        if (t.generation != generation) [[unlikely]] {
+            if (!attach_thread(t, generation)) {
+                return;
+            }
+        }
+        const std::uint32_t depth = t.depth++;
+        generation_ = generation;
+        head_ = record_head(kind, depth, site_id(site));
+        start_ = now();
+        if (depth < kOpenFrames) [[likely]] {
+            t.open[depth] = OpenFrame{head_, start_};
+        }
+    }
+
+    void leave() {
+        const std::uint64_t end = now();
+        ThreadState& t = t_state;
+        if (t.generation != generation_) [[unlikely]] {
+            return;  // a newer session began inside this scope; it is not part of that one
+        }
+        --t.depth;
+        std::uint64_t* pos = t.chunk->published.load(std::memory_order_relaxed);
+        if (t.chunk->limit() - pos < 3) [[unlikely]] {
+            if (!swap_full_chunk(t)) {
+                return;
+            }
+            pos = t.chunk->published.load(std::memory_order_relaxed);
+        }
+        pos[0] = head_;
+        pos[1] = start_;
+        pos[2] = end;
+        t.chunk->published.store(pos + 3, std::memory_order_release);
+    }
+
+    std::uint64_t head_ = 0;  // 0: not recording
+    std::uint64_t start_ = 0;
+    std::uint32_t generation_ = 0;
+};
+
+}  // namespace qprof::detail

@@ -1,0 +1,52 @@
+// One static record per call site, registered once, so that an event carries a small id
+// instead of a string.
+//
+//   static constinit qprof::detail::Site site{"type_of", __FILE__, __LINE__, SiteKind::query};
+//   std::uint32_t id = site_id(site);   // registers on the first call only
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace qprof::detail {
+
+enum class SiteKind : std::uint8_t { query, activity };
+
+struct Site {
+    const char* provider;
+    const char* file;
+    std::uint32_t line;
+    SiteKind kind;
+    std::atomic<std::uint32_t> id{0};  // 0 until registered; ids start at 1
+
+    constexpr Site(const char* provider_name, const char* file_name, std::uint32_t line_number,
+                   SiteKind site_kind)
+        : provider(provider_name), file(file_name), line(line_number), kind(site_kind) {}
+    Site(const Site&) = delete;
+    Site& operator=(const Site&) = delete;
+};
+
+std::uint32_t register_site(Site& site);
+
+inline std::uint32_t site_id(Site& site) {
+    std::uint32_t id = site.id.load(std::memory_order_acquire);
+    if (id == 0) [[unlikely]] {
+        id = register_site(site);
+    }
+    return id;
+}
+
+// A copy of one registered site, for the collector and the reporters.
+struct SiteInfo {
+    std::string provider;
+    std::string file;
+    std::uint32_t line;
+    SiteKind kind;
+};
+
+// Every site registered so far, indexed by id (index 0 is an unused placeholder).
+std::vector<SiteInfo> registered_sites();
+
+}  // namespace qprof::detail

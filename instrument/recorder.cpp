@@ -1,0 +1,247 @@
+// Slow paths of the recorder and the transport of chunks between threads and collector.
+#include <algorithm>
+#include <boost/lockfree/queue.hpp>
+#include <boost/lockfree/stack.hpp>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include "recording_control.hpp"
+
+namespace qprof::detail {
+
+std::atomic<std::uint32_t> g_generation{0};
+thread_local constinit ThreadState t_state{};
+
+namespace {
+
+// Marks a thread whose thread-local objects are being destroyed: it records no more.
+constexpr std::uint32_t kThreadExited = ~0u;
+constexpr std::size_t kInitialChunks = 16;
+
+struct Transport {
+    boost::lockfree::queue<Chunk*> full{256};
+    boost::lockfree::stack<Chunk*> free{kInitialChunks};
+};
+
+Transport& transport() {
+    static Transport* instance = new Transport;  // lives until the process ends
+    return *instance;
+}
+
+}  // namespace
+
+// What the session may read of a thread from another thread.
+struct ThreadRecord {
+    std::atomic<Chunk*> current{nullptr};  // the chunk being written
+    std::uint32_t generation = 0;          // the session the thread joined last
+    std::uint32_t index = 0;               // its index in that session
+    std::string name;                      // set by name_this_thread, kept across sessions
+};
+
+namespace {
+
+struct Registry {
+    std::mutex mutex;
+    std::vector<ThreadRecord*> live;
+    std::uint32_t last_generation = 0;
+    std::uint32_t active_generation = 0;  // the generation of the running session, 0 if none
+    std::vector<std::string> names;       // by thread index, for the active generation
+    std::thread::id session_thread;
+};
+
+Registry& registry() {
+    static Registry* instance = new Registry;
+    return *instance;
+}
+
+Chunk* take_free_chunk() {
+    Chunk* chunk = nullptr;
+    if (!transport().free.pop(chunk)) {
+        chunk = new Chunk;
+    }
+    return chunk;
+}
+
+void prepare_chunk(Chunk* chunk, std::uint32_t generation, std::uint32_t thread) {
+    chunk->generation = generation;
+    chunk->thread = thread;
+    chunk->consumed = 0;
+    chunk->published.store(chunk->words, std::memory_order_release);
+}
+
+std::string default_thread_name(std::uint32_t index, bool is_session_thread) {
+    if (is_session_thread) {
+        return "main";
+    }
+    return "thread " + std::to_string(index);
+}
+
+// Writes one record per scope still open on this thread, innermost first (post-order).
+void write_unfinished_scopes(ThreadState& t, std::uint64_t end_tick) {
+    if (t.generation != g_generation.load(std::memory_order_acquire) || t.chunk == nullptr) {
+        return;
+    }
+    for (std::uint32_t depth = std::min(t.depth, kOpenFrames); depth-- > 0;) {
+        std::uint64_t* pos = t.chunk->published.load(std::memory_order_relaxed);
+        if (t.chunk->limit() - pos < 3) {
+            if (!swap_full_chunk(t)) {
+                return;
+            }
+            pos = t.chunk->published.load(std::memory_order_relaxed);
+        }
+        pos[0] = t.open[depth].head | kUnfinishedBit;
+        pos[1] = t.open[depth].start;
+        pos[2] = end_tick;
+        t.chunk->published.store(pos + 3, std::memory_order_release);
+    }
+}
+
+// Hands a thread's last chunk to the collector when the thread ends.
+struct ExitHook {
+    bool armed = false;
+    ~ExitHook() {
+        ThreadState& t = t_state;
+        write_unfinished_scopes(t, now());  // only exit() leaves scopes open here
+        Registry& reg = registry();
+        std::lock_guard lock{reg.mutex};
+        if (t.chunk != nullptr) {
+            if (t.generation == reg.active_generation) {
+                transport().full.push(t.chunk);
+            } else {
+                transport().free.push(t.chunk);
+            }
+        }
+        std::erase(reg.live, t.record);
+        delete t.record;
+        t.chunk = nullptr;
+        t.record = nullptr;
+        t.generation = kThreadExited;
+    }
+};
+
+thread_local ExitHook t_exit_hook;
+
+// Called with the registry locked.
+void ensure_thread_record(ThreadState& t, Registry& reg) {
+    if (t.record == nullptr) {
+        t_exit_hook.armed = true;  // constructs the hook, so the thread's end flushes its chunk
+        t.record = new ThreadRecord;
+        reg.live.push_back(t.record);
+    }
+}
+
+}  // namespace
+
+bool attach_thread(ThreadState& t, std::uint32_t generation) {
+    if (t.generation == kThreadExited) {
+        return false;
+    }
+    Registry& reg = registry();
+    std::lock_guard lock{reg.mutex};
+    if (reg.active_generation != generation) {
+        return false;  // that session ended meanwhile
+    }
+    ensure_thread_record(t, reg);
+    if (t.chunk != nullptr) {
+        transport().free.push(t.chunk);  // left over from an earlier session
+    }
+    t.record->index = static_cast<std::uint32_t>(reg.names.size());
+    reg.names.push_back(
+        t.record->name.empty()
+            ? default_thread_name(t.record->index, std::this_thread::get_id() == reg.session_thread)
+            : t.record->name);
+    t.chunk = take_free_chunk();
+    prepare_chunk(t.chunk, generation, t.record->index);
+    t.record->generation = generation;
+    t.record->current.store(t.chunk, std::memory_order_release);
+    t.depth = 0;
+    t.generation = generation;
+    return true;
+}
+
+bool swap_full_chunk(ThreadState& t) {
+    if (g_generation.load(std::memory_order_acquire) != t.generation) {
+        return false;  // the session has ended: this scope closed after it
+    }
+    Chunk* full = t.chunk;
+    Chunk* fresh = take_free_chunk();
+    prepare_chunk(fresh, t.generation, full->thread);
+    t.chunk = fresh;
+    t.record->current.store(fresh, std::memory_order_release);  // before the full one leaves
+    transport().full.push(full);
+    return true;
+}
+
+RecordingStart begin_recording(ClockKind clock) {
+    Registry& reg = registry();
+    std::lock_guard lock{reg.mutex};
+    if (reg.active_generation != 0) {
+        throw std::logic_error(
+            "qprof: a qprof::Session is already recording; end it before starting another "
+            "(sessions cannot overlap)");
+    }
+    g_clock_kind = clock;
+    for (std::size_t i = 0; i < kInitialChunks; ++i) {
+        transport().free.push(new Chunk);
+    }
+    reg.active_generation = ++reg.last_generation;
+    reg.names.clear();
+    reg.session_thread = std::this_thread::get_id();
+    const RecordingStart start{reg.active_generation, now(), steady_ns()};
+    g_generation.store(reg.active_generation, std::memory_order_release);
+    return start;
+}
+
+void stop_recording() { g_generation.store(0, std::memory_order_release); }
+
+void end_recording() {
+    Registry& reg = registry();
+    std::lock_guard lock{reg.mutex};
+    reg.active_generation = 0;
+}
+
+bool pop_full_chunk(Chunk*& chunk) { return transport().full.pop(chunk); }
+
+void recycle_chunk(Chunk* chunk) { transport().free.push(chunk); }
+
+void for_each_live_thread(std::uint32_t generation,
+                          const std::function<void(std::uint32_t, Chunk*)>& fn) {
+    Registry& reg = registry();
+    std::lock_guard lock{reg.mutex};
+    for (ThreadRecord* record : reg.live) {
+        Chunk* chunk = record->current.load(std::memory_order_acquire);
+        if (record->generation == generation && chunk != nullptr) {
+            fn(record->index, chunk);
+        }
+    }
+}
+
+std::vector<std::string> thread_names(std::uint32_t generation) {
+    Registry& reg = registry();
+    std::lock_guard lock{reg.mutex};
+    return reg.active_generation == generation ? reg.names : std::vector<std::string>{};
+}
+
+void close_open_scopes(std::uint64_t end_tick) { write_unfinished_scopes(t_state, end_tick); }
+
+}  // namespace qprof::detail
+
+namespace qprof {
+
+void name_this_thread(std::string name) {
+    using namespace detail;
+    ThreadState& t = t_state;
+    Registry& reg = registry();
+    std::lock_guard lock{reg.mutex};
+    if (t.generation == kThreadExited) {
+        return;
+    }
+    ensure_thread_record(t, reg);
+    t.record->name = std::move(name);
+    if (t.generation != 0 && t.generation == reg.active_generation) {
+        reg.names[t.record->index] = t.record->name;
+    }
+}
+
+}  // namespace qprof

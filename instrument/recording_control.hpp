@@ -1,0 +1,44 @@
+// The session's side of the recorder (not installed): start and stop recording, and take
+// the chunks the threads filled.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <qprof/detail/recorder.hpp>
+#include <string>
+#include <vector>
+
+namespace qprof::detail {
+
+struct RecordingStart {
+    std::uint32_t generation;  // never 0
+    std::uint64_t tick;        // the clock when recording began
+    std::uint64_t steady_ns;   // steady_clock at the same moment, for calibrating the TSC
+};
+
+// Starts recording for a new session. Throws std::logic_error when another session is
+// recording: sessions do not overlap.
+RecordingStart begin_recording(ClockKind clock);
+
+// No new event starts after this; scopes already open may still write into their chunk.
+void stop_recording();
+
+// Lets the next session begin.
+void end_recording();
+
+bool pop_full_chunk(Chunk*& chunk);
+void recycle_chunk(Chunk* chunk);
+
+// Calls fn(thread index, current chunk) for every live thread that joined `generation`,
+// holding the thread registry so that no thread exits meanwhile.
+void for_each_live_thread(std::uint32_t generation,
+                          const std::function<void(std::uint32_t, Chunk*)>& fn);
+
+// The names of the threads that joined `generation`, by thread index.
+std::vector<std::string> thread_names(std::uint32_t generation);
+
+// Records the scopes open on the calling thread as unfinished, ending at `end_tick` (the
+// innermost kOpenFrames of them; deeper ones cannot be named). Call while recording.
+void close_open_scopes(std::uint64_t end_tick);
+
+}  // namespace qprof::detail

@@ -1,0 +1,12 @@
+// Factories of the built-in reporters, registered explicitly by registry.cpp (static
+// self-registration inside a static library can be dropped by the linker).
+#pragma once
+
+#include <memory>
+#include <qprof/reporter.hpp>
+
+namespace qprof::detail {
+
+std::unique_ptr<Reporter> make_counts_reporter();
+
+}  // namespace qprof::detail

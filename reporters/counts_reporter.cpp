@@ -1,0 +1,47 @@
+// profile_queries.counts.txt: `provider,count,duration` per provider, no header; duration is
+// the inclusive time in seconds with 3 decimals; rows by duration, longest first.
+#include <algorithm>
+#include <cstdio>
+
+#include "builtin_reporters.hpp"
+
+namespace qprof::detail {
+
+namespace {
+
+class CountsReporter : public Reporter {
+  public:
+    std::string_view name() const override { return "counts"; }
+    std::string_view description() const override {
+        return "provider,count,duration per provider (count includes hits; seconds, inclusive)";
+    }
+    std::string_view file_suffix() const override { return "counts.txt"; }
+
+    void write(const Trace& trace, std::ostream& out) override {
+        std::vector<const ProviderTotals*> rows;
+        for (const ProviderTotals& provider : trace.providers) {
+            rows.push_back(&provider);
+        }
+        std::stable_sort(rows.begin(), rows.end(), [](const auto* a, const auto* b) {
+            if (a->total_ns != b->total_ns) {
+                return a->total_ns > b->total_ns;
+            }
+            if (a->count != b->count) {
+                return a->count > b->count;
+            }
+            return a->provider < b->provider;
+        });
+        for (const ProviderTotals* row : rows) {
+            char seconds[32];
+            std::snprintf(seconds, sizeof seconds, "%.3f",
+                          static_cast<double>(row->total_ns) / 1e9);
+            out << row->provider << ',' << row->count << ',' << seconds << '\n';
+        }
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> make_counts_reporter() { return std::make_unique<CountsReporter>(); }
+
+}  // namespace qprof::detail

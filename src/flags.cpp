@@ -1,0 +1,218 @@
+// The -Z flags: one table of name, value, help and parser.
+#include <algorithm>
+#include <optional>
+#include <qprof/reporter.hpp>
+#include <qprof/session.hpp>
+#include <sstream>
+#include <string_view>
+
+#include "text.hpp"
+
+namespace qprof {
+
+namespace {
+
+// One -Z flag as written, and where it came from (for the messages).
+struct FlagUse {
+    std::string_view name;
+    std::optional<std::string_view> value;
+    std::string_view origin;  // "" for the command line, " (from QPROF_FLAGS)" otherwise
+};
+
+struct FlagSpec {
+    std::string_view name;
+    std::string_view value_syntax;  // as shown by -Z help, e.g. "=tsc|steady"
+    std::string_view help;
+    void (*apply)(SessionOptions& options, const FlagUse& use);
+};
+
+std::string quoted_flag(const FlagUse& use) {
+    std::string text = "'-Z " + std::string(use.name);
+    if (use.value) {
+        text += "=" + std::string(*use.value);
+    }
+    return text + "'";
+}
+
+void reject_value(const FlagUse& use) {
+    if (use.value) {
+        throw FlagError("qprof: flag '-Z " + std::string(use.name) + "' takes no value, but " +
+                        quoted_flag(use) + " gives one" + std::string(use.origin) + ".");
+    }
+}
+
+std::string_view require_value(const FlagUse& use, std::string_view syntax) {
+    if (!use.value || use.value->empty()) {
+        throw FlagError("qprof: flag '-Z " + std::string(use.name) + "' needs a value, as in '-Z " +
+                        std::string(use.name) + std::string(syntax) + "'" +
+                        std::string(use.origin) + ".");
+    }
+    return *use.value;
+}
+
+std::string choice_error(std::string_view what, std::string_view given, const FlagUse& use,
+                         const std::vector<std::string>& choices) {
+    std::string message = "qprof: unknown " + std::string(what) + " '" + std::string(given) +
+                          "' in " + quoted_flag(use) + std::string(use.origin) + ".";
+    if (auto nearest = detail::nearest_match(given, choices)) {
+        message += " Did you mean '" + *nearest + "'?";
+    }
+    return message + " Valid " + std::string(what) + "s: " + detail::join(choices, ", ") + ".";
+}
+
+void apply_help(SessionOptions& options, const FlagUse& use) {
+    reject_value(use);
+    options.show_help = true;
+}
+
+void apply_profile_queries(SessionOptions& options, const FlagUse& use) {
+    options.profile_queries = true;
+    if (!use.value) {
+        return;
+    }
+    const std::vector<std::string> known = reporter_names();
+    std::vector<std::string> chosen;
+    for (const std::string& name : detail::split(*use.value, ',')) {
+        if (name.empty()) {
+            throw FlagError("qprof: empty reporter name in " + quoted_flag(use) +
+                            std::string(use.origin) + "; list reporters separated by commas, " +
+                            "as in '-Z profile-queries=" + detail::join(known, ",") + "'.");
+        }
+        if (std::find(known.begin(), known.end(), name) == known.end()) {
+            throw FlagError(choice_error("reporter", name, use, known));
+        }
+        if (std::find(chosen.begin(), chosen.end(), name) == chosen.end()) {
+            chosen.push_back(name);
+        }
+    }
+    options.reporters = std::move(chosen);
+}
+
+void apply_output_dir(SessionOptions& options, const FlagUse& use) {
+    options.output_dir = std::string(require_value(use, "=PATH"));
+}
+
+void apply_clock(SessionOptions& options, const FlagUse& use) {
+    const std::string_view value = require_value(use, "=tsc|steady");
+    if (value == "tsc") {
+        options.clock = ClockChoice::tsc;
+    } else if (value == "steady") {
+        options.clock = ClockChoice::steady;
+    } else {
+        throw FlagError(choice_error("clock", value, use, {"tsc", "steady"}));
+    }
+}
+
+constexpr FlagSpec kFlags[] = {
+    {"help", "", "print this list and exit", apply_help},
+    {"profile-queries", "[=REPORTER,...]",
+     "record every query and write reports at the end (default reporters: counts)",
+     apply_profile_queries},
+    {"profile-queries-dir", "=PATH", "directory the reports are written to (default: .)",
+     apply_output_dir},
+    {"profile-clock", "=tsc|steady",
+     "clock for timing (default: tsc where the CPU has an invariant one, else steady)",
+     apply_clock},
+};
+
+std::vector<std::string> flag_names() {
+    std::vector<std::string> names;
+    for (const FlagSpec& flag : kFlags) {
+        names.emplace_back(flag.name);
+    }
+    return names;
+}
+
+void apply_flag(SessionOptions& options, std::string_view text, std::string_view origin) {
+    if (text.empty()) {
+        throw FlagError("qprof: '-Z' must be followed by a flag name, as in '-Z profile-queries'" +
+                        std::string(origin) + ". Run with -Z help for the list.");
+    }
+    FlagUse use{text, std::nullopt, origin};
+    if (const std::size_t eq = text.find('='); eq != std::string_view::npos) {
+        use.name = text.substr(0, eq);
+        use.value = text.substr(eq + 1);
+    }
+    for (const FlagSpec& flag : kFlags) {
+        if (flag.name == use.name) {
+            flag.apply(options, use);
+            return;
+        }
+    }
+    std::string message =
+        "qprof: unknown flag '-Z " + std::string(use.name) + "'" + std::string(origin) + ".";
+    const std::vector<std::string> names = flag_names();
+    if (auto nearest = detail::nearest_match(use.name, names)) {
+        message += " Did you mean '-Z " + *nearest + "'?";
+    }
+    throw FlagError(message + " Valid flags: " + detail::join(names, ", ") +
+                    ". Run with -Z help for a description of each.");
+}
+
+void apply_env_flags(SessionOptions& options, const char* env_flags) {
+    constexpr std::string_view kOrigin = " (from QPROF_FLAGS)";
+    std::istringstream words{env_flags};
+    std::string word;
+    while (words >> word) {
+        if (word == "-Z") {
+            std::string name;
+            if (!(words >> name)) {
+                apply_flag(options, "", kOrigin);
+            }
+            apply_flag(options, name, kOrigin);
+        } else if (word.starts_with("-Z")) {
+            apply_flag(options, std::string_view(word).substr(2), kOrigin);
+        } else {
+            throw FlagError("qprof: QPROF_FLAGS holds only -Z flags, but it contains '" + word +
+                            "'. Example: QPROF_FLAGS=\"-Z profile-queries\".");
+        }
+    }
+}
+
+}  // namespace
+
+SessionOptions parse_flags(int& argc, char** argv, const char* env_flags) {
+    SessionOptions options;
+    if (env_flags != nullptr) {
+        apply_env_flags(options, env_flags);
+    }
+    int kept = argc > 0 ? 1 : 0;
+    bool after_double_dash = false;
+    for (int i = kept; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (after_double_dash || !arg.starts_with("-Z")) {
+            after_double_dash = after_double_dash || arg == "--";
+            argv[kept++] = argv[i];
+        } else if (arg == "-Z") {
+            apply_flag(options, i + 1 < argc ? std::string_view(argv[++i]) : "", "");
+        } else {
+            apply_flag(options, arg.substr(2), "");
+        }
+    }
+    if (argv != nullptr) {
+        argv[kept] = nullptr;
+    }
+    argc = kept;
+    return options;
+}
+
+std::string flags_help() {
+    std::ostringstream out;
+    out << "qprof flags, given as -Z NAME[=VALUE] or -ZNAME[=VALUE] on the command line or in "
+           "QPROF_FLAGS:\n";
+    for (const FlagSpec& flag : kFlags) {
+        out << "  "
+            << detail::pad("-Z " + std::string(flag.name) + std::string(flag.value_syntax), 38)
+            << flag.help << '\n';
+    }
+    out << "reporters, chosen with -Z profile-queries=NAME,...:\n";
+    for (const std::string& name : reporter_names()) {
+        const std::unique_ptr<Reporter> reporter = make_reporter(name);
+        out << "  " << detail::pad(name, 12)
+            << detail::pad("profile_queries." + std::string(reporter->file_suffix()), 28)
+            << reporter->description() << '\n';
+    }
+    return out.str();
+}
+
+}  // namespace qprof

@@ -1,0 +1,114 @@
+#include "report_writer.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <qprof/reporter.hpp>
+#include <sstream>
+
+#include "text.hpp"
+
+namespace qprof::detail {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Empty when `dir` exists (or can be made) and a file can be created in it.
+std::string why_not_writable(const fs::path& dir) {
+    std::error_code error;
+    fs::create_directories(dir, error);
+    if (error) {
+        return error.message();
+    }
+    const fs::path probe = dir / (".qprof-write-test-" + std::to_string(::getpid()));
+    std::ofstream file{probe};
+    if (!file) {
+        return std::strerror(errno);
+    }
+    file.close();
+    fs::remove(probe, error);
+    return {};
+}
+
+// Writes one report; returns the path written, or an empty string after telling why not.
+std::string write_report(const Trace& trace, Reporter& reporter, const fs::path& dir) {
+    const fs::path path =
+        (dir / ("profile_queries." + std::string(reporter.file_suffix()))).lexically_normal();
+    std::ofstream out{path, std::ios::binary};
+    if (!out) {
+        std::cerr << "qprof: cannot write " << path.string() << ": " << std::strerror(errno)
+                  << '\n';
+        return {};
+    }
+    try {
+        reporter.write(trace, out);
+    } catch (const std::exception& error) {
+        std::cerr << "qprof: reporter '" << reporter.name() << "' failed: " << error.what() << '\n';
+        return {};
+    }
+    out.close();
+    if (!out) {
+        std::cerr << "qprof: writing " << path.string() << " failed: " << std::strerror(errno)
+                  << '\n';
+        return {};
+    }
+    return path.string();
+}
+
+std::string summary(const Trace& trace) {
+    std::ostringstream text;
+    const std::size_t threads = trace.threads.size();
+    text << with_thousands(trace.node_count()) << " events on " << threads
+         << (threads == 1 ? " thread" : " threads") << " in " << std::fixed;
+    text.precision(3);
+    text << static_cast<double>(trace.wall_ns) / 1e9 << " s";
+    return text.str();
+}
+
+}  // namespace
+
+void check_output_dir(const std::string& dir) {
+    const std::string reason = why_not_writable(dir);
+    if (!reason.empty()) {
+        throw FlagError("qprof: cannot write reports to '" + dir + "': " + reason +
+                        ". Choose a writable directory with '-Z profile-queries-dir=PATH'.");
+    }
+}
+
+std::vector<std::string> write_reports(const Trace& trace, const SessionOptions& options) {
+    std::vector<std::string> written;
+    fs::path fallback;
+    for (const std::string& name : options.reporters) {
+        std::unique_ptr<Reporter> reporter = make_reporter(name);
+        if (!reporter) {
+            continue;
+        }
+        std::string path = write_report(trace, *reporter, options.output_dir);
+        if (path.empty()) {
+            std::error_code error;
+            if (fallback.empty()) {
+                fallback = fs::temp_directory_path(error) / ("qprof-" + std::to_string(::getpid()));
+            }
+            if (why_not_writable(fallback).empty()) {
+                path = write_report(trace, *reporter, fallback);
+                if (!path.empty()) {
+                    std::cerr << "qprof: wrote " << path << " instead\n";
+                }
+            }
+        }
+        if (!path.empty()) {
+            written.push_back(path);
+        }
+    }
+    std::cerr << "qprof: recorded " << summary(trace) << "; "
+              << (written.empty() ? "no report could be written" : "wrote " + join(written, ", "))
+              << '\n';
+    return written;
+}
+
+}  // namespace qprof::detail

@@ -1,0 +1,20 @@
+// Writes the selected reports into the output directory and says where on stderr.
+#pragma once
+
+#include <qprof/session.hpp>
+#include <qprof/trace.hpp>
+#include <string>
+#include <vector>
+
+namespace qprof::detail {
+
+// Throws FlagError naming the directory and the reason when reports cannot be written
+// there, so that a long run is not made for nothing.
+void check_output_dir(const std::string& dir);
+
+// Runs every reporter of options.reporters; returns the paths written. Never throws: a
+// report that cannot be written where asked goes to the temporary directory, and every
+// failure is told on stderr.
+std::vector<std::string> write_reports(const Trace& trace, const SessionOptions& options);
+
+}  // namespace qprof::detail

@@ -1,0 +1,72 @@
+// The read side of the trace model.
+#include <algorithm>
+#include <qprof/trace.hpp>
+
+namespace qprof {
+
+std::string_view outcome_name(Outcome outcome) {
+    switch (outcome) {
+        case Outcome::miss:
+            return "miss";
+        case Outcome::hit:
+            return "hit";
+        case Outcome::blocked:
+            return "blocked";
+        case Outcome::load:
+            return "load";
+        case Outcome::activity:
+            return "activity";
+    }
+    return "unknown";
+}
+
+namespace {
+
+// Walks backwards over the consecutive subtrees that end at `last` and start at `first`.
+std::vector<std::uint32_t> subtrees_between(const std::vector<Node>& nodes, std::int64_t first,
+                                            std::int64_t last) {
+    std::vector<std::uint32_t> tops;
+    for (std::int64_t i = last; i >= first; i = static_cast<std::int64_t>(nodes[i].first) - 1) {
+        tops.push_back(static_cast<std::uint32_t>(i));
+    }
+    std::reverse(tops.begin(), tops.end());
+    return tops;
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> ThreadTrace::roots() const {
+    return subtrees_between(nodes, 0, static_cast<std::int64_t>(nodes.size()) - 1);
+}
+
+std::vector<std::uint32_t> ThreadTrace::children(std::uint32_t node) const {
+    return subtrees_between(nodes, nodes[node].first, static_cast<std::int64_t>(node) - 1);
+}
+
+std::vector<std::uint32_t> ThreadTrace::parents() const {
+    const auto none = static_cast<std::uint32_t>(nodes.size());
+    std::vector<std::uint32_t> parent(nodes.size(), none);
+    // In reverse post-order a node comes before its descendants, so the innermost enclosing
+    // subtree on the stack is the parent.
+    std::vector<std::uint32_t> enclosing;
+    for (std::uint32_t i = none; i-- > 0;) {
+        while (!enclosing.empty() && nodes[enclosing.back()].first > i) {
+            enclosing.pop_back();
+        }
+        if (!enclosing.empty()) {
+            parent[i] = enclosing.back();
+        }
+        enclosing.push_back(i);
+    }
+    return parent;
+}
+
+std::uint64_t Trace::node_count() const {
+    std::uint64_t count = 0;
+    for (const ThreadTrace& thread : threads) {
+        count += thread.nodes.size();
+    }
+    return count;
+}
+
+}  // namespace qprof
