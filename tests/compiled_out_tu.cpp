@@ -1,0 +1,26 @@
+// Built with profiling compiled out: every macro must compile, keys included, and do nothing.
+#define QPROF_ENABLED 0
+#include <qprof/qprof.hpp>
+
+struct DefId {
+    unsigned krate;
+    unsigned index;
+};
+
+int compiled_out_queries(int n) {
+    PROFILE_ACTIVITY("compiled out pass");
+    int sum = 0;
+    for (int i = 0; i < n; ++i) {
+        const DefId id{0, static_cast<unsigned>(i)};
+        PROFILE_QUERY(type_of, id);
+        PROFILE_QUERY_NAMED("mir::borrowck", id, i);
+        PROFILE_QUERY_HIT(type_of, id);
+        PROFILE_QUERY_HIT_NAMED("mir::borrowck");
+        sum += static_cast<int>(id.index);
+    }
+    return sum;
+}
+
+#if QPROF_ENABLED
+#error "this translation unit must be built with profiling compiled out"
+#endif

@@ -1,0 +1,155 @@
+// -Z flags: the accepted forms, their removal from argv, QPROF_FLAGS, and every error.
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "test_support.hpp"
+
+using qprof::ClockChoice;
+using qprof::FlagError;
+using qprof::SessionOptions;
+
+namespace {
+
+// A mutable argv built from words, as main() receives it.
+struct Args {
+    explicit Args(std::vector<std::string> words) : storage(std::move(words)) {
+        storage.insert(storage.begin(), "prog");
+        for (std::string& word : storage) {
+            argv.push_back(word.data());
+        }
+        argv.push_back(nullptr);
+        argc = static_cast<int>(storage.size());
+    }
+    std::vector<std::string> remaining() const {
+        REQUIRE(argv[static_cast<std::size_t>(argc)] == nullptr);
+        return std::vector<std::string>(argv.begin() + 1, argv.begin() + argc);
+    }
+    std::vector<std::string> storage;
+    std::vector<char*> argv;
+    int argc;
+};
+
+SessionOptions parse(Args& args, const char* env = nullptr) {
+    return qprof::parse_flags(args.argc, args.argv.data(), env);
+}
+
+std::string error_of(std::vector<std::string> words, const char* env = nullptr) {
+    Args args{std::move(words)};
+    try {
+        parse(args, env);
+    } catch (const FlagError& error) {
+        return error.what();
+    }
+    return "<no error>";
+}
+
+}  // namespace
+
+TEST_CASE("both -Z forms are accepted and removed from argv") {
+    for (const auto& words : {std::vector<std::string>{"-Z", "profile-queries"},
+                              std::vector<std::string>{"-Zprofile-queries"}}) {
+        Args args{words};
+        const SessionOptions options = parse(args);
+        CHECK(options.profile_queries);
+        CHECK(options.reporters == std::vector<std::string>{"counts"});
+        CHECK(args.remaining().empty());
+    }
+}
+
+TEST_CASE("the program's own arguments reach it untouched and in order") {
+    Args args{
+        {"--items", "10", "-Z", "profile-queries", "input.src", "-Zprofile-clock=steady", "-x"}};
+    const SessionOptions options = parse(args);
+    CHECK(options.profile_queries);
+    CHECK(options.clock == ClockChoice::steady);
+    CHECK(args.argc == 5);
+    CHECK(args.remaining() == std::vector<std::string>{"--items", "10", "input.src", "-x"});
+}
+
+TEST_CASE("arguments after -- are the program's, even when they look like -Z flags") {
+    Args args{{"-Zprofile-queries", "--", "-Z", "profile-querys"}};
+    const SessionOptions options = parse(args);
+    CHECK(options.profile_queries);
+    CHECK(args.remaining() == std::vector<std::string>{"--", "-Z", "profile-querys"});
+}
+
+TEST_CASE("values of every flag") {
+    Args args{{"-Z", "profile-queries=counts", "-Z", "profile-queries-dir=out/profiles", "-Z",
+               "profile-clock=tsc", "-Zhelp"}};
+    const SessionOptions options = parse(args);
+    CHECK(options.reporters == std::vector<std::string>{"counts"});
+    CHECK(options.output_dir == "out/profiles");
+    CHECK(options.clock == ClockChoice::tsc);
+    CHECK(options.show_help);
+}
+
+TEST_CASE("QPROF_FLAGS is read first and the command line wins") {
+    Args args{{"-Z", "profile-queries-dir=from-argv"}};
+    const SessionOptions options =
+        parse(args, "  -Z profile-queries -Zprofile-queries-dir=from-env -Zprofile-clock=steady ");
+    CHECK(options.profile_queries);
+    CHECK(options.clock == ClockChoice::steady);
+    CHECK(options.output_dir == "from-argv");
+}
+
+TEST_CASE("an unknown flag names the nearest one and every valid one") {
+    CHECK(error_of({"-Z", "profile-querys"}) ==
+          "qprof: unknown flag '-Z profile-querys'. Did you mean '-Z profile-queries'? Valid "
+          "flags: help, profile-queries, profile-queries-dir, profile-clock. Run with -Z help "
+          "for a description of each.");
+    CHECK(error_of({"-Zprofile-clok=tsc"}) ==
+          "qprof: unknown flag '-Z profile-clok'. Did you mean '-Z profile-clock'? Valid flags: "
+          "help, profile-queries, profile-queries-dir, profile-clock. Run with -Z help for a "
+          "description of each.");
+    CHECK(error_of({"-Z", "time-passes"}) ==
+          "qprof: unknown flag '-Z time-passes'. Valid flags: help, profile-queries, "
+          "profile-queries-dir, profile-clock. Run with -Z help for a description of each.");
+}
+
+TEST_CASE("bad values name the valid choices") {
+    CHECK(error_of({"-Z", "profile-clock=tsx"}) ==
+          "qprof: unknown clock 'tsx' in '-Z profile-clock=tsx'. Did you mean 'tsc'? Valid "
+          "clocks: tsc, steady.");
+    CHECK(error_of({"-Z", "profile-queries=cuonts"}) ==
+          "qprof: unknown reporter 'cuonts' in '-Z profile-queries=cuonts'. Did you mean "
+          "'counts'? Valid reporters: counts.");
+    CHECK(error_of({"-Z", "profile-queries=counts,"}) ==
+          "qprof: empty reporter name in '-Z profile-queries=counts,'; list reporters separated "
+          "by commas, as in '-Z profile-queries=counts'.");
+}
+
+TEST_CASE("missing and unexpected values") {
+    CHECK(error_of({"-Z", "profile-clock"}) ==
+          "qprof: flag '-Z profile-clock' needs a value, as in '-Z profile-clock=tsc|steady'.");
+    CHECK(error_of({"-Zprofile-queries-dir="}) ==
+          "qprof: flag '-Z profile-queries-dir' needs a value, as in "
+          "'-Z profile-queries-dir=PATH'.");
+    CHECK(error_of({"-Z", "help=please"}) ==
+          "qprof: flag '-Z help' takes no value, but '-Z help=please' gives one.");
+    CHECK(error_of({"input.src", "-Z"}) ==
+          "qprof: '-Z' must be followed by a flag name, as in '-Z profile-queries'. Run with -Z "
+          "help for the list.");
+}
+
+TEST_CASE("errors in QPROF_FLAGS say so") {
+    CHECK(error_of({}, "-Z profile-querys") ==
+          "qprof: unknown flag '-Z profile-querys' (from QPROF_FLAGS). Did you mean "
+          "'-Z profile-queries'? Valid flags: help, profile-queries, profile-queries-dir, "
+          "profile-clock. Run with -Z help for a description of each.");
+    CHECK(error_of({}, "-Z profile-queries --verbose") ==
+          "qprof: QPROF_FLAGS holds only -Z flags, but it contains '--verbose'. Example: "
+          "QPROF_FLAGS=\"-Z profile-queries\".");
+    CHECK(error_of({}, "-Z") ==
+          "qprof: '-Z' must be followed by a flag name, as in '-Z profile-queries' (from "
+          "QPROF_FLAGS). Run with -Z help for the list.");
+}
+
+TEST_CASE("-Z help lists every flag and every reporter") {
+    const std::string help = qprof::flags_help();
+    for (const char* flag : {"-Z help", "-Z profile-queries[=REPORTER,...]",
+                             "-Z profile-queries-dir=PATH", "-Z profile-clock=tsc|steady"}) {
+        CHECK_THAT(help, Catch::Contains(flag));
+    }
+    CHECK_THAT(help, Catch::Contains("counts") && Catch::Contains("profile_queries.counts.txt"));
+}

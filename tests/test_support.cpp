@@ -1,0 +1,105 @@
+#include "test_support.hpp"
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+namespace qprof::test {
+
+namespace {
+
+std::atomic<std::uint64_t> g_manual_now{0};
+std::atomic<std::uint64_t> g_manual_step{0};
+
+std::uint64_t manual_now() { return g_manual_now.fetch_add(g_manual_step) + g_manual_step; }
+
+void append_node(const Trace& trace, const ThreadTrace& thread, std::uint32_t index,
+                 std::string& text) {
+    const Node& node = thread.nodes[index];
+    if (node.outcome == Outcome::hit) {
+        text += '+';
+    }
+    if (node.outcome == Outcome::activity) {
+        text += '@';
+    }
+    if (node.unfinished) {
+        text += '?';
+    }
+    text += trace.sites[node.site].provider;
+    const std::vector<std::uint32_t> children = thread.children(index);
+    if (!children.empty()) {
+        text += '(';
+        for (std::size_t i = 0; i < children.size(); ++i) {
+            if (i > 0) {
+                text += ' ';
+            }
+            append_node(trace, thread, children[i], text);
+        }
+        text += ')';
+    }
+}
+
+}  // namespace
+
+ManualClock::ManualClock(std::uint64_t step_ns) {
+    g_manual_now = 0;
+    g_manual_step = step_ns;
+    detail::set_manual_clock(manual_now);
+}
+
+ManualClock::~ManualClock() { detail::set_manual_clock(nullptr); }
+
+TempDir::TempDir() {
+    std::random_device random;
+    path_ = std::filesystem::temp_directory_path() /
+            ("qprof-test-" + std::to_string(random()) + std::to_string(random()));
+    std::filesystem::create_directories(path_);
+}
+
+TempDir::~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+}
+
+SessionOptions recording_options() {
+    SessionOptions options;
+    options.profile_queries = true;
+    options.reporters = {};
+    return options;
+}
+
+std::string tree_text(const Trace& trace, std::size_t thread) {
+    if (thread >= trace.threads.size()) {
+        return "<no thread " + std::to_string(thread) + ">";
+    }
+    const ThreadTrace& tree = trace.threads[thread];
+    std::string text;
+    const std::vector<std::uint32_t> roots = tree.roots();
+    for (std::size_t i = 0; i < roots.size(); ++i) {
+        if (i > 0) {
+            text += ' ';
+        }
+        append_node(trace, tree, roots[i], text);
+    }
+    return text;
+}
+
+const ProviderTotals& totals_of(const Trace& trace, const std::string& provider) {
+    for (const ProviderTotals& totals : trace.providers) {
+        if (totals.provider == provider) {
+            return totals;
+        }
+    }
+    FAIL("no provider named " << provider);
+    throw std::logic_error("unreachable");
+}
+
+std::string read_file(const std::filesystem::path& path) {
+    std::ifstream file{path, std::ios::binary};
+    std::ostringstream text;
+    text << file.rdbuf();
+    return text.str();
+}
+
+}  // namespace qprof::test
