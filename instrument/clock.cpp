@@ -33,7 +33,8 @@ bool manual_clock_is_set() { return g_manual_clock != nullptr; }
 bool tsc_is_usable() {
 #if defined(__x86_64__)
     unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-    if (__get_cpuid_max(0x80000000u, nullptr) < 0x80000007u) {
+    // GCC's cpuid.h returns unsigned, clang's int.
+    if (static_cast<unsigned>(__get_cpuid_max(0x80000000u, nullptr)) < 0x80000007u) {
         return false;
     }
     __cpuid(0x80000007u, eax, ebx, ecx, edx);

@@ -16,7 +16,7 @@ namespace qprof::detail {
 
 class Collector {
   public:
-    // With build_trees false, records are counted and dropped (for measuring the recorder).
+    // With build_trees false, chunks are recycled unread (for measuring the recorder).
     Collector(std::uint32_t generation, bool build_trees);
     ~Collector();
     Collector(const Collector&) = delete;
@@ -27,7 +27,6 @@ class Collector {
     void finish();
 
     std::vector<TreeBuilder>& builders() { return builders_; }
-    std::uint64_t records() const { return records_; }
 
   private:
     void run();
@@ -40,7 +39,6 @@ class Collector {
     const bool build_trees_;
     std::vector<TreeBuilder> builders_;  // by thread index
     std::vector<bool> sealed_;           // threads taken at the end: later records are ignored
-    std::uint64_t records_ = 0;
 
     std::mutex mutex_;
     std::condition_variable wake_;

@@ -81,6 +81,11 @@ void check_output_dir(const std::string& dir) {
 }
 
 std::vector<std::string> write_reports(const Trace& trace, const SessionOptions& options) {
+    if (trace.node_count() == 0) {
+        std::cerr << "qprof: no query was recorded. Are the PROFILE_* macros compiled in "
+                     "(not built with -Dprofiling=disabled or QPROF_ENABLED 0) and reached "
+                     "while the session lives?\n";
+    }
     std::vector<std::string> written;
     fs::path fallback;
     for (const std::string& name : options.reporters) {
@@ -106,7 +111,9 @@ std::vector<std::string> write_reports(const Trace& trace, const SessionOptions&
         }
     }
     std::cerr << "qprof: recorded " << summary(trace) << "; "
-              << (written.empty() ? "no report could be written" : "wrote " + join(written, ", "))
+              << (options.reporters.empty() ? "no report was asked for"
+                  : written.empty()         ? "no report could be written"
+                                            : "wrote " + join(written, ", "))
               << '\n';
     return written;
 }

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 #include <mutex>
+#include <qprof/config.hpp>
 #include <qprof/reporter.hpp>
 #include <qprof/session.hpp>
 #include <qprof/trace.hpp>
@@ -119,6 +120,10 @@ Session::Session(SessionOptions options) : state_(std::make_unique<State>()) {
         }
     }
     detail::check_output_dir(opts.output_dir);
+    if (QPROF_CONFIG_PROFILING == 0) {
+        std::cerr << "qprof: warning: qprof was built with -Dprofiling=disabled, so its macros "
+                     "record nothing; rebuild with -Dprofiling=enabled to profile\n";
+    }
     const detail::ClockKind clock = choose_clock(opts.clock);
     state_->trace.clock = std::string(clock_name(clock));
     const detail::RecordingStart start = detail::begin_recording(clock);
@@ -159,7 +164,9 @@ void Session::finish() {
                                          s.calibration);
         s.trace.clock = clock;
         s.collector.reset();
-        s.written = detail::write_reports(s.trace, s.options);
+        if (s.options.build_trace) {
+            s.written = detail::write_reports(s.trace, s.options);
+        }
     } catch (const std::exception& error) {
         std::cerr << "qprof: the profile could not be completed: " << error.what() << '\n';
     }

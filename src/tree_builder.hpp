@@ -4,7 +4,9 @@
 // so a subtree is a contiguous range and no child lists are needed.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <qprof/detail/recorder.hpp>
 #include <qprof/trace.hpp>
 #include <vector>
@@ -32,29 +34,67 @@ std::uint64_t for_each_record(const std::uint64_t* begin, const std::uint64_t* e
     return records;
 }
 
+constexpr Outcome outcome_of(RecordKind kind) {
+    constexpr Outcome kOutcomes[] = {Outcome::miss,     Outcome::hit,     Outcome::miss,
+                                     Outcome::activity, Outcome::blocked, Outcome::load};
+    const auto index = static_cast<std::size_t>(kind);
+    return index < std::size(kOutcomes) ? kOutcomes[index] : Outcome::miss;
+}
+
 class TreeBuilder {
   public:
     std::uint64_t add_records(const std::uint64_t* begin, const std::uint64_t* end) {
+        reserve_for(static_cast<std::size_t>(end - begin));
         return for_each_record(
-            begin, end, [this](std::uint64_t head) { add_hit(head); },
+            begin, end, [this](std::uint64_t head) { add(head, 0, 0); },
             [this](std::uint64_t head, std::uint64_t start, std::uint64_t stop) {
-                add_scope(head, start, stop);
+                add(head, start, stop);
             });
     }
 
-    void add_hit(std::uint64_t head);
-    // A timed record. Until the trace is completed, node times are raw clock ticks.
-    void add_scope(std::uint64_t head, std::uint64_t start, std::uint64_t end);
+    // Adds one record; a hit has start and end 0. Until the trace is completed, node times
+    // are raw clock ticks. Inline and built in place: this runs for every event.
+    void add(std::uint64_t head, std::uint64_t start, std::uint64_t end) {
+        const auto index = static_cast<std::uint32_t>(nodes_.size());
+        const std::uint32_t depth = head_depth(head);
+        std::uint32_t first = index;
+        std::uint32_t extent = 0;
+        while (!pending_.empty() && pending_.back().depth > depth) {
+            first = pending_.back().first;
+            ++extent;
+            pending_.pop_back();
+        }
+        Node& node = nodes_.emplace_back();
+        node.site = head_site(head);
+        node.depth = depth;
+        node.extent = extent;
+        node.first = first;
+        node.start_ns = static_cast<std::int64_t>(start);
+        node.end_ns = static_cast<std::int64_t>(end);
+        node.outcome = outcome_of(head_kind(head));
+        node.unfinished = head_unfinished(head);
+        pending_.push_back(Pending{first, depth});
+    }
 
     std::vector<Node>& nodes() { return nodes_; }
 
   private:
-    void add(Node node);
+    // A completed node whose parent has not ended yet: where its subtree starts, its depth.
+    struct Pending {
+        std::uint32_t first;
+        std::uint32_t depth;
+    };
+
+    // Room for `words` more words of records (at least as many as records), growing
+    // geometrically.
+    void reserve_for(std::size_t words) {
+        if (nodes_.capacity() - nodes_.size() < words) {
+            nodes_.reserve(std::max(nodes_.capacity() * 2, nodes_.size() + words));
+        }
+    }
 
     std::vector<Node> nodes_;
-    std::vector<std::uint32_t> pending_;  // completed nodes whose parent has not ended yet
+    std::vector<Pending> pending_;
 };
-
-Outcome outcome_of(RecordKind kind);
 
 }  // namespace qprof::detail
