@@ -1,0 +1,32 @@
+// Code generation, split across threads the way a compiler splits codegen units.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+
+#include "context.hpp"
+
+namespace toyc {
+
+// One thread's share of the functions. Symbol names are memoised per unit, so the threads
+// share nothing they write and the result does not depend on how the work was split.
+class CodegenUnit {
+  public:
+    explicit CodegenUnit(const Ctx& ctx) : ctx_(ctx) {}
+
+    // Returns the fingerprint of the function's object code.
+    std::uint64_t codegen(DefId id);
+
+  private:
+    const std::string& symbol_name(DefId id);
+
+    const Ctx& ctx_;
+    std::unordered_map<DefId, std::string, DefIdHash> symbols_;
+};
+
+// Generates code for every function with `threads` threads (1: on the calling thread) and
+// returns the checksum of the object code, the same for any number of threads.
+std::uint64_t run_codegen(const Ctx& ctx, std::uint32_t threads);
+
+}  // namespace toyc
