@@ -1,0 +1,84 @@
+# Shared by the scripts in this directory: the repository root, messages, and the system
+# packages qprof needs (installed with apt-get when missing). Source it, do not run it.
+# shellcheck shell=bash
+
+QPROF_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+# Everything a build of qprof needs on Debian 12: the build tools, Boost (Lockfree, PFR),
+# Catch2 v2 for the tests and Google Benchmark for the benchmarks (a default configure
+# looks for all of them). g++ brings the ASan/TSan/UBSan runtimes.
+# shellcheck disable=SC2034  # used by the scripts that source this file
+QPROF_PACKAGES=(meson ninja-build g++ pkg-config libboost1.81-dev catch2 libbenchmark-dev)
+
+say() { printf '==> %s\n' "$*"; }
+die() {
+    printf 'error: %s\n' "$*" >&2
+    exit 1
+}
+
+# Prints the packages among "$@" that dpkg does not report as installed.
+missing_packages() {
+    local package status
+    for package in "$@"; do
+        status="$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)"
+        if [[ "$status" != "install ok installed" ]]; then
+            printf '%s\n' "$package"
+        fi
+    done
+}
+
+# Installs the packages among "$@" that are missing: as root with apt-get, otherwise
+# through sudo when it exists; without either, stops with the list of what to install.
+ensure_packages() {
+    if ! command -v dpkg-query >/dev/null 2>&1; then
+        say "not a Debian system: make sure these are installed: $*"
+        return 0
+    fi
+    local missing=()
+    mapfile -t missing < <(missing_packages "$@")
+    if ((${#missing[@]} == 0)); then
+        return 0
+    fi
+    local as_root=()
+    if ((EUID != 0)); then
+        if ! command -v sudo >/dev/null 2>&1; then
+            die "missing packages: ${missing[*]}
+as root, run: apt-get install ${missing[*]}"
+        fi
+        as_root=(sudo)
+    fi
+    say "installing missing packages: ${missing[*]}"
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q ||
+        die "apt-get update failed"
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
+        apt-get install -y -q --no-install-recommends "${missing[@]}" ||
+        die "could not install: ${missing[*]}"
+}
+
+# Runs "$@" with its output kept in a log; shows the log only if the command fails.
+run_quietly() {
+    local log status=0
+    log="$(mktemp)"
+    "$@" >"$log" 2>&1 || status=$?
+    if ((status != 0)); then
+        cat "$log" >&2
+        printf 'error: command failed (exit %d): %s\n' "$status" "$*" >&2
+    fi
+    rm -f "$log"
+    return "$status"
+}
+
+# Configures a Meson build directory: a fresh setup, or a reconfigure (with the given
+# options) when it was configured before.
+meson_configure() {
+    local build_dir="$1"
+    shift
+    if [[ -f "$build_dir/meson-private/coredata.dat" ]]; then
+        run_quietly meson setup --reconfigure "$build_dir" "$QPROF_ROOT" "$@" || return
+        # Meson 1.0 leaves ninja's record of build.ninja stale after a reconfigure, so the
+        # next ninja run would configure all over again, loudly.
+        run_quietly ninja -C "$build_dir" -t restat build.ninja
+    else
+        run_quietly meson setup "$build_dir" "$QPROF_ROOT" "$@"
+    fi
+}
