@@ -123,7 +123,7 @@ enum class Storage {
 };
 
 void rebuild_tree(benchmark::State& state, const RecordStream* stream, Storage storage) {
-    std::vector<qprof::Node> spare;  // Storage::warm: the last iteration's nodes, cleared
+    qprof::NodeVector spare;  // Storage::warm: the last iteration's nodes, cleared
     for (auto _ : state) {
         detail::TreeBuilder tree;
         if (storage == Storage::reserved) {

@@ -23,7 +23,7 @@ std::string_view outcome_name(Outcome outcome) {
 namespace {
 
 // Walks backwards over the consecutive subtrees that end at `last` and start at `first`.
-std::vector<std::uint32_t> subtrees_between(const std::vector<Node>& nodes, std::int64_t first,
+std::vector<std::uint32_t> subtrees_between(const NodeVector& nodes, std::int64_t first,
                                             std::int64_t last) {
     std::vector<std::uint32_t> tops;
     for (std::int64_t i = last; i >= first; i = static_cast<std::int64_t>(nodes[i].first) - 1) {

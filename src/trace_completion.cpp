@@ -63,7 +63,7 @@ void drop_unused_providers(Trace& trace) {
 }  // namespace
 
 void add_totals(const ThreadTrace& thread, Trace& trace) {
-    const std::vector<Node>& nodes = thread.nodes;
+    const NodeVector& nodes = thread.nodes;
     std::vector<std::uint32_t> open_per_provider(trace.providers.size(), 0);
     std::vector<std::uint32_t> enclosing;  // ancestors of the current node, innermost last
     for (std::uint32_t i = static_cast<std::uint32_t>(nodes.size()); i-- > 0;) {
@@ -102,7 +102,7 @@ Trace complete_trace(std::vector<TreeBuilder>& builders, const std::vector<std::
     trace.ns_per_tick = calibration.ns_per_tick;
     trace.wall_ns = to_ns(static_cast<std::int64_t>(calibration.end_tick), calibration);
     for (std::uint32_t index = 0; index < builders.size(); ++index) {
-        std::vector<Node>& nodes = builders[index].nodes();
+        NodeVector& nodes = builders[index].nodes();
         if (nodes.empty()) {
             continue;
         }

@@ -76,7 +76,7 @@ class TreeBuilder {
         pending_.push_back(Pending{first, depth});
     }
 
-    std::vector<Node>& nodes() { return nodes_; }
+    NodeVector& nodes() { return nodes_; }
 
   private:
     // A completed node whose parent has not ended yet: where its subtree starts, its depth.
@@ -93,7 +93,7 @@ class TreeBuilder {
         }
     }
 
-    std::vector<Node> nodes_;
+    NodeVector nodes_;
     std::vector<Pending> pending_;
 };
 

@@ -10,7 +10,9 @@
 //   }
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <new>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,10 +51,30 @@ struct Node {
     std::int64_t duration_ns() const { return end_ns - start_ns; }
 };
 
+namespace detail {
+// Blocks of 2 MiB and more come from memory advised for transparent huge pages: a trace of a
+// million nodes would otherwise take tens of thousands of page faults to fill.
+void* allocate_large(std::size_t bytes);
+void free_large(void* block, std::size_t bytes);
+
+template <typename T>
+struct LargePageAllocator {
+    using value_type = T;
+    LargePageAllocator() = default;
+    template <typename U>
+    LargePageAllocator(const LargePageAllocator<U>&) {}
+    T* allocate(std::size_t n) { return static_cast<T*>(allocate_large(n * sizeof(T))); }
+    void deallocate(T* block, std::size_t n) { free_large(block, n * sizeof(T)); }
+    friend bool operator==(LargePageAllocator, LargePageAllocator) { return true; }
+};
+}  // namespace detail
+
+using NodeVector = std::vector<Node, detail::LargePageAllocator<Node>>;
+
 struct ThreadTrace {
     std::uint32_t index = 0;
     std::string name;
-    std::vector<Node> nodes;  // post-order: children before their parent, in call order
+    NodeVector nodes;  // post-order: children before their parent, in call order
 
     // Top-level nodes in call order.
     std::vector<std::uint32_t> roots() const;
