@@ -1,0 +1,70 @@
+// The example compiler as a user runs it: flags, its own arguments, and counts.txt.
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <regex>
+#include <sstream>
+
+#include "test_support.hpp"
+
+namespace {
+
+struct Run {
+    int status;
+    std::string out;
+    std::string err;
+};
+
+Run run_toyc(const std::string& arguments, const qprof::test::TempDir& dir) {
+    const std::string out = (dir.path() / "stdout").string();
+    const std::string err = (dir.path() / "stderr").string();
+    const std::string command =
+        std::string(QPROF_TOYC) + " " + arguments + " >" + out + " 2>" + err;
+    const int status = std::system(command.c_str());
+    REQUIRE(WIFEXITED(status));
+    return Run{WEXITSTATUS(status), qprof::test::read_file(out), qprof::test::read_file(err)};
+}
+
+}  // namespace
+
+TEST_CASE("toyc -Z profile-queries writes counts.txt sorted by duration and says where") {
+    qprof::test::TempDir dir;
+    const Run run = run_toyc(
+        "--items 300 -Z profile-queries -Z profile-queries-dir=" + dir.path().string(), dir);
+    REQUIRE(run.status == 0);
+    const std::filesystem::path counts = dir.path() / "profile_queries.counts.txt";
+    CHECK_THAT(run.err, Catch::Contains("wrote " + counts.string()));
+
+    std::istringstream lines{qprof::test::read_file(counts)};
+    const std::regex row{R"(([^,]+),([0-9]+),([0-9]+\.[0-9]{3}))"};
+    std::vector<double> durations;
+    std::vector<std::string> providers;
+    for (std::string line; std::getline(lines, line);) {
+        std::smatch match;
+        REQUIRE(std::regex_match(line, match, row));
+        providers.push_back(match[1]);
+        durations.push_back(std::stod(match[3]));
+    }
+    CHECK(std::is_sorted(durations.rbegin(), durations.rend()));
+    for (const char* provider : {"parse", "type_of", "typeck", "borrowck", "codegen"}) {
+        CHECK(std::find(providers.begin(), providers.end(), provider) != providers.end());
+    }
+}
+
+TEST_CASE("toyc sees its own arguments after the session took the -Z flags") {
+    qprof::test::TempDir dir;
+    const Run run = run_toyc(
+        "--items 10 -Z profile-queries -Z profile-queries-dir=" + dir.path().string(), dir);
+    CHECK(run.status == 0);
+    CHECK_THAT(run.out, Catch::Contains("compiled 10 items"));
+}
+
+TEST_CASE("toyc -Z profile-querys stops with the nearest flag") {
+    qprof::test::TempDir dir;
+    const Run run = run_toyc("-Z profile-querys", dir);
+    CHECK(run.status == 2);
+    CHECK_THAT(run.err, Catch::Contains("unknown flag '-Z profile-querys'. Did you mean "
+                                        "'-Z profile-queries'?"));
+    CHECK_FALSE(std::filesystem::exists(dir.path() / "profile_queries.counts.txt"));
+}
