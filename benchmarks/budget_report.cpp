@@ -204,4 +204,14 @@ void BudgetTable::ratio_at_most(std::string_view label, std::optional<Measure> n
     line(label, ratio, "x", "<=", budget, ratio <= budget, spread);
 }
 
+bool run_benchmarks(int argc, char** argv, RecordingReporter& reporter) {
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
+        return false;
+    }
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+    benchmark::Shutdown();
+    return true;
+}
+
 }  // namespace qprof::bench

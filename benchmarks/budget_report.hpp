@@ -93,4 +93,8 @@ class BudgetTable {
     int over_budget_ = 0;
 };
 
+// Runs the registered benchmarks with the usual command line, recording into `reporter`.
+// Returns false (after saying why) when the command line has arguments it does not know.
+bool run_benchmarks(int argc, char** argv, RecordingReporter& reporter);
+
 }  // namespace qprof::bench

@@ -203,13 +203,10 @@ void print_budgets(const qprof::bench::RecordingReporter& runs, const Streams& s
 int main(int argc, char** argv) {
     const Streams streams;
     register_benchmarks(streams);
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
+    qprof::bench::RecordingReporter reporter;
+    if (!qprof::bench::run_benchmarks(argc, argv, reporter)) {
         return 1;
     }
-    qprof::bench::RecordingReporter reporter;
-    benchmark::RunSpecifiedBenchmarks(&reporter);
-    benchmark::Shutdown();
     // The rates Google Benchmark reports are per CPU second; on a loaded machine the real-time
     // table shows what a collector sharing the cores would achieve.
     print_budgets(reporter, streams, false);

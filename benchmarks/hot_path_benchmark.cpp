@@ -182,13 +182,10 @@ int main(int argc, char** argv) {
                      "the enabled and disabled figures are those of an empty loop.\n";
     }
     register_benchmarks();
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
+    qprof::bench::RecordingReporter reporter;
+    if (!qprof::bench::run_benchmarks(argc, argv, reporter)) {
         return 1;
     }
-    qprof::bench::RecordingReporter reporter;
-    benchmark::RunSpecifiedBenchmarks(&reporter);
-    benchmark::Shutdown();
     // The budgets are in real time; the CPU-time table tells, on a loaded machine, how much of
     // an excess is the thread waiting for a core rather than the recorder's own work.
     print_budgets(reporter, &qprof::bench::RecordingReporter::time_ns, "real time");
