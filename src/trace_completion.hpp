@@ -21,7 +21,4 @@ struct Calibration {
 Trace complete_trace(std::vector<TreeBuilder>& builders, const std::vector<std::string>& names,
                      const std::vector<detail::SiteInfo>& sites, const Calibration& calibration);
 
-// Adds one thread's nodes to the per-provider totals.
-void add_totals(const ThreadTrace& thread, Trace& trace);
-
 }  // namespace qprof::detail

@@ -66,6 +66,10 @@ class TreeBuilder {
         }
         Node& node = nodes_.emplace_back();
         node.site = head_site(head);
+        if (node.site >= sites_seen_.size()) {
+            sites_seen_.resize(node.site + 1, false);
+        }
+        sites_seen_[node.site] = true;
         node.depth = depth;
         node.extent = extent;
         node.first = first;
@@ -77,6 +81,8 @@ class TreeBuilder {
     }
 
     NodeVector& nodes() { return nodes_; }
+    // Which site ids the records used.
+    const std::vector<bool>& sites_seen() const { return sites_seen_; }
 
   private:
     // A completed node whose parent has not ended yet: where its subtree starts, its depth.
@@ -95,6 +101,7 @@ class TreeBuilder {
 
     NodeVector nodes_;
     std::vector<Pending> pending_;
+    std::vector<bool> sites_seen_;
 };
 
 }  // namespace qprof::detail

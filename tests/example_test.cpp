@@ -68,3 +68,11 @@ TEST_CASE("toyc -Z profile-querys stops with the nearest flag") {
                                         "'-Z profile-queries'?"));
     CHECK_FALSE(std::filesystem::exists(dir.path() / "profile_queries.counts.txt"));
 }
+
+TEST_CASE("toyc -Z help lists the profiler's flags and exits successfully") {
+    qprof::test::TempDir dir;
+    const Run run = run_toyc("-Z help", dir);
+    CHECK(run.status == 0);
+    CHECK_THAT(run.out, Catch::Contains("-Z profile-queries[=REPORTER,...]") &&
+                            Catch::Contains("profile_queries.counts.txt"));
+}

@@ -75,3 +75,21 @@ TEST_CASE("a program that calls exit() inside scopes still gets its profile") {
     CHECK_THAT(qprof::test::read_file(dir.path() / "stderr"),
                Catch::Contains("qprof: recorded 3 events on 1 thread"));
 }
+
+TEST_CASE("the clock is the TSC where usable, steady_clock when asked") {
+    qprof::SessionOptions options = qprof::test::recording_options();
+    {
+        qprof::Session session{options};
+        { PROFILE_QUERY(timed); }
+        session.finish();
+        CHECK(session.trace().clock == (qprof::detail::tsc_is_usable() ? "tsc" : "steady"));
+        CHECK(session.trace().threads.at(0).nodes.at(0).duration_ns() >= 0);
+        CHECK(session.trace().wall_ns > 0);
+    }
+    options.clock = qprof::ClockChoice::steady;
+    qprof::Session session{options};
+    { PROFILE_QUERY(timed); }
+    session.finish();
+    CHECK(session.trace().clock == "steady");
+    CHECK(session.trace().ns_per_tick == 1.0);
+}
