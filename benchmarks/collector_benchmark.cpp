@@ -124,6 +124,7 @@ enum class Storage {
 
 void rebuild_tree(benchmark::State& state, const RecordStream* stream, Storage storage) {
     qprof::NodeVector spare;  // Storage::warm: the last iteration's nodes, cleared
+    detail::KeyTexts key_texts;
     for (auto _ : state) {
         detail::TreeBuilder tree;
         if (storage == Storage::reserved) {
@@ -133,7 +134,7 @@ void rebuild_tree(benchmark::State& state, const RecordStream* stream, Storage s
         }
         std::uint64_t records = 0;
         for (const auto& chunk : stream->chunks) {
-            records += tree.add_records(chunk.data(), chunk.data() + chunk.size());
+            records += tree.add_records(chunk.data(), chunk.data() + chunk.size(), key_texts);
         }
         benchmark::DoNotOptimize(records);
         benchmark::DoNotOptimize(tree.nodes().data());

@@ -189,7 +189,7 @@ bool swap_full_chunk(ThreadState& t) {
     return true;
 }
 
-RecordingStart begin_recording(ClockKind clock) {
+RecordingStart begin_recording(ClockKind clock, bool record_keys) {
     Registry& reg = registry();
     std::lock_guard lock{reg.mutex};
     if (reg.active_generation != 0) {
@@ -198,6 +198,7 @@ RecordingStart begin_recording(ClockKind clock) {
             "(sessions cannot overlap)");
     }
     g_clock_kind = clock;
+    g_record_keys = record_keys;
     for (std::size_t i = 0; i < kInitialChunks; ++i) {
         give_back_chunk(new Chunk);
     }

@@ -18,7 +18,7 @@ struct RecordingStart {
 
 // Starts recording for a new session. Throws std::logic_error when another session is
 // recording: sessions do not overlap.
-RecordingStart begin_recording(ClockKind clock);
+RecordingStart begin_recording(ClockKind clock, bool record_keys);
 
 // No new event starts after this; scopes already open may still write into their chunk.
 void stop_recording();

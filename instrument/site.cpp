@@ -5,9 +5,10 @@ namespace qprof::detail {
 
 namespace {
 
+// Copies, not pointers: a site may be owned by an object (a qprof::Query) that dies first.
 struct SiteTable {
     std::mutex mutex;
-    std::vector<const Site*> sites{nullptr};  // id 0 stays unused
+    std::vector<SiteInfo> sites{SiteInfo{"", "", 0, SiteKind::query}};  // id 0 stays unused
 };
 
 SiteTable& site_table() {
@@ -23,7 +24,7 @@ std::uint32_t register_site(Site& site) {
     std::uint32_t id = site.id.load(std::memory_order_relaxed);
     if (id == 0) {
         id = static_cast<std::uint32_t>(table.sites.size());
-        table.sites.push_back(&site);
+        table.sites.push_back(SiteInfo{site.provider, site.file, site.line, site.kind});
         site.id.store(id, std::memory_order_release);
     }
     return id;
@@ -32,14 +33,7 @@ std::uint32_t register_site(Site& site) {
 std::vector<SiteInfo> registered_sites() {
     SiteTable& table = site_table();
     std::lock_guard lock{table.mutex};
-    std::vector<SiteInfo> copy;
-    copy.reserve(table.sites.size());
-    copy.push_back(SiteInfo{"", "", 0, SiteKind::query});
-    for (std::size_t i = 1; i < table.sites.size(); ++i) {
-        const Site& site = *table.sites[i];
-        copy.push_back(SiteInfo{site.provider, site.file, site.line, site.kind});
-    }
-    return copy;
+    return table.sites;
 }
 
 }  // namespace qprof::detail

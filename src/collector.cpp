@@ -10,8 +10,11 @@ namespace {
 constexpr std::chrono::milliseconds kDrainInterval{5};
 }
 
-Collector::Collector(std::uint32_t generation, bool build_trees)
-    : generation_(generation), build_trees_(build_trees), thread_([this] { run(); }) {}
+Collector::Collector(std::uint32_t generation, bool build_trees, bool record_keys)
+    : generation_(generation),
+      build_trees_(build_trees),
+      record_keys_(record_keys),
+      thread_([this] { run(); }) {}
 
 Collector::~Collector() { join(); }
 
@@ -47,9 +50,9 @@ void Collector::drain() {
 }
 
 TreeBuilder& Collector::builder(std::uint32_t thread) {
-    if (thread >= builders_.size()) {
-        builders_.resize(thread + 1);
-        sealed_.resize(thread + 1, false);
+    while (thread >= builders_.size()) {
+        builders_.emplace_back(record_keys_);
+        sealed_.push_back(false);
     }
     return builders_[thread];
 }
@@ -62,7 +65,7 @@ void Collector::consume(Chunk& chunk) {
     const std::uint64_t* begin = chunk.words + chunk.consumed;
     const std::uint64_t* end = chunk.published.load(std::memory_order_acquire);
     if (build_trees_) {  // otherwise the records are not even read: the recorder is measured
-        tree.add_records(begin, end);
+        tree.add_records(begin, end, key_texts_);
     }
     chunk.consumed = static_cast<std::uint32_t>(end - chunk.words);
 }

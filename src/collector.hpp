@@ -17,7 +17,7 @@ namespace qprof::detail {
 class Collector {
   public:
     // With build_trees false, chunks are recycled unread (for measuring the recorder).
-    Collector(std::uint32_t generation, bool build_trees);
+    Collector(std::uint32_t generation, bool build_trees, bool record_keys);
     ~Collector();
     Collector(const Collector&) = delete;
     Collector& operator=(const Collector&) = delete;
@@ -27,6 +27,7 @@ class Collector {
     void finish();
 
     std::vector<TreeBuilder>& builders() { return builders_; }
+    std::vector<std::string>& key_texts() { return key_texts_.texts(); }
 
   private:
     void run();
@@ -37,6 +38,8 @@ class Collector {
 
     const std::uint32_t generation_;
     const bool build_trees_;
+    const bool record_keys_;
+    KeyTexts key_texts_;
     std::vector<TreeBuilder> builders_;  // by thread index
     std::vector<bool> sealed_;           // threads taken at the end: later records are ignored
 

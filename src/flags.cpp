@@ -88,6 +88,14 @@ void apply_profile_queries(SessionOptions& options, const FlagUse& use) {
     options.reporters = std::move(chosen);
 }
 
+void apply_profile_queries_and_keys(SessionOptions& options, const FlagUse& use) {
+    apply_profile_queries(options, use);
+    options.record_keys = true;
+    if (!use.value) {
+        options.reporters = {"counts", "keys"};
+    }
+}
+
 void apply_output_dir(SessionOptions& options, const FlagUse& use) {
     options.output_dir = std::string(require_value(use, "=PATH"));
 }
@@ -108,6 +116,9 @@ constexpr FlagSpec kFlags[] = {
     {"profile-queries", "[=REPORTER,...]",
      "record every query and write reports at the end (default reporters: counts)",
      apply_profile_queries},
+    {"profile-queries-and-keys", "[=REPORTER,...]",
+     "the same, and record the key of every query (default reporters: counts, keys)",
+     apply_profile_queries_and_keys},
     {"profile-queries-dir", "=PATH", "directory the reports are written to (default: .)",
      apply_output_dir},
     {"profile-clock", "=tsc|steady",
@@ -202,7 +213,7 @@ std::string flags_help() {
            "QPROF_FLAGS:\n";
     for (const FlagSpec& flag : kFlags) {
         out << "  "
-            << detail::pad("-Z " + std::string(flag.name) + std::string(flag.value_syntax), 38)
+            << detail::pad("-Z " + std::string(flag.name) + std::string(flag.value_syntax), 44)
             << flag.help << '\n';
     }
     out << "reporters, chosen with -Z profile-queries=NAME,...:\n";

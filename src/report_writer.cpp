@@ -63,7 +63,8 @@ std::string write_report(const Trace& trace, Reporter& reporter, const fs::path&
 std::string summary(const Trace& trace) {
     std::ostringstream text;
     const std::size_t threads = trace.threads.size();
-    text << with_thousands(trace.node_count()) << " events on " << threads
+    const std::uint64_t events = trace.node_count();
+    text << with_thousands(events) << (events == 1 ? " event on " : " events on ") << threads
          << (threads == 1 ? " thread" : " threads") << " in " << std::fixed;
     text.precision(3);
     text << static_cast<double>(trace.wall_ns) / 1e9 << " s";

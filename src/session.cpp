@@ -126,11 +126,12 @@ Session::Session(SessionOptions options) : state_(std::make_unique<State>()) {
     }
     const detail::ClockKind clock = choose_clock(opts.clock);
     state_->trace.clock = std::string(clock_name(clock));
-    const detail::RecordingStart start = detail::begin_recording(clock);
+    const detail::RecordingStart start = detail::begin_recording(clock, opts.record_keys);
     state_->generation = start.generation;
     state_->calibration.start_tick = start.tick;
     state_->start_steady_ns = start.steady_ns;
-    state_->collector = std::make_unique<detail::Collector>(start.generation, opts.build_trace);
+    state_->collector =
+        std::make_unique<detail::Collector>(start.generation, opts.build_trace, opts.record_keys);
     state_->recording = true;
     set_active_session(this);
 }
@@ -162,7 +163,9 @@ void Session::finish() {
         const std::string clock = s.trace.clock;
         s.trace = detail::complete_trace(s.collector->builders(), names, detail::registered_sites(),
                                          s.calibration);
+        s.trace.key_texts = std::move(s.collector->key_texts());
         s.trace.clock = clock;
+        s.trace.keys_recorded = s.options.record_keys;
         s.collector.reset();
         if (s.options.build_trace) {
             s.written = detail::write_reports(s.trace, s.options);

@@ -63,6 +63,13 @@ std::vector<std::uint32_t> ThreadTrace::parents() const {
     return parent;
 }
 
+std::string_view Trace::key_of(const ThreadTrace& thread, std::uint32_t node) const {
+    if (node >= thread.keys.size() || thread.keys[node] == 0) {
+        return {};
+    }
+    return key_texts[thread.keys[node] - 1];
+}
+
 std::uint64_t Trace::node_count() const {
     std::uint64_t count = 0;
     for (const ThreadTrace& thread : threads) {

@@ -111,6 +111,7 @@ Trace complete_trace(std::vector<TreeBuilder>& builders, const std::vector<std::
         thread.index = index;
         thread.name = index < names.size() ? names[index] : "thread " + std::to_string(index);
         thread.nodes = std::move(builders[index].nodes());
+        thread.keys = std::move(builders[index].keys());
         complete_thread(thread, new_site, to_ns, trace);
     }
     return trace;

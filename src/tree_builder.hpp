@@ -11,16 +11,29 @@
 #include <qprof/trace.hpp>
 #include <vector>
 
+#include "key_texts.hpp"
+
 namespace qprof::detail {
 
-// Calls on_hit(head) or on_scope(head, start, end) for each complete record in [begin, end)
-// and returns how many there were. Stops at a record it does not know or one cut off by end.
-template <typename OnHit, typename OnScope>
-std::uint64_t for_each_record(const std::uint64_t* begin, const std::uint64_t* end, OnHit&& on_hit,
+// Calls on_key(head, payload), on_hit(head) or on_scope(head, start, end) for each complete
+// record in [begin, end) and returns how many there were. Stops at a record it does not know
+// or one cut off by end. key_words(type) gives the payload words of a key record.
+template <typename KeyWords, typename OnKey, typename OnHit, typename OnScope>
+std::uint64_t for_each_record(const std::uint64_t* begin, const std::uint64_t* end,
+                              KeyWords&& key_words, OnKey&& on_key, OnHit&& on_hit,
                               OnScope&& on_scope) {
     std::uint64_t records = 0;
     for (const std::uint64_t* pos = begin; pos < end; ++records) {
         const RecordKind kind = head_kind(*pos);
+        if (kind == RecordKind::key) {
+            const std::uint32_t words = key_words(head_site(*pos));
+            if (words == 0 || end - pos < 1 + words) {
+                break;
+            }
+            on_key(pos[0], pos + 1);
+            pos += 1 + words;
+            continue;
+        }
         if (kind < RecordKind::hit || kind > RecordKind::load || end - pos < record_words(kind)) {
             break;
         }
@@ -43,10 +56,18 @@ constexpr Outcome outcome_of(RecordKind kind) {
 
 class TreeBuilder {
   public:
-    std::uint64_t add_records(const std::uint64_t* begin, const std::uint64_t* end) {
+    // With keys, every node gets an entry in keys() (0 when it has no key).
+    explicit TreeBuilder(bool keys = false) : keys_recorded_(keys) {}
+
+    std::uint64_t add_records(const std::uint64_t* begin, const std::uint64_t* end,
+                              KeyTexts& key_texts) {
         reserve_for(static_cast<std::size_t>(end - begin));
         return for_each_record(
-            begin, end, [this](std::uint64_t head) { add(head, 0, 0); },
+            begin, end, [&](std::uint32_t type) { return key_texts.payload_words(type); },
+            [&](std::uint64_t head, const std::uint64_t* payload) {
+                pending_key(head_depth(head)) = key_texts.text_id(head_site(head), payload);
+            },
+            [this](std::uint64_t head) { add(head, 0, 0); },
             [this](std::uint64_t head, std::uint64_t start, std::uint64_t stop) {
                 add(head, start, stop);
             });
@@ -78,9 +99,15 @@ class TreeBuilder {
         node.outcome = outcome_of(head_kind(head));
         node.unfinished = head_unfinished(head);
         pending_.push_back(Pending{first, depth});
+        if (keys_recorded_) {
+            std::uint32_t& key = pending_key(depth);
+            keys_.push_back(key);
+            key = 0;
+        }
     }
 
     NodeVector& nodes() { return nodes_; }
+    std::vector<std::uint32_t>& keys() { return keys_; }
     // Which site ids the records used.
     const std::vector<bool>& sites_seen() const { return sites_seen_; }
 
@@ -90,6 +117,14 @@ class TreeBuilder {
         std::uint32_t first;
         std::uint32_t depth;
     };
+
+    // The key waiting for the next node completed at this depth.
+    std::uint32_t& pending_key(std::uint32_t depth) {
+        if (depth >= pending_keys_.size()) {
+            pending_keys_.resize(depth + 1, 0);
+        }
+        return pending_keys_[depth];
+    }
 
     // Room for `words` more words of records (at least as many as records), growing
     // geometrically.
@@ -102,6 +137,9 @@ class TreeBuilder {
     NodeVector nodes_;
     std::vector<Pending> pending_;
     std::vector<bool> sites_seen_;
+    bool keys_recorded_ = false;
+    std::vector<std::uint32_t> keys_;          // per node, when keys are recorded
+    std::vector<std::uint32_t> pending_keys_;  // by depth
 };
 
 }  // namespace qprof::detail

@@ -74,6 +74,18 @@ TEST_CASE("arguments after -- are the program's, even when they look like -Z fla
     CHECK(args.remaining() == std::vector<std::string>{"--", "-Z", "profile-querys"});
 }
 
+TEST_CASE("-Z profile-queries-and-keys records, with keys, into the chosen reporters") {
+    Args plain{{"-Z", "profile-queries"}};
+    CHECK_FALSE(parse(plain).record_keys);
+    Args defaults{{"-Z", "profile-queries-and-keys"}};
+    CHECK(parse(defaults).reporters == std::vector<std::string>{"counts", "keys"});
+    Args keys{{"-Zprofile-queries-and-keys=counts"}};
+    const SessionOptions options = parse(keys);
+    CHECK(options.profile_queries);
+    CHECK(options.record_keys);
+    CHECK(options.reporters == std::vector<std::string>{"counts"});
+}
+
 TEST_CASE("values of every flag") {
     Args args{{"-Z", "profile-queries=counts", "-Z", "profile-queries-dir=out/profiles", "-Z",
                "profile-clock=tsc", "-Zhelp"}};
@@ -93,18 +105,23 @@ TEST_CASE("QPROF_FLAGS is read first and the command line wins") {
     CHECK(options.output_dir == "from-argv");
 }
 
+// The end of every unknown-flag message.
+const std::string kValidFlags =
+    "Valid flags: help, profile-queries, profile-queries-and-keys, profile-queries-dir, "
+    "profile-clock. Run with -Z help for a description of each.";
+
 TEST_CASE("an unknown flag names the nearest one and every valid one") {
     CHECK(error_of({"-Z", "profile-querys"}) ==
-          "qprof: unknown flag '-Z profile-querys'. Did you mean '-Z profile-queries'? Valid "
-          "flags: help, profile-queries, profile-queries-dir, profile-clock. Run with -Z help "
-          "for a description of each.");
+          "qprof: unknown flag '-Z profile-querys'. Did you mean '-Z profile-queries'? " +
+              kValidFlags);
     CHECK(error_of({"-Zprofile-clok=tsc"}) ==
-          "qprof: unknown flag '-Z profile-clok'. Did you mean '-Z profile-clock'? Valid flags: "
-          "help, profile-queries, profile-queries-dir, profile-clock. Run with -Z help for a "
-          "description of each.");
+          "qprof: unknown flag '-Z profile-clok'. Did you mean '-Z profile-clock'? " + kValidFlags);
+    CHECK(error_of({"-Z", "profile-queries-and-key"}) ==
+          "qprof: unknown flag '-Z profile-queries-and-key'. Did you mean "
+          "'-Z profile-queries-and-keys'? " +
+              kValidFlags);
     CHECK(error_of({"-Z", "time-passes"}) ==
-          "qprof: unknown flag '-Z time-passes'. Valid flags: help, profile-queries, "
-          "profile-queries-dir, profile-clock. Run with -Z help for a description of each.");
+          "qprof: unknown flag '-Z time-passes'. " + kValidFlags);
 }
 
 TEST_CASE("bad values name the valid choices") {
@@ -113,10 +130,10 @@ TEST_CASE("bad values name the valid choices") {
           "clocks: tsc, steady.");
     CHECK(error_of({"-Z", "profile-queries=cuonts"}) ==
           "qprof: unknown reporter 'cuonts' in '-Z profile-queries=cuonts'. Did you mean "
-          "'counts'? Valid reporters: counts.");
+          "'counts'? Valid reporters: counts, keys.");
     CHECK(error_of({"-Z", "profile-queries=counts,"}) ==
           "qprof: empty reporter name in '-Z profile-queries=counts,'; list reporters separated "
-          "by commas, as in '-Z profile-queries=counts'.");
+          "by commas, as in '-Z profile-queries=counts,keys'.");
 }
 
 TEST_CASE("missing and unexpected values") {
@@ -135,8 +152,8 @@ TEST_CASE("missing and unexpected values") {
 TEST_CASE("errors in QPROF_FLAGS say so") {
     CHECK(error_of({}, "-Z profile-querys") ==
           "qprof: unknown flag '-Z profile-querys' (from QPROF_FLAGS). Did you mean "
-          "'-Z profile-queries'? Valid flags: help, profile-queries, profile-queries-dir, "
-          "profile-clock. Run with -Z help for a description of each.");
+          "'-Z profile-queries'? " +
+              kValidFlags);
     CHECK(error_of({}, "-Z profile-queries --verbose") ==
           "qprof: QPROF_FLAGS holds only -Z flags, but it contains '--verbose'. Example: "
           "QPROF_FLAGS=\"-Z profile-queries\".");
@@ -148,6 +165,7 @@ TEST_CASE("errors in QPROF_FLAGS say so") {
 TEST_CASE("-Z help lists every flag and every reporter") {
     const std::string help = qprof::flags_help();
     for (const char* flag : {"-Z help", "-Z profile-queries[=REPORTER,...]",
+                             "-Z profile-queries-and-keys[=REPORTER,...]",
                              "-Z profile-queries-dir=PATH", "-Z profile-clock=tsc|steady"}) {
         CHECK_THAT(help, Catch::Contains(flag));
     }

@@ -17,8 +17,8 @@
 //       ...
 //   }
 //
-// The key arguments are not evaluated (they will be recorded with -Z
-// profile-queries-and-keys). Building with -Dprofiling=disabled (or defining QPROF_ENABLED
+// The key arguments are evaluated only while keys are recorded (-Z profile-queries-and-keys).
+// Building with -Dprofiling=disabled (or defining QPROF_ENABLED
 // to 0 before including this header) turns every macro into nothing.
 #pragma once
 
@@ -45,21 +45,25 @@ char keys_unused(const Keys&...);
 
 #if QPROF_ENABLED
 
+#include <qprof/detail/key_record.hpp>
 #include <qprof/detail/recorder.hpp>
 
-#define QPROF_SCOPE_IMPL(id, name, site_kind, record_kind, ...)             \
-    static constinit ::qprof::detail::Site QPROF_CONCAT(id, _site){         \
-        name, __FILE__, __LINE__, ::qprof::detail::SiteKind::site_kind};    \
-    const ::qprof::detail::ScopeGuard QPROF_CONCAT(id, _guard){             \
-        QPROF_CONCAT(id, _site), ::qprof::detail::RecordKind::record_kind}; \
-    QPROF_KEYS_UNUSED(__VA_ARGS__)
+// The key arguments, evaluated only while keys are recorded.
+#define QPROF_KEY_FN(...) [&] { return ::qprof::detail::make_key(__VA_ARGS__); }
+
+#define QPROF_SCOPE_IMPL(id, name, site_kind, record_kind, ...)                              \
+    static constinit ::qprof::detail::Site QPROF_CONCAT(id, _site){                          \
+        name, __FILE__, __LINE__, ::qprof::detail::SiteKind::site_kind};                     \
+    const ::qprof::detail::ScopeGuard QPROF_CONCAT(id, _guard) {                             \
+        QPROF_CONCAT(id, _site),                                                             \
+            ::qprof::detail::RecordKind::record_kind __VA_OPT__(, QPROF_KEY_FN(__VA_ARGS__)) \
+    }
 
 #define QPROF_HIT_IMPL(id, name, ...)                                                \
     do {                                                                             \
         static constinit ::qprof::detail::Site id{name, __FILE__, __LINE__,          \
                                                   ::qprof::detail::SiteKind::query}; \
-        ::qprof::detail::record_hit(id);                                             \
-        QPROF_KEYS_UNUSED(__VA_ARGS__);                                              \
+        ::qprof::detail::record_hit(id __VA_OPT__(, QPROF_KEY_FN(__VA_ARGS__)));     \
     } while (0)
 
 // A provider run (a cache miss), timed until the end of the enclosing scope.
@@ -69,6 +73,14 @@ char keys_unused(const Keys&...);
 #define PROFILE_QUERY_NAMED(name, ...)                                        \
     QPROF_SCOPE_IMPL(QPROF_CONCAT(qprof_scope_, __COUNTER__), "" name, query, \
                      miss __VA_OPT__(, ) __VA_ARGS__)
+
+// A result read from a persistent cache, timed until the end of the enclosing scope.
+#define PROFILE_QUERY_LOAD(provider, ...)                                       \
+    QPROF_SCOPE_IMPL(QPROF_CONCAT(qprof_scope_, __COUNTER__), #provider, query, \
+                     load __VA_OPT__(, ) __VA_ARGS__)
+#define PROFILE_QUERY_LOAD_NAMED(name, ...)                                   \
+    QPROF_SCOPE_IMPL(QPROF_CONCAT(qprof_scope_, __COUNTER__), "" name, query, \
+                     load __VA_OPT__(, ) __VA_ARGS__)
 
 // A cache hit: a leaf with no duration.
 #define PROFILE_QUERY_HIT(provider, ...) \
@@ -84,6 +96,8 @@ char keys_unused(const Keys&...);
 
 #define PROFILE_QUERY(provider, ...) QPROF_KEYS_UNUSED(__VA_ARGS__)
 #define PROFILE_QUERY_NAMED(name, ...) QPROF_KEYS_UNUSED(__VA_ARGS__)
+#define PROFILE_QUERY_LOAD(provider, ...) QPROF_KEYS_UNUSED(__VA_ARGS__)
+#define PROFILE_QUERY_LOAD_NAMED(name, ...) QPROF_KEYS_UNUSED(__VA_ARGS__)
 #define PROFILE_QUERY_HIT(provider, ...) QPROF_KEYS_UNUSED(__VA_ARGS__)
 #define PROFILE_QUERY_HIT_NAMED(name, ...) QPROF_KEYS_UNUSED(__VA_ARGS__)
 #define PROFILE_ACTIVITY(name) (void)0

@@ -31,11 +31,12 @@ enum class ClockChoice {
 
 struct SessionOptions {
     bool profile_queries = false;                  // -Z profile-queries
+    bool record_keys = false;                      // -Z profile-queries-and-keys
     std::vector<std::string> reporters{"counts"};  // -Z profile-queries=REPORTER,...
     std::string output_dir = ".";                  // -Z profile-queries-dir=PATH
     ClockChoice clock = ClockChoice::automatic;    // -Z profile-clock=tsc|steady
     bool show_help = false;                        // -Z help
-    bool build_trace = true;  // false: count events only, for measuring the recorder itself
+    bool build_trace = true;  // false: keep no trace, for measuring the recorder itself
 };
 
 // Reads -Z flags from `env_flags` (the text of QPROF_FLAGS, may be null) and then from

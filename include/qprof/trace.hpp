@@ -76,6 +76,9 @@ struct ThreadTrace {
     std::uint32_t index = 0;
     std::string name;
     NodeVector nodes;  // post-order: children before their parent, in call order
+    // With -Z profile-queries-and-keys, one entry per node: 0 for none, otherwise the index
+    // + 1 of its text in Trace::key_texts. Empty when keys were not recorded.
+    std::vector<std::uint32_t> keys;
 
     // Top-level nodes in call order.
     std::vector<std::uint32_t> roots() const;
@@ -105,7 +108,12 @@ struct Trace {
     std::string clock;                      // "tsc", "steady" or "manual"
     double ns_per_tick = 1.0;
 
+    std::vector<std::string> key_texts;  // each distinct key text once
+    bool keys_recorded = false;          // -Z profile-queries-and-keys
+
     std::uint64_t node_count() const;
+    // The key of a node as text; empty when it has none or keys were not recorded.
+    std::string_view key_of(const ThreadTrace& thread, std::uint32_t node) const;
     const ProviderTotals& provider_of(const Node& node) const {
         return providers[sites[node.site].provider_index];
     }

@@ -17,7 +17,14 @@
 
 namespace qprof::detail {
 
-enum class RecordKind : std::uint8_t { hit = 1, miss = 2, activity = 3, blocked = 4, load = 5 };
+enum class RecordKind : std::uint8_t {
+    hit = 1,
+    miss = 2,
+    activity = 3,
+    blocked = 4,
+    load = 5,
+    key = 6,  // the key of the next record at the same depth (see key_record.hpp)
+};
 
 inline constexpr std::uint32_t kDepthMask = (1u << 24) - 1;
 // Set in the kind byte of a scope still open when its thread or the session ended.
@@ -35,6 +42,7 @@ constexpr std::uint32_t head_depth(std::uint64_t head) {
     return static_cast<std::uint32_t>(head >> 32) & kDepthMask;
 }
 constexpr std::uint32_t head_site(std::uint64_t head) { return static_cast<std::uint32_t>(head); }
+// Words of a record other than a key record (whose length depends on the key type).
 constexpr std::uint32_t record_words(RecordKind kind) { return kind == RecordKind::hit ? 1 : 3; }
 
 struct Chunk {
@@ -69,12 +77,27 @@ struct ThreadState {
 
 // The recording session's generation; 0 while nothing records.
 extern std::atomic<std::uint32_t> g_generation;
+// Whether keys are recorded (-Z profile-queries-and-keys). Set before recording begins.
+extern bool g_record_keys;
 extern thread_local constinit ThreadState t_state __attribute__((tls_model("initial-exec")));
 
 // Slow paths, out of line: join the current session, or swap a full chunk for a free one.
 // Both return false when the event must not be recorded (no session, or the thread is exiting).
 bool attach_thread(ThreadState& t, std::uint32_t generation);
 bool swap_full_chunk(ThreadState& t);
+
+// Writes a hit on a thread attached to the current session.
+inline void write_hit(ThreadState& t, Site& site) {
+    std::uint64_t* pos = t.chunk->published.load(std::memory_order_relaxed);
+    if (pos == t.chunk->limit()) [[unlikely]] {
+        if (!swap_full_chunk(t)) {
+            return;
+        }
+        pos = t.chunk->published.load(std::memory_order_relaxed);
+    }
+    *pos = record_head(RecordKind::hit, t.depth, site_id(site));
+    t.chunk->published.store(pos + 1, std::memory_order_release);
+}
 
 inline void record_hit(Site& site) {
     const std::uint32_t generation = g_generation.load(std::memory_order_acquire);
@@ -87,16 +110,12 @@ inline void record_hit(Site& site) {
             return;
         }
     }
-    std::uint64_t* pos = t.chunk->published.load(std::memory_order_relaxed);
-    if (pos == t.chunk->limit()) [[unlikely]] {
-        if (!swap_full_chunk(t)) {
-            return;
-        }
-        pos = t.chunk->published.load(std::memory_order_relaxed);
-    }
-    *pos = record_head(RecordKind::hit, t.depth, site_id(site));
-    t.chunk->published.store(pos + 1, std::memory_order_release);
+    write_hit(t, site);
 }
+
+// The same with a key, taken from key() only while keys are recorded (key_record.hpp).
+template <typename KeyFn>
+void record_hit(Site& site, KeyFn&& key);
 
 // Times one scope: a provider run, an activity, a load or a blocked wait.
 class ScopeGuard {
@@ -104,9 +123,18 @@ class ScopeGuard {
     ScopeGuard(Site& site, RecordKind kind) {
         const std::uint32_t generation = g_generation.load(std::memory_order_acquire);
         if (generation != 0) {
-            enter(site, kind, generation);
+            ThreadState& t = t_state;
+            if (t.generation != generation) [[unlikely]] {
+                if (!attach_thread(t, generation)) {
+                    return;
+                }
+            }
+            enter(t, site, kind, generation);
         }
     }
+    // With a key, taken from key() only while keys are recorded (key_record.hpp).
+    template <typename KeyFn>
+    ScopeGuard(Site& site, RecordKind kind, KeyFn&& key);
     ~ScopeGuard() {
         if (head_ != 0) {
             leave();
@@ -117,14 +145,20 @@ class ScopeGuard {
     ScopeGuard(ScopeGuard&&) = delete;
     ScopeGuard& operator=(ScopeGuard&&) = delete;
 
-  private:
-    void enter(Site& site, RecordKind kind, std::uint32_t generation) {
-        ThreadState& t = t_state;
-        if (t.generation != generation) [[unlikely]] {
-            if (!attach_thread(t, generation)) {
-                return;
+    // What the scope turned out to be, e.g. a load that found nothing and became a miss.
+    void set_kind(RecordKind kind) {
+        if (head_ != 0) {
+            head_ = record_head(kind, head_depth(head_), head_site(head_));
+            const std::uint32_t depth = head_depth(head_);
+            if (depth < kOpenFrames && t_state.generation == generation_) {
+                t_state.open[depth].head = head_;
             }
         }
+    }
+
+  private:
+    // On a thread attached to the current session.
+    void enter(ThreadState& t, Site& site, RecordKind kind, std::uint32_t generation) {
         const std::uint32_t depth = t.depth++;
         generation_ = generation;
         head_ = record_head(kind, depth, site_id(site));

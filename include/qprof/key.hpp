@@ -1,0 +1,213 @@
+// Query keys: how qprof hashes, compares and prints the key a query is asked for, so that a
+// plain aggregate works as a key with no user code.
+//
+//   struct DefId { std::uint32_t krate; std::uint32_t index; };   // no hash, no ==, no <<
+//
+//   std::unordered_map<DefId, Ty, qprof::KeyHash<DefId>, qprof::KeyEqual<DefId>> types;
+//   qprof::key_text(DefId{0, 42});                                 // "DefId{0, 42}"
+//
+//   // A key qprof cannot print by itself gets a formatter:
+//   template <> struct qprof::KeyFormatter<Span> {
+//       static void format(std::string& out, const Span& span) {
+//           out += span.file;
+//           out += ':';
+//           qprof::format_key(out, span.line);
+//       }
+//   };
+//
+// KeyHash and KeyEqual run on every cache lookup, so they are inline and never allocate.
+// A key's own std::hash and operator== win over the field-wise versions; a type whose == ignores
+// some fields must then also specialise std::hash, or equal keys would hash differently.
+// Boost.PFR cannot reflect aggregates with base classes, C array members or bit-fields; such keys
+// need std::hash, == and a KeyFormatter (without one they print as TypeName{?}).
+#pragma once
+
+#include <algorithm>
+#include <boost/pfr/core.hpp>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <qprof/key_format.hpp>
+#include <ranges>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace qprof {
+
+template <typename Key>
+struct KeyHash;
+
+template <typename Key>
+struct KeyEqual;
+
+}  // namespace qprof
+
+namespace qprof::detail {
+
+template <typename>
+inline constexpr bool always_false = false;
+
+// ---- Hashing -----------------------------------------------------------------------------
+
+// std::hash<Key> is enabled: a disabled specialisation cannot be default-constructed.
+template <typename Key>
+concept StdHashable = std::is_default_constructible_v<std::hash<Key>> && requires(const Key& key) {
+    { std::hash<Key>{}(key) } -> std::convertible_to<std::size_t>;
+};
+
+// The 64-bit hash_mix of boost::hash_combine (Boost 1.81): std::hash of an integer is the
+// integer itself, so without mixing DefId{0, 1} and DefId{1, 0} would share low bits.
+constexpr std::uint64_t hash_mix(std::uint64_t x) noexcept {
+    constexpr std::uint64_t m = 0xe9846af9b1a615d;
+    x ^= x >> 32;
+    x *= m;
+    x ^= x >> 32;
+    x *= m;
+    x ^= x >> 28;
+    return x;
+}
+
+constexpr std::size_t hash_combine(std::size_t seed, std::size_t value) noexcept {
+    return static_cast<std::size_t>(hash_mix(seed + 0x9e3779b9 + value));
+}
+
+template <typename Key>
+std::size_t hash_key(const Key& key) {
+    return KeyHash<Key>{}(key);
+}
+
+template <typename Aggregate>
+std::size_t hash_fields(const Aggregate& aggregate) {
+    std::size_t seed = 0;
+    boost::pfr::for_each_field(
+        aggregate, [&seed](const auto& field) { seed = hash_combine(seed, hash_key(field)); });
+    return seed;
+}
+
+template <typename Tuple>
+std::size_t hash_elements(const Tuple& tuple) {
+    return std::apply(
+        [](const auto&... element) {
+            std::size_t seed = 0;
+            ((seed = hash_combine(seed, hash_key(element))), ...);
+            return seed;
+        },
+        tuple);
+}
+
+template <typename Range>
+std::size_t hash_range(const Range& range) {
+    std::size_t seed = 0;
+    for (const auto& element : range) seed = hash_combine(seed, hash_key(element));
+    return seed;
+}
+
+// ---- Equality ----------------------------------------------------------------------------
+
+template <typename T>
+concept HasEqualOperator = requires(const T& a, const T& b) {
+    { a == b } -> std::convertible_to<bool>;
+};
+
+// `a == b` compiles for std::pair, std::tuple and the containers whatever their elements are,
+// then fails inside the library: look at the elements too.
+template <typename T>
+constexpr bool equality_usable();
+
+template <typename Tuple, std::size_t... I>
+constexpr bool elements_equality_usable(std::index_sequence<I...>) {
+    return (equality_usable<std::tuple_element_t<I, Tuple>>() && ...);
+}
+
+template <typename T>
+constexpr bool equality_usable() {
+    if constexpr (!HasEqualOperator<T>) {
+        return false;
+    } else if constexpr (TupleLike<T>) {
+        return elements_equality_usable<T>(std::make_index_sequence<std::tuple_size_v<T>>{});
+    } else if constexpr (Optional<T>) {
+        return equality_usable<typename T::value_type>();
+    } else if constexpr (Range<T>) {
+        return equality_usable<std::ranges::range_value_t<const T>>();
+    } else {
+        return true;
+    }
+}
+
+template <typename Key>
+bool keys_equal(const Key& a, const Key& b) {
+    return KeyEqual<Key>{}(a, b);
+}
+
+template <typename Aggregate, std::size_t... I>
+bool fields_equal(const Aggregate& a, const Aggregate& b, std::index_sequence<I...>) {
+    return (keys_equal(boost::pfr::get<I>(a), boost::pfr::get<I>(b)) && ...);
+}
+
+template <typename Tuple, std::size_t... I>
+bool elements_equal(const Tuple& a, const Tuple& b, std::index_sequence<I...>) {
+    return (keys_equal(std::get<I>(a), std::get<I>(b)) && ...);
+}
+
+template <typename Optional>
+bool optionals_equal(const Optional& a, const Optional& b) {
+    return a.has_value() == b.has_value() && (!a.has_value() || keys_equal(*a, *b));
+}
+
+}  // namespace qprof::detail
+
+namespace qprof {
+
+// Hash functor for std::unordered_map and qprof::Query: std::hash<Key> when it is enabled,
+// else field by field for aggregates and element by element for pairs, tuples, optionals
+// and ranges.
+template <typename Key>
+struct KeyHash {
+    std::size_t operator()(const Key& key) const {
+        if constexpr (detail::StdHashable<Key>) {
+            return std::hash<Key>{}(key);
+        } else if constexpr (detail::Reflectable<Key>) {
+            return detail::hash_fields(key);
+        } else if constexpr (detail::TupleLike<Key>) {
+            return detail::hash_elements(key);
+        } else if constexpr (detail::Optional<Key>) {
+            return key.has_value() ? detail::hash_combine(1, detail::hash_key(*key)) : 0;
+        } else if constexpr (detail::Range<Key>) {
+            return detail::hash_range(key);
+        } else {
+            static_assert(detail::always_false<Key>,
+                          "qprof: key type cannot be hashed: give it a std::hash specialisation, "
+                          "or make it an aggregate of hashable fields");
+            return 0;
+        }
+    }
+};
+
+// Equality functor to go with KeyHash: `a == b` when it compiles, else field by field for
+// aggregates and element by element for pairs, tuples, optionals and ranges.
+template <typename Key>
+struct KeyEqual {
+    bool operator()(const Key& a, const Key& b) const {
+        if constexpr (detail::equality_usable<Key>()) {
+            return a == b;
+        } else if constexpr (detail::Reflectable<Key>) {
+            return detail::fields_equal(a, b,
+                                        std::make_index_sequence<boost::pfr::tuple_size_v<Key>>{});
+        } else if constexpr (detail::TupleLike<Key>) {
+            return detail::elements_equal(a, b, std::make_index_sequence<std::tuple_size_v<Key>>{});
+        } else if constexpr (detail::Optional<Key>) {
+            return detail::optionals_equal(a, b);
+        } else if constexpr (detail::Range<Key>) {
+            return std::ranges::equal(a, b, KeyEqual<std::ranges::range_value_t<const Key>>{});
+        } else {
+            static_assert(detail::always_false<Key>,
+                          "qprof: key type cannot be compared: give it an operator==, "
+                          "or make it an aggregate of comparable fields");
+            return false;
+        }
+    }
+};
+
+}  // namespace qprof

@@ -1,0 +1,196 @@
+// Keys in the event stream, written only with -Z profile-queries-and-keys.
+//
+//   ScopeGuard scope{site, RecordKind::miss, [&] { return id; }};   // key taken lazily
+//
+// A key record comes right before the record of the query it belongs to, at the same depth
+// (for a scope, when the scope opens). Its head carries the key type's id where other
+// records carry a site; then come the key's bytes, for a trivially copyable key of at most
+// 32 bytes, formatted later by the collector; or one word with the id of its text, for any
+// other key, formatted once per distinct key and interned.
+#pragma once
+
+#include <boost/pfr.hpp>
+#include <cstring>
+#include <mutex>
+#include <qprof/detail/recorder.hpp>
+#include <qprof/key.hpp>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <unordered_map>
+#include <utility>
+
+namespace qprof::detail {
+
+using KeyFormatFn = void (*)(std::string& out, const void* bytes);
+
+struct KeyType {
+    KeyFormatFn format = nullptr;  // null for interned keys
+    std::uint32_t words = 0;       // payload words after the head
+};
+
+std::uint32_t register_key_type(KeyType type);
+// Every key type registered so far, indexed by id (index 0 is unused).
+std::vector<KeyType> registered_key_types();
+
+std::uint32_t intern_key_text(std::string text);
+// The interned texts from `first` on, in id order (ids start at 1).
+std::vector<std::string> interned_key_texts(std::uint32_t first);
+
+// Whether a key's bytes alone say what it is, so that it can be copied now and formatted
+// later: no pointer (its target may be gone by then) and no class qprof cannot see into.
+template <typename Key>
+constexpr bool holds_only_values() {
+    if constexpr (std::is_arithmetic_v<Key> || std::is_enum_v<Key>) {
+        return true;
+    } else if constexpr (std::is_array_v<Key>) {
+        return holds_only_values<std::remove_extent_t<Key>>();
+    } else if constexpr (Reflectable<Key>) {  // an aggregate Boost.PFR can read
+        return []<std::size_t... I>(std::index_sequence<I...>) {
+            return (holds_only_values<boost::pfr::tuple_element_t<I, Key>>() && ...);
+        }
+        (std::make_index_sequence<boost::pfr::tuple_size_v<Key>>{});
+    } else {
+        return false;
+    }
+}
+
+template <typename Key>
+inline constexpr bool kKeyAsBytes = std::is_trivially_copyable_v<Key> &&
+                                    sizeof(Key) <= 32 && holds_only_values<Key>();
+
+template <typename Key>
+void format_key_bytes(std::string& out, const void* bytes) {
+    alignas(Key) unsigned char storage[sizeof(Key)];
+    std::memcpy(storage, bytes, sizeof(Key));  // a trivially copyable Key now lives there
+    format_key(out, *std::launder(reinterpret_cast<const Key*>(storage)));
+}
+
+template <typename Key>
+std::uint32_t key_type_id() {
+    static const std::uint32_t id =
+        kKeyAsBytes<Key> ? register_key_type({&format_key_bytes<Key>, (sizeof(Key) + 7) / 8})
+                         : register_key_type({nullptr, 1});
+    return id;
+}
+
+template <typename T>
+struct is_tuple_like : std::false_type {};
+template <typename... T>
+struct is_tuple_like<std::tuple<T...>> : std::true_type {};
+template <typename A, typename B>
+struct is_tuple_like<std::pair<A, B>> : std::true_type {};
+
+// Whether a key owns all it holds, so a copy of it can stay in a table: no pointer or view
+// whose target may be gone or reused by the next event.
+template <typename Key>
+constexpr bool owns_its_value() {
+    if constexpr (std::is_arithmetic_v<Key> || std::is_enum_v<Key>) {
+        return true;
+    } else if constexpr (std::is_same_v<Key, std::string>) {
+        return true;
+    } else if constexpr (is_tuple_like<Key>::value) {
+        return []<std::size_t... I>(std::index_sequence<I...>) {
+            return (owns_its_value<std::tuple_element_t<I, Key>>() && ...);
+        }
+        (std::make_index_sequence<std::tuple_size_v<Key>>{});
+    } else if constexpr (Reflectable<Key>) {  // an aggregate Boost.PFR can read
+        return []<std::size_t... I>(std::index_sequence<I...>) {
+            return (owns_its_value<boost::pfr::tuple_element_t<I, Key>>() && ...);
+        }
+        (std::make_index_sequence<boost::pfr::tuple_size_v<Key>>{});
+    } else {
+        return false;
+    }
+}
+
+// The id of a key's text. A key that owns its value is formatted once per distinct key;
+// any other (a pointer, a view, a class qprof cannot see into) is formatted every time.
+template <typename Key>
+std::uint32_t intern_key(const Key& key) {
+    if constexpr (owns_its_value<Key>()) {
+        struct Table {
+            std::mutex mutex;
+            std::unordered_map<Key, std::uint32_t, KeyHash<Key>, KeyEqual<Key>> ids;
+        };
+        static Table* table = new Table;  // outlives static teardown, like the sites
+        std::lock_guard lock{table->mutex};
+        auto [it, added] = table->ids.try_emplace(key, 0);
+        if (added) {
+            it->second = intern_key_text(key_text(key));
+        }
+        return it->second;
+    } else {
+        return intern_key_text(key_text(key));
+    }
+}
+
+// Called only while recording keys, on a thread attached to the current session.
+template <typename Key>
+void write_key_record(ThreadState& t, const Key& key) {
+    constexpr std::uint32_t kPayload = kKeyAsBytes<Key> ? (sizeof(Key) + 7) / 8 : 1;
+    std::uint64_t* pos = t.chunk->published.load(std::memory_order_relaxed);
+    if (t.chunk->limit() - pos < 1 + kPayload) [[unlikely]] {
+        if (!swap_full_chunk(t)) {
+            return;
+        }
+        pos = t.chunk->published.load(std::memory_order_relaxed);
+    }
+    pos[0] = record_head(RecordKind::key, t.depth, key_type_id<Key>());
+    if constexpr (kKeyAsBytes<Key>) {
+        std::memset(pos + 1, 0, kPayload * sizeof(std::uint64_t));  // padding stays equal
+        std::memcpy(pos + 1, &key, sizeof(Key));
+    } else {
+        pos[1] = intern_key(key);
+    }
+    t.chunk->published.store(pos + 1 + kPayload, std::memory_order_release);
+}
+
+template <typename KeyFn>
+void record_hit(Site& site, KeyFn&& key) {
+    const std::uint32_t generation = g_generation.load(std::memory_order_acquire);
+    if (generation == 0) {
+        return;
+    }
+    ThreadState& t = t_state;
+    if (t.generation != generation) [[unlikely]] {
+        if (!attach_thread(t, generation)) {
+            return;
+        }
+    }
+    if (g_record_keys) [[unlikely]] {
+        write_key_record(t, key());
+    }
+    write_hit(t, site);
+}
+
+template <typename KeyFn>
+ScopeGuard::ScopeGuard(Site& site, RecordKind kind, KeyFn&& key) {
+    const std::uint32_t generation = g_generation.load(std::memory_order_acquire);
+    if (generation == 0) {
+        return;
+    }
+    ThreadState& t = t_state;
+    if (t.generation != generation) [[unlikely]] {
+        if (!attach_thread(t, generation)) {
+            return;
+        }
+    }
+    if (g_record_keys) [[unlikely]] {
+        write_key_record(t, key());
+    }
+    enter(t, site, kind, generation);
+}
+
+// The key of a macro: one key by value, or several as a tuple.
+template <typename Key>
+std::decay_t<Key> make_key(const Key& key) {
+    return key;
+}
+template <typename First, typename Second, typename... Rest>
+std::tuple<std::decay_t<First>, std::decay_t<Second>, std::decay_t<Rest>...> make_key(
+    const First& first, const Second& second, const Rest&... rest) {
+    return {first, second, rest...};
+}
+
+}  // namespace qprof::detail
