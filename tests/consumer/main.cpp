@@ -1,9 +1,9 @@
 // A program outside the qprof tree, built against an installed qprof (pkg-config) or qprof
 // as a Meson subproject. tests/consumer/check runs it and checks the counts report.
-#include <qprof/qprof.hpp>
-
 #include <cstdio>
 #include <map>
+#include <qprof/qprof.hpp>
+#include <qprof/query.hpp>
 
 namespace {
 
@@ -24,10 +24,19 @@ long fib(int n) {
 
 }  // namespace
 
+struct Point {  // an aggregate key: no hash, no ==, thanks to Boost.PFR
+    int x;
+    int y;
+};
+
 int main(int argc, char** argv) {
     qprof::Session session{argc, argv};
     PROFILE_ACTIVITY("consumer");
     const long value = fib(20);
-    std::printf("fib(20) = %ld\n", value);
-    return value == 6765 ? 0 : 1;
+    // A memoized query: one miss, then one hit, so the counts report says norm,2,...
+    qprof::Query<Point, long> norm{"norm",
+                                   [](const Point& p) { return long{p.x} * p.x + p.y * p.y; }};
+    const long norms = norm(Point{3, 4}) + norm(Point{3, 4});
+    std::printf("fib(20) = %ld, norms = %ld\n", value, norms);
+    return value == 6765 && norms == 50 ? 0 : 1;
 }
