@@ -1,5 +1,9 @@
 // Analysis of function bodies: type checking, MIR building, borrow checking and MIR
 // optimisation. borrowck and optimized_mir are the expensive providers.
+//
+// Unlike the front end's qprof::Query members, these providers keep their own memo tables
+// and say what happened with PROFILE_QUERY_HIT and PROFILE_QUERY, as a program with caches
+// of its own would be instrumented.
 #include <qprof/qprof.hpp>
 
 #include "context.hpp"
@@ -27,7 +31,7 @@ TypeckResults Ctx::typeck(DefId id) {
     TypeckResults results = combine(type_of(id), predicates_of(id));
     for (const DefId callee : program_.item(id).callees) {
         results = combine(results, type_of(callee));
-        const Generics& generics = generics_of(callee);
+        const Generics generics = generics_of(callee);
         if (generics.own_params + generics.parent_params > 0) {
             results = combine(results, predicates_of(callee));
         }

@@ -55,8 +55,8 @@ const std::string& CodegenUnit::symbol_name(DefId id) {
     // Mangled like a Rust legacy symbol: the path, then a hash of the item's type.
     const std::string item = "item" + std::to_string(id.index);
     char hash[17];
-    std::snprintf(hash, sizeof hash, "%016llx",
-                  static_cast<unsigned long long>(ctx_.cached_type_of(id)));
+    // type_of is a qprof::Query, safe to ask from every codegen thread; a hit by now.
+    std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(ctx_.type_of(id)));
     std::string name = (id.krate == kLocalCrate ? "_ZN4toyc" : "_ZN3std") +
                        std::to_string(item.size()) + item + "17h" + hash + "E";
     return symbols_.emplace(id, std::move(name)).first->second;

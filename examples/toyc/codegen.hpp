@@ -3,7 +3,6 @@
 
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 
 #include "context.hpp"
 
@@ -22,7 +21,7 @@ class CodegenUnit {
     const std::string& symbol_name(DefId id);
 
     const Ctx& ctx_;
-    std::unordered_map<DefId, std::string, DefIdHash> symbols_;
+    DefIdMap<std::string> symbols_;
 };
 
 // Generates code for every function with `threads` threads (1: on the calling thread) and

@@ -1,13 +1,21 @@
-// The query context: every provider of the front end and of analysis, each memoised in a
-// table of its own and instrumented as a qprof user would (a hit on the table's answer, a
-// timed scope around the provider's body otherwise).
+// The query context: every provider of the front end and of analysis, memoised and profiled
+// in the two ways qprof offers.
+//
+//   - The front end (collect.cpp) declares its queries as qprof::Query members, which memoise
+//     their provider and record each hit and miss themselves: no profiling code at all.
+//   - Analysis (analysis.cpp) and codegen keep hand-written memo tables instrumented with
+//     PROFILE_QUERY and PROFILE_QUERY_HIT, as a program that already has its own caches would.
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <qprof/key.hpp>
+#include <qprof/query.hpp>
 #include <unordered_map>
 #include <vector>
 
 #include "def_id.hpp"
+#include "hashing.hpp"
 #include "program.hpp"
 
 namespace toyc {
@@ -40,17 +48,27 @@ struct Mir {
     std::uint64_t fingerprint;
 };
 
+// A hand-written memo table: qprof's KeyHash and KeyEqual hash and compare DefId field by field.
+template <typename Value>
+using DefIdMap = std::unordered_map<DefId, Value, qprof::KeyHash<DefId>, qprof::KeyEqual<DefId>>;
+
 class Ctx {
   public:
     explicit Ctx(const Program& program);
     const Program& program() const { return program_; }
 
-    // The front end (collect.cpp).
-    const ParsedModule& parse(std::uint32_t module);
-    Span def_span(DefId id);
-    Ty type_of(DefId id);
-    const Generics& generics_of(DefId id);
-    Predicates predicates_of(DefId id);
+    // The front end, asked as ctx.type_of(id). Mutable because a Query is a thread-safe cache:
+    // the codegen threads, which are given a const Ctx, ask type_of too.
+    mutable qprof::Query<std::uint32_t, std::shared_ptr<const ParsedModule>> parse{
+        "parse", [this](std::uint32_t module) { return provide_parse(module); }};
+    mutable qprof::Query<DefId, Span> def_span{
+        "def_span", [this](const DefId& id) { return provide_def_span(id); }};
+    mutable qprof::Query<DefId, Ty> type_of{
+        "type_of", [this](const DefId& id) { return provide_type_of(id); }};
+    mutable qprof::Query<DefId, Generics> generics_of{
+        "generics_of", [this](const DefId& id) { return provide_generics_of(id); }};
+    mutable qprof::Query<DefId, Predicates> predicates_of{
+        "predicates_of", [this](const DefId& id) { return provide_predicates_of(id); }};
 
     // Analysis of function bodies (analysis.cpp).
     TypeckResults typeck(DefId id);
@@ -58,28 +76,25 @@ class Ctx {
     BorrowckResult borrowck(DefId id);
     const Mir& optimized_mir(DefId id);
 
-    // For the codegen threads, which only read: analysis has filled these tables by then,
-    // and an unordered_map may be read from several threads while nobody writes it.
-    Ty cached_type_of(DefId id) const;
+    // For the codegen threads, which only read: analysis has filled this table by then, and
+    // an unordered_map may be read from several threads while nobody writes it.
     const Mir& cached_optimized_mir(DefId id) const;
 
   private:
-    template <typename Value>
-    using Memo = std::unordered_map<DefId, Value, DefIdHash>;
+    // The providers of the front-end queries (collect.cpp).
+    std::shared_ptr<const ParsedModule> provide_parse(std::uint32_t module);
+    Span provide_def_span(DefId id);
+    Ty provide_type_of(DefId id);
+    Generics provide_generics_of(DefId id);
+    Predicates provide_predicates_of(DefId id);
 
-    Ty local_type_of(DefId id);
     Mir optimize(DefId id, const Mir& built);
 
     const Program& program_;
-    std::unordered_map<std::uint32_t, ParsedModule> parsed_;
-    Memo<Span> spans_;
-    Memo<Ty> types_;
-    Memo<Generics> generics_;
-    Memo<Predicates> predicates_;
-    Memo<TypeckResults> typeck_results_;
-    Memo<Mir> built_mir_;
-    Memo<BorrowckResult> borrowck_results_;
-    Memo<Mir> optimized_mir_;
+    DefIdMap<TypeckResults> typeck_results_;
+    DefIdMap<Mir> built_mir_;
+    DefIdMap<BorrowckResult> borrowck_results_;
+    DefIdMap<Mir> optimized_mir_;
 };
 
 }  // namespace toyc

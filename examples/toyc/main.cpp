@@ -1,6 +1,7 @@
 // toyc: a toy compiler whose passes are memoised queries, profiled with qprof.
 //
 //   $ toyc -Z profile-queries            # writes profile_queries.counts.txt
+//   $ toyc -Z profile-queries-and-keys   # and profile_queries.keys.txt: the costliest DefIds
 //   $ toyc --items 200 --threads 1 -Z profile-queries=counts
 #include <cinttypes>
 #include <cstdio>

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "hashing.hpp"
+
 namespace toyc {
 namespace {
 
