@@ -99,17 +99,14 @@ void write_unfinished_scopes(ThreadState& t, std::uint64_t end_tick) {
         return;
     }
     for (std::uint32_t depth = std::min(t.depth, kOpenFrames); depth-- > 0;) {
-        std::uint64_t* pos = t.chunk->published.load(std::memory_order_relaxed);
-        if (t.chunk->limit() - pos < 3) {
-            if (!swap_full_chunk(t)) {
-                return;
-            }
-            pos = t.chunk->published.load(std::memory_order_relaxed);
+        std::uint64_t* pos = reserve_words(t, 3);
+        if (pos == nullptr) {
+            return;
         }
         pos[0] = t.open[depth].head | kUnfinishedBit;
         pos[1] = t.open[depth].start;
         pos[2] = end_tick;
-        t.chunk->published.store(pos + 3, std::memory_order_release);
+        publish(t, pos + 3);
     }
 }
 

@@ -129,12 +129,9 @@ std::uint32_t intern_key(const Key& key) {
 template <typename Key>
 void write_key_record(ThreadState& t, const Key& key) {
     constexpr std::uint32_t kPayload = kKeyAsBytes<Key> ? (sizeof(Key) + 7) / 8 : 1;
-    std::uint64_t* pos = t.chunk->published.load(std::memory_order_relaxed);
-    if (t.chunk->limit() - pos < 1 + kPayload) [[unlikely]] {
-        if (!swap_full_chunk(t)) {
-            return;
-        }
-        pos = t.chunk->published.load(std::memory_order_relaxed);
+    std::uint64_t* pos = reserve_words(t, 1 + kPayload);
+    if (pos == nullptr) {
+        return;
     }
     pos[0] = record_head(RecordKind::key, t.depth, key_type_id<Key>());
     if constexpr (kKeyAsBytes<Key>) {
@@ -143,43 +140,27 @@ void write_key_record(ThreadState& t, const Key& key) {
     } else {
         pos[1] = intern_key(key);
     }
-    t.chunk->published.store(pos + 1 + kPayload, std::memory_order_release);
+    publish(t, pos + 1 + kPayload);
 }
 
 template <typename KeyFn>
 void record_hit(Site& site, KeyFn&& key) {
-    const std::uint32_t generation = g_generation.load(std::memory_order_acquire);
-    if (generation == 0) {
-        return;
-    }
-    ThreadState& t = t_state;
-    if (t.generation != generation) [[unlikely]] {
-        if (!attach_thread(t, generation)) {
-            return;
+    if (ThreadState* t = recording_thread()) {
+        if (g_record_keys) [[unlikely]] {
+            write_key_record(*t, key());
         }
+        write_hit(*t, site);
     }
-    if (g_record_keys) [[unlikely]] {
-        write_key_record(t, key());
-    }
-    write_hit(t, site);
 }
 
 template <typename KeyFn>
 ScopeGuard::ScopeGuard(Site& site, RecordKind kind, KeyFn&& key) {
-    const std::uint32_t generation = g_generation.load(std::memory_order_acquire);
-    if (generation == 0) {
-        return;
-    }
-    ThreadState& t = t_state;
-    if (t.generation != generation) [[unlikely]] {
-        if (!attach_thread(t, generation)) {
-            return;
+    if (ThreadState* t = recording_thread()) {
+        if (g_record_keys) [[unlikely]] {
+            write_key_record(*t, key());
         }
+        enter(*t, site, kind);
     }
-    if (g_record_keys) [[unlikely]] {
-        write_key_record(t, key());
-    }
-    enter(t, site, kind, generation);
 }
 
 // The key of a macro: one key by value, or several as a tuple.

@@ -86,31 +86,50 @@ extern thread_local constinit ThreadState t_state __attribute__((tls_model("init
 bool attach_thread(ThreadState& t, std::uint32_t generation);
 bool swap_full_chunk(ThreadState& t);
 
-// Writes a hit on a thread attached to the current session.
-inline void write_hit(ThreadState& t, Site& site) {
-    std::uint64_t* pos = t.chunk->published.load(std::memory_order_relaxed);
-    if (pos == t.chunk->limit()) [[unlikely]] {
-        if (!swap_full_chunk(t)) {
-            return;
-        }
-        pos = t.chunk->published.load(std::memory_order_relaxed);
-    }
-    *pos = record_head(RecordKind::hit, t.depth, site_id(site));
-    t.chunk->published.store(pos + 1, std::memory_order_release);
-}
-
-inline void record_hit(Site& site) {
+// The calling thread's state, joined to the recording session; null when none records.
+inline ThreadState* recording_thread() {
     const std::uint32_t generation = g_generation.load(std::memory_order_acquire);
     if (generation == 0) {
-        return;
+        return nullptr;
     }
     ThreadState& t = t_state;
     if (t.generation != generation) [[unlikely]] {
         if (!attach_thread(t, generation)) {
-            return;
+            return nullptr;
         }
     }
-    write_hit(t, site);
+    return &t;
+}
+
+// Room for a record of `words` words in the thread's chunk, or null when the session has
+// ended meanwhile. Publish the record with publish().
+inline std::uint64_t* reserve_words(ThreadState& t, std::uint32_t words) {
+    std::uint64_t* pos = t.chunk->published.load(std::memory_order_relaxed);
+    if (t.chunk->limit() - pos < words) [[unlikely]] {
+        if (!swap_full_chunk(t)) {
+            return nullptr;
+        }
+        pos = t.chunk->published.load(std::memory_order_relaxed);
+    }
+    return pos;
+}
+
+// Makes the records before `end` visible to the collector.
+inline void publish(ThreadState& t, std::uint64_t* end) {
+    t.chunk->published.store(end, std::memory_order_release);
+}
+
+inline void write_hit(ThreadState& t, Site& site) {
+    if (std::uint64_t* pos = reserve_words(t, 1)) {
+        pos[0] = record_head(RecordKind::hit, t.depth, site_id(site));
+        publish(t, pos + 1);
+    }
+}
+
+inline void record_hit(Site& site) {
+    if (ThreadState* t = recording_thread()) {
+        write_hit(*t, site);
+    }
 }
 
 // The same with a key, taken from key() only while keys are recorded (key_record.hpp).
@@ -121,15 +140,8 @@ void record_hit(Site& site, KeyFn&& key);
 class ScopeGuard {
   public:
     ScopeGuard(Site& site, RecordKind kind) {
-        const std::uint32_t generation = g_generation.load(std::memory_order_acquire);
-        if (generation != 0) {
-            ThreadState& t = t_state;
-            if (t.generation != generation) [[unlikely]] {
-                if (!attach_thread(t, generation)) {
-                    return;
-                }
-            }
-            enter(t, site, kind, generation);
+        if (ThreadState* t = recording_thread()) {
+            enter(*t, site, kind);
         }
     }
     // With a key, taken from key() only while keys are recorded (key_record.hpp).
@@ -158,9 +170,9 @@ class ScopeGuard {
 
   private:
     // On a thread attached to the current session.
-    void enter(ThreadState& t, Site& site, RecordKind kind, std::uint32_t generation) {
+    void enter(ThreadState& t, Site& site, RecordKind kind) {
         const std::uint32_t depth = t.depth++;
-        generation_ = generation;
+        generation_ = t.generation;
         head_ = record_head(kind, depth, site_id(site));
         start_ = now();
         if (depth < kOpenFrames) [[likely]] {
@@ -175,17 +187,12 @@ class ScopeGuard {
             return;  // a newer session began inside this scope; it is not part of that one
         }
         --t.depth;
-        std::uint64_t* pos = t.chunk->published.load(std::memory_order_relaxed);
-        if (t.chunk->limit() - pos < 3) [[unlikely]] {
-            if (!swap_full_chunk(t)) {
-                return;
-            }
-            pos = t.chunk->published.load(std::memory_order_relaxed);
+        if (std::uint64_t* pos = reserve_words(t, 3)) {
+            pos[0] = head_;
+            pos[1] = start_;
+            pos[2] = end;
+            publish(t, pos + 3);
         }
-        pos[0] = head_;
-        pos[1] = start_;
-        pos[2] = end;
-        t.chunk->published.store(pos + 3, std::memory_order_release);
     }
 
     std::uint64_t head_ = 0;  // 0: not recording
