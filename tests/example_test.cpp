@@ -76,3 +76,23 @@ TEST_CASE("toyc -Z help lists the profiler's flags and exits successfully") {
     CHECK_THAT(run.out, Catch::Contains("-Z profile-queries[=REPORTER,...]") &&
                             Catch::Contains("profile_queries.counts.txt"));
 }
+
+TEST_CASE("toyc -Z profile-queries-and-keys shows keys; -Z profile-queries does not") {
+    qprof::test::TempDir with_keys;
+    const Run keyed = run_toyc("--items 300 -Z profile-queries-and-keys -Z profile-queries-dir=" +
+                                   with_keys.path().string(),
+                               with_keys);
+    REQUIRE(keyed.status == 0);
+    const std::string keys = qprof::test::read_file(with_keys.path() / "profile_queries.keys.txt");
+    CHECK_THAT(keys, Catch::StartsWith("# provider\tkey\tcount\thits\ttotal_s\tself_s\n") &&
+                         Catch::Contains("\ntype_of\tDefId{0, ") &&
+                         Catch::Contains("\ntypeck\tDefId{0, "));
+
+    qprof::test::TempDir without_keys;
+    const Run plain = run_toyc(
+        "--items 300 -Z profile-queries -Z profile-queries-dir=" + without_keys.path().string(),
+        without_keys);
+    REQUIRE(plain.status == 0);
+    CHECK_FALSE(std::filesystem::exists(without_keys.path() / "profile_queries.keys.txt"));
+    CHECK(plain.out == keyed.out);  // the same compilation either way
+}
