@@ -3,7 +3,7 @@
 // provider; providers by total time, keys by total time. Needs -Z profile-queries-and-keys.
 #include <algorithm>
 #include <cstdio>
-#include <map>
+#include <unordered_map>
 
 #include "builtin_reporters.hpp"
 
@@ -28,8 +28,10 @@ std::string seconds(std::int64_t ns) {
     return text;
 }
 
-void add_thread(const Trace& trace, const ThreadTrace& thread,
-                std::map<std::pair<std::uint32_t, std::uint32_t>, KeyCost>& costs) {
+// By provider index (high half) and key (low half).
+using KeyCosts = std::unordered_map<std::uint64_t, KeyCost>;
+
+void add_thread(const Trace& trace, const ThreadTrace& thread, KeyCosts& costs) {
     const std::vector<std::uint32_t> parents = thread.parents();
     std::vector<std::int64_t> child_time(thread.nodes.size(), 0);
     for (std::uint32_t i = 0; i < thread.nodes.size(); ++i) {  // children come first
@@ -42,7 +44,7 @@ void add_thread(const Trace& trace, const ThreadTrace& thread,
             continue;
         }
         const std::uint32_t provider = trace.sites[node.site].provider_index;
-        KeyCost& cost = costs[{provider, thread.keys[i]}];
+        KeyCost& cost = costs[std::uint64_t{provider} << 32 | thread.keys[i]];
         cost.provider = provider;
         cost.key = thread.keys[i];
         ++cost.count;
@@ -66,7 +68,7 @@ class KeysReporter : public Reporter {
             out << "# no keys: run with -Z profile-queries-and-keys to record them\n";
             return;
         }
-        std::map<std::pair<std::uint32_t, std::uint32_t>, KeyCost> costs;
+        KeyCosts costs;
         for (const ThreadTrace& thread : trace.threads) {
             add_thread(trace, thread, costs);
         }
