@@ -27,6 +27,7 @@ struct Session::State {
     bool recording = false;
     bool finished = false;
     std::uint32_t generation = 0;
+    detail::ClockKind clock = detail::ClockKind::steady;
     detail::Calibration calibration;
     std::uint64_t start_steady_ns = 0;
     std::unique_ptr<detail::Collector> collector;
@@ -124,9 +125,8 @@ Session::Session(SessionOptions options) : state_(std::make_unique<State>()) {
         std::cerr << "qprof: warning: qprof was built with -Dprofiling=disabled, so its macros "
                      "record nothing; rebuild with -Dprofiling=enabled to profile\n";
     }
-    const detail::ClockKind clock = choose_clock(opts.clock);
-    state_->trace.clock = std::string(clock_name(clock));
-    const detail::RecordingStart start = detail::begin_recording(clock, opts.record_keys);
+    state_->clock = choose_clock(opts.clock);
+    const detail::RecordingStart start = detail::begin_recording(state_->clock, opts.record_keys);
     state_->generation = start.generation;
     state_->calibration.start_tick = start.tick;
     state_->start_steady_ns = start.steady_ns;
@@ -156,15 +156,14 @@ void Session::finish() {
         const std::vector<std::string> names = detail::thread_names(s.generation);
         detail::end_recording();
         const std::uint64_t ticks = s.calibration.end_tick - s.calibration.start_tick;
-        if (s.trace.clock == "tsc" && ticks > 0) {
+        if (s.clock == detail::ClockKind::tsc && ticks > 0) {
             s.calibration.ns_per_tick =
                 static_cast<double>(end_steady_ns - s.start_steady_ns) / static_cast<double>(ticks);
         }
-        const std::string clock = s.trace.clock;
         s.trace = detail::complete_trace(s.collector->builders(), names, detail::registered_sites(),
                                          s.calibration);
         s.trace.key_texts = std::move(s.collector->key_texts());
-        s.trace.clock = clock;
+        s.trace.clock = clock_name(s.clock);
         s.trace.keys_recorded = s.options.record_keys;
         s.collector.reset();
         if (s.options.build_trace) {

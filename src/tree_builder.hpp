@@ -15,38 +15,6 @@
 
 namespace qprof::detail {
 
-// Calls on_key(head, payload), on_hit(head) or on_scope(head, start, end) for each complete
-// record in [begin, end) and returns how many there were. Stops at a record it does not know
-// or one cut off by end. key_words(type) gives the payload words of a key record.
-template <typename KeyWords, typename OnKey, typename OnHit, typename OnScope>
-std::uint64_t for_each_record(const std::uint64_t* begin, const std::uint64_t* end,
-                              KeyWords&& key_words, OnKey&& on_key, OnHit&& on_hit,
-                              OnScope&& on_scope) {
-    std::uint64_t records = 0;
-    for (const std::uint64_t* pos = begin; pos < end; ++records) {
-        const RecordKind kind = head_kind(*pos);
-        if (kind == RecordKind::key) {
-            const std::uint32_t words = key_words(head_site(*pos));
-            if (words == 0 || end - pos < 1 + words) {
-                break;
-            }
-            on_key(pos[0], pos + 1);
-            pos += 1 + words;
-            continue;
-        }
-        if (kind < RecordKind::hit || kind > RecordKind::load || end - pos < record_words(kind)) {
-            break;
-        }
-        if (kind == RecordKind::hit) {
-            on_hit(pos[0]);
-        } else {
-            on_scope(pos[0], pos[1], pos[2]);
-        }
-        pos += record_words(kind);
-    }
-    return records;
-}
-
 constexpr Outcome outcome_of(RecordKind kind) {
     constexpr Outcome kOutcomes[] = {Outcome::miss,     Outcome::hit,     Outcome::miss,
                                      Outcome::activity, Outcome::blocked, Outcome::load};
@@ -59,18 +27,36 @@ class TreeBuilder {
     // With keys, every node gets an entry in keys() (0 when it has no key).
     explicit TreeBuilder(bool keys = false) : keys_recorded_(keys) {}
 
+    // Adds the complete records in [begin, end) and returns how many nodes they made. Stops
+    // at a record it does not know or one cut off by `end`.
     std::uint64_t add_records(const std::uint64_t* begin, const std::uint64_t* end,
                               KeyTexts& key_texts) {
         reserve_for(static_cast<std::size_t>(end - begin));
-        return for_each_record(
-            begin, end, [&](std::uint32_t type) { return key_texts.payload_words(type); },
-            [&](std::uint64_t head, const std::uint64_t* payload) {
-                pending_key(head_depth(head)) = key_texts.text_id(head_site(head), payload);
-            },
-            [this](std::uint64_t head) { add(head, 0, 0); },
-            [this](std::uint64_t head, std::uint64_t start, std::uint64_t stop) {
-                add(head, start, stop);
-            });
+        std::uint64_t added = 0;
+        for (const std::uint64_t* pos = begin; pos < end;) {
+            const RecordKind kind = head_kind(*pos);
+            if (kind == RecordKind::key) {
+                const std::uint32_t words = key_texts.payload_words(head_site(*pos));
+                if (words == 0 || end - pos < 1 + words) {
+                    break;
+                }
+                pending_key(head_depth(*pos)) = key_texts.text_id(head_site(*pos), pos + 1);
+                pos += 1 + words;
+                continue;
+            }
+            if (kind < RecordKind::hit || kind > RecordKind::load ||
+                end - pos < record_words(kind)) {
+                break;
+            }
+            if (kind == RecordKind::hit) {
+                add(pos[0], 0, 0);
+            } else {
+                add(pos[0], pos[1], pos[2]);
+            }
+            pos += record_words(kind);
+            ++added;
+        }
+        return added;
     }
 
     // Adds one record; a hit has start and end 0. Until the trace is completed, node times

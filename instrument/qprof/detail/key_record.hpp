@@ -5,8 +5,8 @@
 // A key record comes right before the record of the query it belongs to, at the same depth
 // (for a scope, when the scope opens). Its head carries the key type's id where other
 // records carry a site; then come the key's bytes, for a trivially copyable key of at most
-// 32 bytes, formatted later by the collector; or one word with the id of its text, for any
-// other key, formatted once per distinct key and interned.
+// 32 bytes without pointers, formatted later by the collector; or one word with the id of
+// its interned text, for any other key (see intern_key for when that text is made).
 #pragma once
 
 #include <boost/pfr.hpp>
@@ -74,13 +74,6 @@ std::uint32_t key_type_id() {
     return id;
 }
 
-template <typename T>
-struct is_tuple_like : std::false_type {};
-template <typename... T>
-struct is_tuple_like<std::tuple<T...>> : std::true_type {};
-template <typename A, typename B>
-struct is_tuple_like<std::pair<A, B>> : std::true_type {};
-
 // Whether a key owns all it holds, so a copy of it can stay in a table: no pointer or view
 // whose target may be gone or reused by the next event.
 template <typename Key>
@@ -89,7 +82,7 @@ constexpr bool owns_its_value() {
         return true;
     } else if constexpr (std::is_same_v<Key, std::string>) {
         return true;
-    } else if constexpr (is_tuple_like<Key>::value) {
+    } else if constexpr (TupleLike<Key>) {
         return []<std::size_t... I>(std::index_sequence<I...>) {
             return (owns_its_value<std::tuple_element_t<I, Key>>() && ...);
         }
