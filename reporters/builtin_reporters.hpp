@@ -8,6 +8,7 @@
 namespace qprof::detail {
 
 std::unique_ptr<Reporter> make_counts_reporter();
+std::unique_ptr<Reporter> make_html_reporter();
 std::unique_ptr<Reporter> make_keys_reporter();
 
 }  // namespace qprof::detail

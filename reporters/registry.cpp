@@ -19,6 +19,7 @@ struct Registry {
     std::mutex mutex;
     std::vector<Entry> entries{
         {"counts", detail::make_counts_reporter},
+        {"html", detail::make_html_reporter},
         {"keys", detail::make_keys_reporter},
     };
 };

@@ -1,5 +1,6 @@
 // The -Z flags: one table of name, value, help and parser.
 #include <algorithm>
+#include <charconv>
 #include <optional>
 #include <qprof/reporter.hpp>
 #include <qprof/session.hpp>
@@ -92,7 +93,7 @@ void apply_profile_queries_and_keys(SessionOptions& options, const FlagUse& use)
     apply_profile_queries(options, use);
     options.record_keys = true;
     if (!use.value) {
-        options.reporters = {"counts", "keys"};
+        options.reporters = {"counts", "keys", "html"};
     }
 }
 
@@ -111,16 +112,56 @@ void apply_clock(SessionOptions& options, const FlagUse& use) {
     }
 }
 
+// Parses all of `text` as a number; nullopt when it is not one.
+template <typename Number>
+std::optional<Number> parse_number(std::string_view text) {
+    Number value{};
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc{} || end != text.data() + text.size()) {
+        return std::nullopt;
+    }
+    return value;
+}
+
+// EXTENT,PERCENT; either may be left empty to keep its default, as in "10," or ",0.5".
+void apply_important(SessionOptions& options, const FlagUse& use) {
+    const std::string_view value = require_value(use, "=EXTENT,PERCENT");
+    const std::size_t comma = value.find(',');
+    const std::string_view extent_text = value.substr(0, comma);
+    const std::string_view percent_text =
+        comma == std::string_view::npos ? std::string_view{} : value.substr(comma + 1);
+    const auto extent = parse_number<std::uint32_t>(extent_text);
+    const auto percent = parse_number<double>(percent_text);
+    const bool extent_ok = extent_text.empty() || (extent && *extent >= 1);
+    const bool percent_ok = percent_text.empty() || (percent && *percent >= 0 && *percent <= 100);
+    if (!extent_ok || !percent_ok || (extent_text.empty() && percent_text.empty())) {
+        throw FlagError("qprof: bad value in " + quoted_flag(use) + std::string(use.origin) +
+                        ": expected EXTENT,PERCENT as in '-Z profile-queries-important=6,1', where "
+                        "EXTENT is a whole number of immediate children (1 or more) and PERCENT "
+                        "a share of the wall time from 0 to 100; either may be left empty.");
+    }
+    if (extent) {
+        options.report.important_extent = *extent;
+    }
+    if (percent) {
+        options.report.important_percent = *percent;
+    }
+}
+
 constexpr FlagSpec kFlags[] = {
     {"help", "", "print this list and exit", apply_help},
     {"profile-queries", "[=REPORTER,...]",
-     "record every query and write reports at the end (default reporters: counts)",
+     "record every query and write reports at the end (default reporters: counts, html)",
      apply_profile_queries},
     {"profile-queries-and-keys", "[=REPORTER,...]",
-     "the same, and record the key of every query (default reporters: counts, keys)",
+     "the same, and record the key of every query (default reporters: counts, keys, html)",
      apply_profile_queries_and_keys},
     {"profile-queries-dir", "=PATH", "directory the reports are written to (default: .)",
      apply_output_dir},
+    {"profile-queries-important", "=EXTENT,PERCENT",
+     "a node with EXTENT or more children or PERCENT % or more of the time is important: "
+     "opened and labelled in the HTML tree (default: 6,1)",
+     apply_important},
     {"profile-clock", "=tsc|steady",
      "clock for timing (default: tsc where the CPU has an invariant one, else steady)",
      apply_clock},
@@ -213,7 +254,7 @@ std::string flags_help() {
            "QPROF_FLAGS:\n";
     for (const FlagSpec& flag : kFlags) {
         out << "  "
-            << detail::pad("-Z " + std::string(flag.name) + std::string(flag.value_syntax), 44)
+            << detail::pad("-Z " + std::string(flag.name) + std::string(flag.value_syntax), 46)
             << flag.help << '\n';
     }
     out << "reporters, chosen with -Z profile-queries=NAME,...:\n";

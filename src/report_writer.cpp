@@ -94,6 +94,7 @@ std::vector<std::string> write_reports(const Trace& trace, const SessionOptions&
         if (!reporter) {
             continue;
         }
+        reporter->configure(options.report);
         std::string path = write_report(trace, *reporter, options.output_dir);
         if (path.empty()) {
             std::error_code error;

@@ -52,7 +52,7 @@ TEST_CASE("both -Z forms are accepted and removed from argv") {
         Args args{words};
         const SessionOptions options = parse(args);
         CHECK(options.profile_queries);
-        CHECK(options.reporters == std::vector<std::string>{"counts"});
+        CHECK(options.reporters == std::vector<std::string>{"counts", "html"});
         CHECK(args.remaining().empty());
     }
 }
@@ -78,7 +78,7 @@ TEST_CASE("-Z profile-queries-and-keys records, with keys, into the chosen repor
     Args plain{{"-Z", "profile-queries"}};
     CHECK_FALSE(parse(plain).record_keys);
     Args defaults{{"-Z", "profile-queries-and-keys"}};
-    CHECK(parse(defaults).reporters == std::vector<std::string>{"counts", "keys"});
+    CHECK(parse(defaults).reporters == std::vector<std::string>{"counts", "keys", "html"});
     Args keys{{"-Zprofile-queries-and-keys=counts"}};
     const SessionOptions options = parse(keys);
     CHECK(options.profile_queries);
@@ -96,6 +96,33 @@ TEST_CASE("values of every flag") {
     CHECK(options.show_help);
 }
 
+TEST_CASE("-Z profile-queries-important sets either threshold or both") {
+    auto important = [](const std::string& value) {
+        Args args{{"-Zprofile-queries-important=" + value}};
+        const qprof::ReportOptions report = parse(args).report;
+        return std::pair{report.important_extent, report.important_percent};
+    };
+    CHECK(important("10,0.5") == std::pair{10u, 0.5});
+    CHECK(important("3") == std::pair{3u, 1.0});
+    CHECK(important(",2.5") == std::pair{6u, 2.5});
+    CHECK(important("1,100") == std::pair{1u, 100.0});
+}
+
+TEST_CASE("bad thresholds say what is expected") {
+    const std::string expected =
+        ": expected EXTENT,PERCENT as in '-Z profile-queries-important=6,1', where EXTENT is a "
+        "whole number of immediate children (1 or more) and PERCENT a share of the wall time "
+        "from 0 to 100; either may be left empty.";
+    for (const char* value : {"0,1", "six,1", "6,101", "6,-1", "6,1%", ",", "6,1,2"}) {
+        CHECK(error_of({"-Z", std::string("profile-queries-important=") + value}) ==
+              "qprof: bad value in '-Z profile-queries-important=" + std::string(value) + "'" +
+                  expected);
+    }
+    CHECK(error_of({"-Z", "profile-queries-important"}) ==
+          "qprof: flag '-Z profile-queries-important' needs a value, as in "
+          "'-Z profile-queries-important=EXTENT,PERCENT'.");
+}
+
 TEST_CASE("QPROF_FLAGS is read first and the command line wins") {
     Args args{{"-Z", "profile-queries-dir=from-argv"}};
     const SessionOptions options =
@@ -108,7 +135,7 @@ TEST_CASE("QPROF_FLAGS is read first and the command line wins") {
 // The end of every unknown-flag message.
 const std::string kValidFlags =
     "Valid flags: help, profile-queries, profile-queries-and-keys, profile-queries-dir, "
-    "profile-clock. Run with -Z help for a description of each.";
+    "profile-queries-important, profile-clock. Run with -Z help for a description of each.";
 
 TEST_CASE("an unknown flag names the nearest one and every valid one") {
     CHECK(error_of({"-Z", "profile-querys"}) ==
@@ -130,10 +157,10 @@ TEST_CASE("bad values name the valid choices") {
           "clocks: tsc, steady.");
     CHECK(error_of({"-Z", "profile-queries=cuonts"}) ==
           "qprof: unknown reporter 'cuonts' in '-Z profile-queries=cuonts'. Did you mean "
-          "'counts'? Valid reporters: counts, keys.");
+          "'counts'? Valid reporters: counts, html, keys.");
     CHECK(error_of({"-Z", "profile-queries=counts,"}) ==
           "qprof: empty reporter name in '-Z profile-queries=counts,'; list reporters separated "
-          "by commas, as in '-Z profile-queries=counts,keys'.");
+          "by commas, as in '-Z profile-queries=counts,html,keys'.");
 }
 
 TEST_CASE("missing and unexpected values") {
@@ -164,10 +191,12 @@ TEST_CASE("errors in QPROF_FLAGS say so") {
 
 TEST_CASE("-Z help lists every flag and every reporter") {
     const std::string help = qprof::flags_help();
-    for (const char* flag : {"-Z help", "-Z profile-queries[=REPORTER,...]",
-                             "-Z profile-queries-and-keys[=REPORTER,...]",
-                             "-Z profile-queries-dir=PATH", "-Z profile-clock=tsc|steady"}) {
+    for (const char* flag :
+         {"-Z help", "-Z profile-queries[=REPORTER,...]",
+          "-Z profile-queries-and-keys[=REPORTER,...]", "-Z profile-queries-dir=PATH",
+          "-Z profile-queries-important=EXTENT,PERCENT", "-Z profile-clock=tsc|steady"}) {
         CHECK_THAT(help, Catch::Contains(flag));
     }
     CHECK_THAT(help, Catch::Contains("counts") && Catch::Contains("profile_queries.counts.txt"));
+    CHECK_THAT(help, Catch::Contains("html") && Catch::Contains("profile_queries.html"));
 }

@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <ostream>
+#include <qprof/report_options.hpp>
 #include <qprof/trace.hpp>
 #include <string>
 #include <string_view>
@@ -30,6 +31,8 @@ class Reporter {
     virtual std::string_view description() const = 0;
     // The report goes to profile_queries.<file_suffix> in the output directory.
     virtual std::string_view file_suffix() const = 0;
+    // Called once before write() with the session's report settings; ignore what you don't use.
+    virtual void configure(const ReportOptions& options) { (void)options; }
     virtual void write(const Trace& trace, std::ostream& out) = 0;
 };
 

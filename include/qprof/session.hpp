@@ -8,6 +8,7 @@
 #pragma once
 
 #include <memory>
+#include <qprof/report_options.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -30,12 +31,13 @@ enum class ClockChoice {
 };
 
 struct SessionOptions {
-    bool profile_queries = false;                  // -Z profile-queries
-    bool record_keys = false;                      // -Z profile-queries-and-keys
-    std::vector<std::string> reporters{"counts"};  // -Z profile-queries=REPORTER,...
-    std::string output_dir = ".";                  // -Z profile-queries-dir=PATH
-    ClockChoice clock = ClockChoice::automatic;    // -Z profile-clock=tsc|steady
-    bool show_help = false;                        // -Z help
+    bool profile_queries = false;                          // -Z profile-queries
+    bool record_keys = false;                              // -Z profile-queries-and-keys
+    std::vector<std::string> reporters{"counts", "html"};  // -Z profile-queries=REPORTER,...
+    std::string output_dir = ".";                          // -Z profile-queries-dir=PATH
+    ClockChoice clock = ClockChoice::automatic;            // -Z profile-clock=tsc|steady
+    ReportOptions report;                                  // -Z profile-queries-important=...
+    bool show_help = false;                                // -Z help
     bool build_trace = true;  // false: keep no trace, for measuring the recorder itself
 };
 

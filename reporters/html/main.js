@@ -1,0 +1,53 @@
+// qprof viewer, part 5 of 5: start-up and the hooks the browser tests use (window.qprof). The
+// script sits at the end of <body>, so the whole page is parsed by now: everything runs at
+// once, synchronously, and `ready` resolves before the first frame is painted.
+(() => {
+  'use strict';
+
+  let resolveReady;
+  const api = {
+    ready: new Promise((resolve) => { resolveReady = resolve; }),
+    readyAt: null,
+    error: null,
+    nodeClass: (t, n) => (valid(t, n) ? qp.classOf(qp.threads[t], n) : null),
+    nodeLabel: (t, n) => (valid(t, n) ? qp.labelOf(qp.threads[t], n) : null),
+    foldText: (t, from, to) => {
+      const T = qp.threads && qp.threads[t];
+      return T && from >= 0 && from < to && to <= T.len ? qp.foldText(T, from, to) : null;
+    },
+    reveal: (t, n) => (valid(t, n) ? qp.reveal(t, n) : false),
+  };
+  window.qprof = api;
+
+  function valid(t, n) {
+    const T = qp.threads && qp.threads[t];
+    return T != null && Number.isInteger(n) && n >= 0 && n < T.len;
+  }
+
+  function fail(message) {
+    api.error = message;
+    const box = document.getElementById('details');
+    if (box) {
+      box.innerHTML = '';
+      const p = document.createElement('p');
+      p.className = 'error';
+      p.textContent = 'The trace could not be read: ' + message;
+      box.appendChild(p);
+    }
+  }
+
+  try {
+    const source = document.getElementById('qprof-trace');
+    if (!source) throw new Error('the page has no #qprof-trace');
+    qp.load(JSON.parse(source.textContent));
+    qp.initTrees();
+    qp.initPanels();
+  } catch (e) {
+    // Not rethrown: a broken page should say so in the page, and `ready` must still settle
+    // so that whoever waits on it learns about `error` instead of timing out.
+    qp.threads = qp.threads || [];
+    fail(e && e.message ? e.message : String(e));
+  }
+  api.readyAt = performance.now();
+  resolveReady();
+})();

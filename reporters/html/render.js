@@ -1,0 +1,292 @@
+// qprof viewer, part 2 of 5: drawing. Which nodes a list of siblings shows open, folded or
+// one by one (the rule html_tree.cpp follows for the initial view), their markup as HTML
+// strings (the same markup the C++ reporter writes), and the operations that change what is
+// drawn: expanding a fold, opening or closing a node, opening the path to a node. The DOM is
+// the only record of what is open: a node is open when it has a rendered child node, closed
+// when its children are one fold.
+(() => {
+  'use strict';
+
+  const INITIAL_BUDGET = 4000; // elements per thread when the page had no initial view
+  const OPEN_BUDGET = 500;     // elements one click may add by opening important nodes
+  const SMALL_RUN = 4;         // runs of at most this many nodes are drawn, not folded
+  const MAX_PIECES = 1000;     // longer sibling lists end in a fold, so one click stays cheap
+  const EXPAND_CHUNK = 250;    // top-level nodes one fold click draws
+  const REVEAL_BEFORE = 10;    // siblings drawn around a revealed node
+  const REVEAL_AFTER = 50;
+  const SLACK = 10;            // never leave a fold of fewer siblings than this behind
+
+  qp.INITIAL_BUDGET = INITIAL_BUDGET;
+  qp.OPEN_BUDGET = OPEN_BUDGET;
+
+  qp.treeEls = [];
+  qp.current = []; // per thread: the selected item (the roving tab stop), or null
+  qp.visible = 0;
+
+  // ---- what to draw: pieces are nodes ({n}) or folds ({fold, from, to}) ----
+
+  function pieces(T, from, to) {
+    const out = [];
+    let run = -1;
+    const flush = (end) => {
+      if (run < 0) return;
+      if (end - run <= SMALL_RUN) {
+        for (let c = run; c < end; c += T.size[c]) out.push({ n: c });
+      } else {
+        out.push({ fold: true, from: run, to: end });
+      }
+      run = -1;
+    };
+    for (let c = from; c < to; c += T.size[c]) {
+      const important = (T.tag[c] & 16) !== 0;
+      if (important || run < 0) {
+        flush(c);
+        if (out.length >= MAX_PIECES) {
+          out.push({ fold: true, from: c, to });
+          return out;
+        }
+        if (important) out.push({ n: c });
+        else run = c;
+      }
+    }
+    flush(to);
+    return out;
+  }
+
+  // Elements drawn for a list of pieces when none of its nodes is opened.
+  function cost(T, ps) {
+    let c = 0;
+    for (const p of ps) c += p.fold || T.size[p.n] <= 1 ? 1 : 2;
+    return c;
+  }
+
+  // Which important nodes to open within a budget: longest first, as the initial view does.
+  function plan(T, ps, budget) {
+    const opened = new Map();
+    const heap = [];
+    const less = (a, b) => T.dur[heap[a]] < T.dur[heap[b]];
+    const swap = (a, b) => { const x = heap[a]; heap[a] = heap[b]; heap[b] = x; };
+    const push = (n) => {
+      heap.push(n);
+      for (let i = heap.length - 1; i > 0;) {
+        const p = (i - 1) >> 1;
+        if (!less(p, i)) break;
+        swap(p, i);
+        i = p;
+      }
+    };
+    const pop = () => {
+      const top = heap[0];
+      const last = heap.pop();
+      if (heap.length > 0) {
+        heap[0] = last;
+        for (let i = 0; ;) {
+          const l = 2 * i + 1;
+          const r = l + 1;
+          let m = i;
+          if (l < heap.length && less(m, l)) m = l;
+          if (r < heap.length && less(m, r)) m = r;
+          if (m === i) break;
+          swap(i, m);
+          i = m;
+        }
+      }
+      return top;
+    };
+    const seed = (list) => {
+      for (const p of list) {
+        if (!p.fold && (T.tag[p.n] & 16) && T.size[p.n] > 1) push(p.n);
+      }
+    };
+    seed(ps);
+    while (heap.length > 0 && budget > 0) {
+      const n = pop();
+      const children = pieces(T, n + 1, n + T.size[n]);
+      const extra = cost(T, children) - 1; // the children replace the node's one fold
+      if (extra > budget) continue;
+      budget -= extra;
+      opened.set(n, children);
+      seed(children);
+    }
+    return opened;
+  }
+
+  // ---- markup ----
+
+  function isMatch(T, n) {
+    return qp.searchMask != null && qp.searchMask[T.tag[n] >>> 5] === 1;
+  }
+
+  function foldHtml(T, from, to, out) {
+    out.push('<span class="fold" data-from="', from, '" data-to="', to, '">',
+      qp.escape(qp.foldText(T, from, to)), '</span>');
+  }
+
+  function nodeHtml(T, n, opened, out) {
+    const cls = qp.classOf(T, n) + (isMatch(T, n) ? ' match' : '');
+    if ((T.tag[n] & 7) === qp.HIT) {
+      out.push('<i class="', cls, '" data-n="', n, '"></i>');
+      return;
+    }
+    out.push('<div class="', cls, '" data-n="', n, '">');
+    const label = qp.labelOf(T, n);
+    if (label !== null) out.push('<span class="label">', qp.escape(label), '</span>');
+    if (T.size[n] > 1) {
+      const children = opened.get(n);
+      if (children) piecesHtml(T, children, opened, out);
+      else foldHtml(T, n + 1, n + T.size[n], out);
+    }
+    out.push('</div>');
+  }
+
+  function piecesHtml(T, ps, opened, out) {
+    for (const p of ps) {
+      if (p.fold) foldHtml(T, p.from, p.to, out);
+      else nodeHtml(T, p.n, opened, out);
+    }
+  }
+
+  function render(T, ps, budget) {
+    const out = [];
+    piecesHtml(T, ps, plan(T, ps, budget - cost(T, ps)), out);
+    return out.join('');
+  }
+
+  qp.pieces = pieces;
+  qp.render = render;
+
+  // ---- DOM helpers ----
+
+  const isItem = (el) => el != null && (el.classList.contains('node') || el.classList.contains('fold'));
+  const isNode = (el) => el != null && el.classList.contains('node');
+  const numAttr = (el, name) => Number(el.getAttribute(name));
+  qp.isItem = isItem;
+  qp.isNode = isNode;
+  qp.numAttr = numAttr;
+
+  function clearChildren(el) {
+    for (let c = el.lastChild; c && !(c.nodeType === 1 && c.classList.contains('label')); c = el.lastChild) {
+      c.remove();
+    }
+  }
+
+  qp.threadOf = (el) => {
+    const tree = el.closest('.tree');
+    return tree ? Number(tree.getAttribute('data-thread')) : -1;
+  };
+
+  // The selection may have been inside markup that was just replaced.
+  function forgetDetached(t) {
+    const cur = qp.current[t];
+    if (cur && !cur.isConnected) {
+      qp.current[t] = null;
+      qp.treeEls[t].tabIndex = 0;
+    }
+  }
+
+  // ---- opening and closing ----
+
+  // Replaces a fold by its run's top-level nodes; `focus` (a node index inside the run) asks
+  // for a narrow window of siblings around that node instead of the run's beginning.
+  // Returns the element drawn for `focus`, or the first element drawn.
+  qp.expandFold = function expandFold(t, fold, budget, focus) {
+    const T = qp.threads[t];
+    const from = numAttr(fold, 'data-from');
+    const to = numAttr(fold, 'data-to');
+    const tops = [];
+    for (let c = from; c < to; c += T.size[c]) tops.push(c);
+    let lo = 0;
+    let hi = Math.min(tops.length, EXPAND_CHUNK);
+    let at = -1;
+    if (focus != null) {
+      let a = 0;
+      let b = tops.length - 1;
+      while (a < b) { // the last top-level node starting at or before focus
+        const m = (a + b + 1) >> 1;
+        if (tops[m] <= focus) a = m; else b = m - 1;
+      }
+      at = a;
+      lo = Math.max(0, at - REVEAL_BEFORE);
+      hi = Math.min(tops.length, at + REVEAL_AFTER);
+    }
+    if (lo <= SLACK) lo = 0;
+    if (tops.length - hi <= SLACK) hi = tops.length;
+    const ps = [];
+    if (lo > 0) ps.push({ fold: true, from, to: tops[lo] });
+    for (let i = lo; i < hi; i++) ps.push({ n: tops[i] });
+    if (hi < tops.length) ps.push({ fold: true, from: tops[hi], to });
+    fold.insertAdjacentHTML('afterend', render(T, ps, budget));
+    let result = fold.nextElementSibling;
+    if (at >= 0) {
+      for (let el = result, i = 0; el && i < ps.length; el = el.nextElementSibling, i++) {
+        if (isNode(el) && numAttr(el, 'data-n') === tops[at]) { result = el; break; }
+      }
+    }
+    fold.remove();
+    forgetDetached(t);
+    return result;
+  };
+
+  qp.openNode = function openNode(t, el, budget) {
+    const T = qp.threads[t];
+    const n = numAttr(el, 'data-n');
+    if (T.size[n] <= 1 || (T.tag[n] & 7) === qp.HIT) return;
+    clearChildren(el);
+    const ps = pieces(T, n + 1, n + T.size[n]);
+    if (ps.length === 1 && ps[0].fold) {
+      // All children would be one fold again, which is what "closed" looks like: open means
+      // showing them, so expand that fold at once.
+      const out = [];
+      foldHtml(T, n + 1, n + T.size[n], out);
+      el.insertAdjacentHTML('beforeend', out.join(''));
+      qp.expandFold(t, el.lastElementChild, budget);
+    } else {
+      el.insertAdjacentHTML('beforeend', render(T, ps, budget));
+    }
+    forgetDetached(t);
+  };
+
+  qp.closeNode = function closeNode(t, el) {
+    const T = qp.threads[t];
+    const n = numAttr(el, 'data-n');
+    if (T.size[n] <= 1) return;
+    clearChildren(el);
+    const out = [];
+    foldHtml(T, n + 1, n + T.size[n], out);
+    el.insertAdjacentHTML('beforeend', out.join(''));
+    forgetDetached(t);
+  };
+
+  // Opens every fold and closed node on the path from a root to n; returns n's element.
+  qp.ensurePath = function ensurePath(t, n) {
+    const T = qp.threads[t];
+    if (!T || !(n >= 0 && n < T.len)) return null;
+    const path = [];
+    for (let a = n; a >= 0; a = T.parent[a]) path.push(a);
+    path.reverse();
+    let container = qp.treeEls[t];
+    for (const target of path) {
+      let found = null;
+      for (let attempt = 0; attempt < 3 && !found; attempt++) {
+        let fold = null;
+        for (let c = container.firstElementChild; c; c = c.nextElementSibling) {
+          if (c.classList.contains('fold')) {
+            if (numAttr(c, 'data-from') <= target && target < numAttr(c, 'data-to')) { fold = c; break; }
+          } else if (isNode(c) && numAttr(c, 'data-n') === target) {
+            found = c;
+            break;
+          }
+        }
+        if (found) break;
+        if (fold) found = qp.expandFold(t, fold, 0, target);
+        else if (isNode(container)) qp.openNode(t, container, 0);
+        else break;
+        if (found && numAttr(found, 'data-n') !== target) found = null;
+      }
+      if (!found) return null;
+      container = found;
+    }
+    return container;
+  };
+
+})();

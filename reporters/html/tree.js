@@ -1,0 +1,221 @@
+// qprof viewer, part 3 of 5: the trees as a widget. Roving-focus keyboard model, selection,
+// mouse and hover, the thread shown, and reveal; all listeners are delegated on #trees.
+(() => {
+  'use strict';
+
+  const { isItem, isNode, numAttr } = qp;
+
+  // ---- moving through what is drawn, in pre-order ----
+
+  function firstChildItem(el) {
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) if (isItem(c)) return c;
+    return null;
+  }
+  function lastChildItem(el) {
+    for (let c = el.lastElementChild; c; c = c.previousElementSibling) if (isItem(c)) return c;
+    return null;
+  }
+  function nextSiblingItem(el) {
+    for (let c = el.nextElementSibling; c; c = c.nextElementSibling) if (isItem(c)) return c;
+    return null;
+  }
+  function prevSiblingItem(el) {
+    for (let c = el.previousElementSibling; c; c = c.previousElementSibling) if (isItem(c)) return c;
+    return null;
+  }
+  function lastDeep(el) {
+    for (let c = lastChildItem(el); c; c = lastChildItem(el)) el = c;
+    return el;
+  }
+  function nextItem(el, root) {
+    const child = isNode(el) ? firstChildItem(el) : null;
+    if (child) return child;
+    for (; el && el !== root; el = el.parentElement) {
+      const s = nextSiblingItem(el);
+      if (s) return s;
+    }
+    return null;
+  }
+  function prevItem(el, root) {
+    const s = prevSiblingItem(el);
+    if (s) return lastDeep(s);
+    const p = el.parentElement;
+    return p && p !== root ? p : null;
+  }
+  const parentItem = (el, root) => (el.parentElement !== root ? el.parentElement : null);
+  const hasChildren = (t, el) => isNode(el) && qp.threads[t].size[numAttr(el, 'data-n')] > 1;
+  const isOpen = (el) => {
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) if (isNode(c)) return true;
+    return false;
+  };
+
+  function toggle(t, el) {
+    if (!hasChildren(t, el)) return;
+    if (isOpen(el)) qp.closeNode(t, el);
+    else qp.openNode(t, el, qp.OPEN_BUDGET);
+    select(t, el, { focus: true });
+  }
+
+  function activateFold(t, fold) {
+    const first = qp.expandFold(t, fold, qp.OPEN_BUDGET);
+    if (first) select(t, first, { focus: true });
+  }
+
+  // ---- selection and focus ----
+
+  function select(t, el, opts) {
+    const o = opts || {};
+    const prev = qp.current[t];
+    if (prev && prev !== el) {
+      prev.classList.remove('selected');
+      prev.removeAttribute('tabindex');
+      prev.removeAttribute('aria-selected');
+    }
+    qp.current[t] = el;
+    el.classList.add('selected');
+    el.tabIndex = 0;
+    // Only the tab stop carries tree-item semantics; stamping every node would cost a
+    // million attributes' worth of markup for nothing the eye can see.
+    el.setAttribute('role', 'treeitem');
+    el.setAttribute('aria-selected', 'true');
+    if (isNode(el)) {
+      el.setAttribute('aria-level', String(qp.threads[t].depth[numAttr(el, 'data-n')] + 1));
+      if (hasChildren(t, el)) el.setAttribute('aria-expanded', String(isOpen(el)));
+    } else {
+      el.setAttribute('aria-expanded', 'false');
+    }
+    // The item is now the tree's tab stop; the container leaves the tab order so that
+    // Shift+Tab from the item leaves the tree instead of bouncing back into it.
+    qp.treeEls[t].tabIndex = -1;
+    if (o.focus) el.focus({ preventScroll: true });
+    if (o.scroll) el.scrollIntoView({ block: o.scroll === 'center' ? 'center' : 'nearest', inline: 'nearest' });
+    qp.showDetails(t, el, true);
+  }
+  qp.select = select;
+
+  qp.showThread = function showThread(t) {
+    if (!(t >= 0 && t < qp.treeEls.length)) return;
+    qp.visible = t;
+    qp.treeEls.forEach((tree, i) => { tree.hidden = i !== t; });
+    const sel = document.getElementById('thread-select');
+    if (sel && sel.value !== String(t)) sel.value = String(t);
+    const cur = qp.current[t];
+    if (cur && cur.isConnected) qp.showDetails(t, cur, true);
+    else qp.showDetails(-1, null, true);
+  };
+
+  qp.reveal = function reveal(t, n, opts) {
+    const o = opts || {};
+    const el = qp.ensurePath(t, n);
+    if (!el) return false;
+    if (qp.visible !== t) qp.showThread(t);
+    select(t, el, { focus: o.focus !== false, scroll: 'center' });
+    return true;
+  };
+
+  // ---- events, delegated on #trees ----
+
+  function onKey(e) {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const tree = e.target.closest('.tree');
+    if (!tree) return;
+    const t = Number(tree.getAttribute('data-thread'));
+    let el = qp.current[t];
+    if (!el || !el.isConnected) el = firstChildItem(tree);
+    if (!el) return;
+    const go = (to) => { if (to) select(t, to, { focus: true, scroll: true }); };
+    switch (e.key) {
+      case 'ArrowDown': go(nextItem(el, tree)); break;
+      case 'ArrowUp': go(prevItem(el, tree)); break;
+      case 'Home': go(firstChildItem(tree)); break;
+      case 'End': { const last = lastChildItem(tree); go(last && lastDeep(last)); break; }
+      case 'ArrowRight':
+        if (!isNode(el)) activateFold(t, el);
+        else if (hasChildren(t, el) && !isOpen(el)) toggle(t, el);
+        else go(firstChildItem(el) || el);
+        break;
+      case 'ArrowLeft':
+        if (hasChildren(t, el) && isOpen(el)) toggle(t, el);
+        else go(parentItem(el, tree) || el);
+        break;
+      case 'Enter':
+      case ' ':
+        if (!isNode(el)) activateFold(t, el);
+        else if (qp.current[t] === el) toggle(t, el);
+        else go(el);
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
+  }
+
+  function onClick(e) {
+    const item = e.target.closest('.node, .fold');
+    if (!item) return;
+    const t = qp.threadOf(item);
+    if (t < 0) return;
+    if (!isNode(item)) activateFold(t, item);
+    else if (qp.current[t] === item) toggle(t, item);
+    else select(t, item, { focus: true });
+  }
+
+  let hovered = null;
+  function onOver(e) {
+    const item = e.target.closest('.node, .fold');
+    if (item === hovered) return;
+    hovered = item;
+    if (item) qp.showDetails(qp.threadOf(item), item, false);
+    else onLeave();
+  }
+  function onLeave() {
+    hovered = null;
+    const cur = qp.current[qp.visible];
+    qp.showDetails(qp.visible, cur && cur.isConnected ? cur : null, true);
+  }
+
+  // A tree container takes focus only when nothing in it is selected yet (or after its
+  // selection disappeared): hand focus on to the selection, or to the first item.
+  let pointing = false; // a mouse press focuses the container first; the click then selects
+  function onFocusIn(e) {
+    const tree = e.target;
+    if (pointing) return;
+    if (!tree.classList || !tree.classList.contains('tree')) return;
+    const t = Number(tree.getAttribute('data-thread'));
+    const cur = qp.current[t];
+    const el = cur && cur.isConnected ? cur : firstChildItem(tree);
+    if (el) select(t, el, { focus: true });
+  }
+
+  qp.initTrees = function initTrees() {
+    const section = document.getElementById('trees');
+    qp.threads.forEach((T, t) => {
+      let tree = document.getElementById('tree-' + t);
+      if (!tree) { // tolerate a page written without this thread's container
+        tree = document.createElement('div');
+        tree.className = 'tree';
+        tree.id = 'tree-' + t;
+        tree.setAttribute('data-thread', String(t));
+        tree.setAttribute('role', 'tree');
+        tree.setAttribute('aria-label', 'thread ' + T.name);
+        tree.tabIndex = 0;
+        tree.hidden = t !== 0;
+        section.appendChild(tree);
+      }
+      qp.treeEls[t] = tree;
+      qp.current[t] = null;
+      if (!firstChildItem(tree) && T.len > 0) {
+        tree.insertAdjacentHTML('beforeend', qp.render(T, qp.pieces(T, 0, T.len), qp.INITIAL_BUDGET));
+      }
+    });
+    const shown = qp.treeEls.findIndex((tree) => !tree.hidden);
+    qp.visible = shown >= 0 ? shown : 0;
+    section.addEventListener('keydown', onKey);
+    section.addEventListener('click', onClick);
+    section.addEventListener('mouseover', onOver);
+    section.addEventListener('mouseleave', onLeave);
+    section.addEventListener('focusin', onFocusIn);
+    section.addEventListener('mousedown', () => { pointing = true; });
+    document.addEventListener('mouseup', () => { pointing = false; });
+  };
+})();

@@ -1,0 +1,146 @@
+// The texts and classes of profile_queries.html. reporters/html/trace.js makes the same ones
+// for what the viewer draws later; the browser test compares the two.
+#include <cstdio>
+
+#include "html_parts.hpp"
+#include "text.hpp"
+
+namespace qprof::detail::html {
+
+namespace {
+
+double percent_of(std::int64_t ns, std::int64_t wall) {
+    return wall > 0 ? 100.0 * static_cast<double>(ns) / static_cast<double>(wall) : 0.0;
+}
+
+std::string_view duration_bucket(std::int64_t ns) {
+    constexpr std::string_view kBuckets[] = {
+        "dur-lt-1us",  "dur-lt-10us",  "dur-lt-100us", "dur-lt-1ms",
+        "dur-lt-10ms", "dur-lt-100ms", "dur-lt-1s",    "dur-lt-10s",
+    };
+    std::int64_t limit = 1'000;
+    for (std::string_view bucket : kBuckets) {
+        if (ns < limit) {
+            return bucket;
+        }
+        limit *= 10;
+    }
+    return "dur-ge-10s";
+}
+
+// Border and box size grow with the share of the wall time.
+std::string_view share_grade(std::int64_t ns, std::int64_t wall) {
+    const double percent = percent_of(ns, wall);
+    return percent < 0.1  ? "share-0"
+           : percent < 1  ? "share-1"
+           : percent < 5  ? "share-2"
+           : percent < 20 ? "share-3"
+                          : "share-4";
+}
+
+}  // namespace
+
+std::string escape(std::string_view text) {
+    std::string escaped;
+    escaped.reserve(text.size());
+    for (char c : text) {
+        switch (c) {
+            case '&':
+                escaped += "&amp;";
+                break;
+            case '<':
+                escaped += "&lt;";
+                break;
+            case '>':
+                escaped += "&gt;";
+                break;
+            case '"':
+                escaped += "&quot;";
+                break;
+            case '\'':
+                escaped += "&#39;";
+                break;
+            default:
+                escaped += c;
+        }
+    }
+    return escaped;
+}
+
+std::string json_string(std::string_view text) {
+    std::string quoted = "\"";
+    for (char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') {
+            quoted += '\\';
+            quoted += c;
+        } else if (byte < 0x20 || c == '<') {  // '<' so that no text can close the <script>
+            char code[8];
+            std::snprintf(code, sizeof code, "\\u%04x", byte);
+            quoted += code;
+        } else {
+            quoted += c;
+        }
+    }
+    return quoted + '"';
+}
+
+std::string duration_text(std::int64_t ns) {
+    char text[32];
+    const double value = static_cast<double>(ns);
+    if (ns < 1'000) {
+        std::snprintf(text, sizeof text, "%lld ns", static_cast<long long>(ns));
+    } else if (ns < 1'000'000) {
+        std::snprintf(text, sizeof text, "%.1f \u00b5s", value / 1e3);
+    } else if (ns < 1'000'000'000) {
+        std::snprintf(text, sizeof text, "%.2f ms", value / 1e6);
+    } else {
+        std::snprintf(text, sizeof text, "%.3f s", value / 1e9);
+    }
+    return text;
+}
+
+std::string percent_text(std::int64_t ns, std::int64_t wall) {
+    const double percent = percent_of(ns, wall);
+    if (percent < 0.05) {
+        return "<0.1 %";
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f %%", percent);
+    return text;
+}
+
+std::string node_class(const Preorder& order, std::uint32_t n, const Importance& important) {
+    const Node& node = order.node(n);
+    std::string classes = "node ";
+    classes += outcome_name(node.outcome);
+    classes +=
+        " depth-" + std::to_string(order.depth(n)) + " extent-" + std::to_string(node.extent);
+    if (node.outcome == Outcome::hit) {
+        return classes;
+    }
+    classes += ' ';
+    classes += duration_bucket(node.duration_ns());
+    classes += ' ';
+    classes += share_grade(node.duration_ns(), important.wall_ns());
+    if (important(node)) {
+        classes += " important";
+    }
+    if (node.unfinished) {
+        classes += " unfinished";
+    }
+    return classes;
+}
+
+std::string node_label(const Trace& trace, const Node& node, std::int64_t wall_ns) {
+    return trace.sites[node.site].provider + " \u00b7 " + percent_text(node.duration_ns(), wall_ns);
+}
+
+std::string fold_text(const Preorder& order, std::uint32_t from, std::uint32_t to,
+                      std::int64_t wall_ns) {
+    const std::uint32_t count = to - from;
+    return "+" + with_thousands(count) + (count == 1 ? " query \u00b7 " : " queries \u00b7 ") +
+           percent_text(order.run_duration_ns(from, to), wall_ns);
+}
+
+}  // namespace qprof::detail::html

@@ -1,0 +1,92 @@
+// The pieces of profile_queries.html that html_reporter.cpp puts together: the trace in
+// pre-order, the importance rule, the initial view of a thread's tree, the JSON payload the
+// viewer reads, and the texts and classes both the page and the viewer show. The viewer
+// (reporters/html/*.js) follows the same rules to draw what this leaves folded; the browser
+// test checks that the two agree.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <qprof/report_options.hpp>
+#include <qprof/trace.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace qprof::detail::html {
+
+// One thread's nodes in pre-order: a parent before its children, children in call order, so
+// that the subtree of node n is [n, end(n)) and a run of siblings is one contiguous range.
+class Preorder {
+  public:
+    explicit Preorder(const ThreadTrace& thread);
+
+    const ThreadTrace& thread() const { return *thread_; }
+    std::uint32_t size() const { return static_cast<std::uint32_t>(post_.size()); }
+    const Node& node(std::uint32_t n) const { return thread_->nodes[post_[n]]; }
+    // The index of pre-order node n in ThreadTrace::nodes.
+    std::uint32_t post_index(std::uint32_t n) const { return post_[n]; }
+    // Ancestors in this trace (Node::depth also counts scopes open before recording began).
+    std::uint32_t depth(std::uint32_t n) const { return depth_[n]; }
+    // The parent of node n, or size() for a root.
+    std::uint32_t parent(std::uint32_t n) const { return parent_[n]; }
+    std::uint32_t end(std::uint32_t n) const { return n + post_[n] - node(n).first + 1; }
+    // Hits take no time; everything else its inclusive duration.
+    std::int64_t duration_ns(std::uint32_t n) const;
+    // The summed durations of the top-level nodes of the sibling run [from, to).
+    std::int64_t run_duration_ns(std::uint32_t from, std::uint32_t to) const;
+
+  private:
+    const ThreadTrace* thread_;
+    std::vector<std::uint32_t> post_;
+    std::vector<std::uint32_t> depth_;
+    std::vector<std::uint32_t> parent_;
+};
+
+class Importance {
+  public:
+    Importance(const ReportOptions& options, std::int64_t wall_ns);
+    bool operator()(const Node& node) const;
+    std::int64_t wall_ns() const { return wall_ns_; }
+
+  private:
+    std::uint32_t extent_;
+    double percent_;
+    std::int64_t wall_ns_;
+};
+
+// How a sibling run [from, to) is drawn: each important node on its own, each maximal run of
+// other nodes as one fold -- or node by node when the run holds kSmallRun nodes or fewer.
+struct Piece {
+    std::uint32_t from = 0;
+    std::uint32_t to = 0;  // a node: its subtree's end
+    bool fold = false;
+};
+inline constexpr std::uint32_t kSmallRun = 4;
+std::vector<Piece> pieces(const Preorder& order, const Importance& important, std::uint32_t from,
+                          std::uint32_t to);
+
+// The thread's tree as the page first shows it: important nodes opened, longest first, until
+// about `budget` elements are drawn; everything else folded.
+void write_initial_tree(std::ostream& out, const Trace& trace, const Preorder& order,
+                        const Importance& important, std::size_t budget);
+
+// The whole trace for the viewer, as JSON (see README, "The HTML report").
+void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preorder>& orders,
+                   const Importance& important, const ReportOptions& options);
+
+// reporters/html/viewer.css and the viewer's scripts, embedded at build time (embed.py).
+void write_viewer_css(std::ostream& out);
+void write_viewer_js(std::ostream& out);
+
+// Texts and classes.
+std::string escape(std::string_view text);  // for HTML text and attribute values
+std::string json_string(std::string_view text);
+std::string duration_text(std::int64_t ns);                    // "850 ns", "12.3 µs", "4.56 ms"
+std::string percent_text(std::int64_t ns, std::int64_t wall);  // "12.3 %", "<0.1 %"
+std::string node_class(const Preorder& order, std::uint32_t n, const Importance& important);
+std::string node_label(const Trace& trace, const Node& node, std::int64_t wall_ns);
+std::string fold_text(const Preorder& order, std::uint32_t from, std::uint32_t to,
+                      std::int64_t wall_ns);
+
+}  // namespace qprof::detail::html

@@ -1,0 +1,200 @@
+// profile_queries.html: the page C++ writes (structure, classes, labels, folds, payload) against
+// a golden file, and the rules behind it. What the viewer draws is checked in a real browser
+// by tests/browser/html_report_test.py.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "html_parts.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using qprof::detail::html::Importance;
+using qprof::detail::html::Piece;
+using qprof::detail::html::Preorder;
+
+void type_of(int id) { PROFILE_QUERY(type_of, id); }
+
+// Seven sub-queries: important by extent whatever its time.
+void typeck_wide() {
+    PROFILE_QUERY(typeck, 1);
+    for (int id = 0; id < 7; ++id) {
+        type_of(id);
+        PROFILE_QUERY_HIT(type_of, id);
+    }
+}
+
+// Few sub-queries and little time: drawn, but not important.
+void typeck_narrow() {
+    PROFILE_QUERY(typeck, 2);
+    PROFILE_QUERY_HIT(type_of, 0);
+    type_of(8);
+}
+
+void compile() {
+    {
+        PROFILE_ACTIVITY("parsing");
+        PROFILE_QUERY(parse, 0);
+    }
+    PROFILE_ACTIVITY("analysis");
+    typeck_wide();
+    typeck_narrow();
+    for (int id = 10; id < 16; ++id) {  // a run of six unimportant queries: one fold
+        type_of(id);
+    }
+    PROFILE_QUERY_LOAD(mir, 1);
+}
+
+// The page with the embedded viewer left out: it changes without the reporter changing.
+std::string without_viewer(std::string page) {
+    const std::pair<std::string, std::string> elements[] = {
+        {"<style id=\"qprof-style\">", "</style>"}, {"<script id=\"qprof-viewer\">", "</script>"}};
+    for (const auto& [open, close] : elements) {
+        const std::size_t start = page.find(open);
+        REQUIRE(start != std::string::npos);
+        const std::size_t body = start + open.size();
+        const std::size_t end = page.find(close, body);
+        REQUIRE(end != std::string::npos);
+        page.replace(body, end - body, "(viewer)");
+    }
+    return page;
+}
+
+// The trace of compile(), every clock read 1 ms after the one before.
+qprof::Trace compile_trace() {
+    qprof::test::ManualClock clock;
+    qprof::Session session{qprof::test::recording_options()};
+    compile();
+    session.finish();
+    return session.trace();
+}
+
+std::string html_of(const qprof::Trace& trace, const qprof::ReportOptions& options = {}) {
+    std::unique_ptr<qprof::Reporter> reporter = qprof::make_reporter("html");
+    REQUIRE(reporter);
+    reporter->configure(options);
+    std::ostringstream out;
+    reporter->write(trace, out);
+    return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("profile_queries.html matches the golden file") {
+    qprof::test::ManualClock clock;  // every clock read advances 1 ms
+    qprof::test::TempDir dir;
+    qprof::SessionOptions options = qprof::test::recording_options();
+    options.reporters = {"html"};
+    options.output_dir = dir.path().string();
+    options.report.important_percent = 10;
+    {
+        qprof::Session session{options};
+        compile();
+    }
+    const std::string page = qprof::test::read_file(dir.path() / "profile_queries.html");
+    const std::string golden = qprof::test::read_file(QPROF_GOLDEN_DIR "/html.approved.html");
+    const std::string received = without_viewer(page);
+    if (received != golden) {  // to compare, and to approve by copying over the golden file
+        std::ofstream{"html.received.html", std::ios::binary} << received;
+        FAIL_CHECK("differs from tests/golden/html.approved.html; see html.received.html in "
+                   << std::filesystem::current_path().string());
+    }
+}
+
+TEST_CASE("the page is self-contained: it loads nothing from elsewhere") {
+    const qprof::Trace trace = compile_trace();
+    const std::string page = html_of(trace);
+    CHECK(page.find("<style id=\"qprof-style\"></style>") == std::string::npos);  // embedded
+    CHECK(page.find("<script id=\"qprof-viewer\"></script>") == std::string::npos);
+    for (const char* reference : {"http:", "https:", "<link", " src=", "url(", "@import"}) {
+        INFO(reference);
+        CHECK(page.find(reference) == std::string::npos);
+    }
+}
+
+TEST_CASE("provider names are escaped in the markup and cannot close the payload's script") {
+    qprof::test::ManualClock clock;
+    qprof::SessionOptions options = qprof::test::recording_options();
+    qprof::Session session{options};
+    { PROFILE_QUERY_NAMED("</script><b>&\"'", 1); }
+    session.finish();
+    const std::string page = html_of(session.trace());
+    CHECK(page.find("</script><b>") == std::string::npos);
+    CHECK_THAT(page, Catch::Contains("&lt;/script&gt;&lt;b&gt;&amp;&quot;&#39;"));
+    CHECK_THAT(page, Catch::Contains(R"("\u003c/script>\u003cb>&\"'")"));
+}
+
+TEST_CASE("-Z profile-queries-important decides which nodes are labelled") {
+    const qprof::Trace trace = compile_trace();
+    auto labels = [&](std::uint32_t extent, double percent) {
+        const std::string page = without_viewer(html_of(trace, {extent, percent}));
+        const std::regex label{"<span class=\"label\">([^<]*)</span>"};
+        std::vector<std::string> found;
+        for (auto it = std::sregex_iterator(page.begin(), page.end(), label);
+             it != std::sregex_iterator(); ++it) {
+            found.push_back((*it)[1]);
+        }
+        return found;
+    };
+    // 100 %: only the extent counts; analysis (9 children) and typeck (14) are wide enough.
+    CHECK(labels(7, 100).size() == 2);
+    CHECK(labels(20, 100).empty());
+    // 0 %: every node that is not a hit.
+    CHECK(labels(1000, 0).size() == 20);
+}
+
+TEST_CASE("pre-order: subtrees are contiguous, depths and parents follow the tree") {
+    const qprof::Trace trace = compile_trace();
+    const Preorder order{trace.threads.at(0)};
+    std::string names;
+    for (std::uint32_t n = 0; n < order.size(); ++n) {
+        names += std::string(order.depth(n), '.') + trace.sites[order.node(n).site].provider + ' ';
+    }
+    CHECK(names ==
+          "parsing .parse analysis .typeck ..type_of ..type_of ..type_of ..type_of ..type_of "
+          "..type_of ..type_of ..type_of ..type_of ..type_of ..type_of ..type_of ..type_of "
+          "..type_of .typeck ..type_of ..type_of .type_of .type_of .type_of .type_of .type_of "
+          ".type_of .mir ");
+    CHECK(order.end(0) == 2);                // parsing holds parse
+    CHECK(order.end(2) == order.size());     // analysis holds the rest
+    CHECK(order.parent(3) == 2);             // typeck's parent is analysis
+    CHECK(order.parent(0) == order.size());  // a root has none
+    CHECK(order.node(order.size() - 1).outcome == qprof::Outcome::load);
+}
+
+TEST_CASE("pieces: important nodes alone, long runs folded, short runs drawn") {
+    const qprof::Trace trace = compile_trace();
+    const Preorder order{trace.threads.at(0)};
+    const Importance important{{6, 100}, trace.wall_ns};
+    auto shape = [&](std::uint32_t from, std::uint32_t to) {
+        std::string text;
+        for (const Piece& piece : qprof::detail::html::pieces(order, important, from, to)) {
+            text += piece.fold ? "fold[" + std::to_string(piece.from) + "," +
+                                     std::to_string(piece.to) + ") "
+                               : std::to_string(piece.from) + " ";
+        }
+        return text;
+    };
+    CHECK(shape(0, order.size()) == "0 2 ");            // two roots, each alone: a run of 2 nodes
+    CHECK(shape(3, order.end(2)) == "3 fold[18,28) ");  // wide typeck, then 10 small nodes
+    CHECK(shape(19, order.end(18)) == "19 20 ");        // typeck(2)'s hit and type_of
+}
+
+TEST_CASE("the initial view opens the longest important nodes within its budget") {
+    const qprof::Trace trace = compile_trace();
+    const Preorder order{trace.threads.at(0)};
+    const Importance important{{6, 100}, trace.wall_ns};
+    auto tree = [&](std::size_t budget) {
+        std::ostringstream out;
+        qprof::detail::html::write_initial_tree(out, trace, order, important, budget);
+        return std::regex_replace(out.str(), std::regex{" class=\"[^\"]*\""}, "");
+    };
+    // Roots alone: analysis closed, its children one fold.
+    CHECK(tree(3) ==
+          "<div data-n=\"0\"><span data-from=\"1\" data-to=\"2\">+1 query \u00b7 2.4 %</span>"
+          "</div><div data-n=\"2\"><span>analysis \u00b7 85.4 %</span>"
+          "<span data-from=\"3\" data-to=\"28\">+25 queries \u00b7 61.0 %</span></div>");
+}
