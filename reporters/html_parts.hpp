@@ -2,7 +2,7 @@
 // pre-order, the importance rule, the initial view of a thread's tree, the JSON payload the
 // viewer reads, and the texts and classes both the page and the viewer show. The viewer
 // (reporters/html/*.js) follows the same rules to draw what this leaves folded; the browser
-// test checks that the two agree.
+// test checks that the two agree. The whole contract: docs/html-report.md.
 #pragma once
 
 #include <cstdint>
@@ -71,7 +71,7 @@ std::vector<Piece> pieces(const Preorder& order, const Importance& important, st
 void write_initial_tree(std::ostream& out, const Trace& trace, const Preorder& order,
                         const Importance& important, std::size_t budget);
 
-// The whole trace for the viewer, as JSON (see README, "The HTML report").
+// The whole trace for the viewer, as JSON (docs/html-report.md).
 void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preorder>& orders,
                    const Importance& important, const ReportOptions& options);
 

@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""Page weight and time to interactive of profile_queries.html, in headless Chromium.
+
+Runs toyc once at its default size (about a million queries) with the html reporter, then
+reports the page's size (and how much of it is the JSON payload) and loads it --runs times,
+each time in a fresh Chromium so that no cache or warmed-up JIT helps: DOMContentLoaded, the
+load event, qprof.readyAt (time to interactive) and the latency of a first click on a fold,
+per run and as medians. Ends with a verdict against the budgets: page <= 40 MB and
+interactive <= 2,000 ms (the median). Exit status 0 when both hold, 1 otherwise.
+
+    html_page_benchmark.py --toyc build/examples/toyc [--runs 5] [-- TOYC ARGS...]
+"""
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+# Imported from the source tree: leave no __pycache__ in it.
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests",
+                                "browser"))
+import cdp  # noqa: E402  (the one DevTools driver, shared with the browser test)
+
+PAGE_BUDGET_BYTES = 40 * 1000 * 1000  # 40 MB, decimal
+INTERACTIVE_BUDGET_MS = 2000
+READY_TIMEOUT_MS = 60000
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--toyc", required=True, help="the toyc executable")
+    parser.add_argument("--runs", type=int, default=5, help="page loads, each in a fresh"
+                        " Chromium (default 5)")
+    parser.add_argument("--out", help="keep the profile in this directory (default: a"
+                        " temporary one, removed at the end)")
+    parser.add_argument("toyc_args", nargs="*", help="more arguments for toyc, after --")
+    args = parser.parse_args()
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
+    return args
+
+
+def write_page(toyc, out_dir, extra_args):
+    """Runs toyc once with the default reporters; returns the page's path."""
+    command = [toyc, "-Z", "profile-queries", "-Z", "profile-queries-dir=" + out_dir]
+    command += extra_args
+    started = time.monotonic()
+    done = subprocess.run(command, capture_output=True, text=True)
+    seconds = time.monotonic() - started
+    page = os.path.join(out_dir, "profile_queries.html")
+    if done.returncode != 0 or not os.path.exists(page):
+        sys.exit("%s failed (status %d) or wrote no profile_queries.html:\n%s"
+                 % (" ".join(command), done.returncode, done.stderr[-2000:]))
+    print("toyc: %.2f s for %s" % (seconds, " ".join(command[1:])))
+    summary = re.search(r"recorded [\d,]+ \w+ on \d+ threads?", done.stderr)
+    if summary:
+        print("toyc: " + summary.group(0))
+    return page
+
+
+def payload_bytes(page):
+    """The size of the JSON payload: the text of <script id="qprof-trace">."""
+    with open(page, "rb") as source:
+        data = source.read()
+    start = data.find(b'id="qprof-trace"')
+    if start < 0:
+        return None
+    start = data.index(b">", start) + 1
+    return data.index(b"</script>", start) - start
+
+
+def report_size(page):
+    size = os.path.getsize(page)
+    payload = payload_bytes(page)
+    print("page: %s bytes (%.2f MB)" % (format(size, ","), size / 1e6))
+    if payload is None:
+        print("payload: no <script id=\"qprof-trace\"> found")
+    else:
+        print("payload: %s bytes (%.2f MB, %.0f %% of the page); the rest, %.2f MB, is"
+              " markup, style and script" % (format(payload, ","), payload / 1e6,
+                                             100 * payload / size, (size - payload) / 1e6))
+    return size
+
+
+# The navigation's own timings, in ms since navigation start (as performance.now()).
+TIMINGS_JS = """(() => {
+    const nav = performance.getEntriesByType('navigation')[0];
+    return {dcl: nav.domContentLoadedEventEnd, load: nav.loadEventStart};
+})()"""
+
+READY_JS = """Promise.race([
+    window.qprof.ready.then(() => window.qprof.readyAt),
+    new Promise((_, reject) => setTimeout(() => reject(new Error(
+        'window.qprof.ready did not resolve within %d ms')), %d))])""" % (
+    READY_TIMEOUT_MS, READY_TIMEOUT_MS)
+
+# Arms an in-page stopwatch for a first click on a fold: t0 is taken by capturing listeners
+# on window, which run before any handler of the page; t1 when the tree's DOM changes. The
+# viewer may act on mousedown or on click, so t0 is the last of the two before the change.
+# Returns a selector for the fold to click, or an error.
+ARM_JS = """(() => {
+    const tree = [...document.querySelectorAll('#trees .tree')].find(t => !t.hidden);
+    if (!tree) return {error: 'no tree is shown'};
+    const box = tree.getBoundingClientRect();
+    const fold = [...tree.querySelectorAll('.fold')].find(f => {
+        const r = f.getBoundingClientRect();
+        return r.width > 0 && r.height > 0 && r.bottom > box.top && r.top < box.bottom;
+    });
+    if (!fold) return {error: 'no visible .fold in #' + tree.id};
+    const times = {down: null, click: null};
+    addEventListener('mousedown', () => { times.down ??= performance.now(); }, true);
+    addEventListener('click', () => { times.click ??= performance.now(); }, true);
+    window.__firstInteraction = new Promise((resolve) => {
+        new MutationObserver((records, observer) => {
+            const changed = performance.now();
+            observer.disconnect();
+            const start = times.click !== null && times.click <= changed ? times.click
+                                                                         : times.down;
+            // Also wait for the frame that shows the change.
+            requestAnimationFrame(() => setTimeout(() => resolve({
+                dom: changed - start, painted: performance.now() - start}), 0));
+        }).observe(tree, {childList: true, subtree: true});
+    });
+    return {selector: `#${tree.id} .fold[data-from="${fold.dataset.from}"]` +
+                      `[data-to="${fold.dataset.to}"]`,
+            text: fold.textContent};
+})()"""
+
+
+def measure_once(page_url):
+    """One load in a fresh Chromium: returns the timings in ms, and the console problems."""
+    with cdp.Browser(timeout=120) as browser:
+        browser.navigate(page_url, timeout=120)
+        ready_at = browser.evaluate(READY_JS, timeout=READY_TIMEOUT_MS / 1000 + 10)
+        timings = browser.evaluate(TIMINGS_JS)
+        armed = browser.evaluate(ARM_JS)
+        if "error" in armed:
+            raise cdp.CdpError("first interaction: " + armed["error"])
+        browser.click(armed["selector"])
+        latency = browser.evaluate("""Promise.race([window.__firstInteraction,
+            new Promise((_, reject) => setTimeout(() => reject(new Error(
+                'the tree did not change within 10 s of clicking the fold')), 10000))])""")
+        return {"dcl": timings["dcl"], "load": timings["load"], "ready": ready_at,
+                "click": latency["dom"], "painted": latency["painted"],
+                "fold": armed["text"], "problems": list(browser.problems)}
+
+
+def print_run(index, run):
+    print("run %d: DOMContentLoaded %7.0f ms  load %7.0f ms  interactive %7.0f ms  first"
+          " click %6.1f ms (painted %6.1f ms, fold %r)"
+          % (index, run["dcl"], run["load"], run["ready"], run["click"], run["painted"],
+             run["fold"]))
+    for problem in run["problems"][:3]:
+        print("  console: " + problem.replace("\n", " | ")[:200])
+
+
+def print_medians(runs):
+    median = {key: statistics.median(run[key] for run in runs)
+              for key in ("dcl", "load", "ready", "click", "painted")}
+    print("median of %d: DOMContentLoaded %.0f ms  load %.0f ms  interactive %.0f ms  first"
+          " click %.1f ms (painted %.1f ms)" % (len(runs), median["dcl"], median["load"],
+                                                median["ready"], median["click"],
+                                                median["painted"]))
+    return median
+
+
+def verdict(size, ready_ms):
+    size_ok = size <= PAGE_BUDGET_BYTES
+    ready_ok = ready_ms <= INTERACTIVE_BUDGET_MS
+    print("verdict: %s - page %.2f MB %s 40 MB, interactive %.0f ms %s 2,000 ms (median)"
+          % ("PASS" if size_ok and ready_ok else "FAIL", size / 1e6,
+             "<=" if size_ok else ">", ready_ms, "<=" if ready_ok else ">"))
+    return size_ok and ready_ok
+
+
+def main():
+    args = parse_args()
+    try:
+        cdp.find_chromium()
+    except cdp.ChromiumMissing as missing:
+        sys.exit(str(missing))
+    out_dir = args.out or tempfile.mkdtemp(prefix="qprof-html-bench-")
+    os.makedirs(out_dir, exist_ok=True)
+    try:
+        page = write_page(os.path.abspath(args.toyc), os.path.abspath(out_dir),
+                          args.toyc_args)
+        size = report_size(page)
+        runs = []
+        for index in range(1, args.runs + 1):
+            run = measure_once("file://" + os.path.abspath(page))
+            print_run(index, run)
+            runs.append(run)
+        median = print_medians(runs)
+        return 0 if verdict(size, median["ready"]) else 1
+    except cdp.CdpError as error:
+        sys.exit("benchmark failed: %s" % error)
+    finally:
+        if not args.out:
+            shutil.rmtree(out_dir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
