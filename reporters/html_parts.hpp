@@ -56,13 +56,15 @@ class Importance {
 };
 
 // How a sibling run [from, to) is drawn: each important node on its own, each maximal run of
-// other nodes as one fold -- or node by node when the run holds kSmallRun nodes or fewer.
+// other nodes as one fold -- or node by node when the run holds kSmallRun nodes or fewer --
+// and, once kMaxPieces pieces are out, all the remaining siblings as one fold.
 struct Piece {
     std::uint32_t from = 0;
     std::uint32_t to = 0;  // a node: its subtree's end
     bool fold = false;
 };
 inline constexpr std::uint32_t kSmallRun = 4;
+inline constexpr std::size_t kMaxPieces = 1'000;
 std::vector<Piece> pieces(const Preorder& order, const Importance& important, std::uint32_t from,
                           std::uint32_t to);
 

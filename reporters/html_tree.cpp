@@ -1,4 +1,5 @@
 // The trace in pre-order, the importance rule, and a thread's tree as the page first shows it.
+#include <optional>
 #include <queue>
 
 #include "html_parts.hpp"
@@ -59,21 +60,31 @@ bool Importance::operator()(const Node& node) const {
 std::vector<Piece> pieces(const Preorder& order, const Importance& important, std::uint32_t from,
                           std::uint32_t to) {
     std::vector<Piece> result;
-    std::uint32_t run = from;  // start of the current run of unimportant siblings
+    std::optional<std::uint32_t> run;  // start of the current run of unimportant siblings
     auto close_run = [&](std::uint32_t run_end) {
-        if (run_end - run > kSmallRun) {
-            result.push_back(Piece{run, run_end, true});
-            return;
+        if (run && run_end - *run > kSmallRun) {
+            result.push_back(Piece{*run, run_end, true});
+        } else if (run) {
+            for (std::uint32_t n = *run; n < run_end; n = order.end(n)) {
+                result.push_back(Piece{n, order.end(n), false});
+            }
         }
-        for (std::uint32_t n = run; n < run_end; n = order.end(n)) {
-            result.push_back(Piece{n, order.end(n), false});
-        }
+        run.reset();
     };
     for (std::uint32_t n = from; n < to; n = order.end(n)) {
-        if (important(order.node(n))) {
-            close_run(n);
+        const bool is_important = important(order.node(n));
+        if (!is_important && run) {
+            continue;
+        }
+        close_run(n);
+        if (result.size() >= kMaxPieces) {  // the rest in one fold: drawing stays cheap
+            result.push_back(Piece{n, to, true});
+            return result;
+        }
+        if (is_important) {
             result.push_back(Piece{n, order.end(n), false});
-            run = order.end(n);
+        } else {
+            run = n;
         }
     }
     close_run(to);

@@ -183,6 +183,24 @@ TEST_CASE("pieces: important nodes alone, long runs folded, short runs drawn") {
     CHECK(shape(19, order.end(18)) == "19 20 ");        // typeck(2)'s hit and type_of
 }
 
+TEST_CASE("pieces: past a thousand, the remaining siblings are one fold") {
+    qprof::test::ManualClock clock;
+    qprof::Session session{qprof::test::recording_options()};
+    for (int id = 0; id < 1'100; ++id) {
+        type_of(id);
+    }
+    session.finish();
+    const Preorder order{session.trace().threads.at(0)};
+    const Importance everything{{1, 0}, session.trace().wall_ns};  // 0 %: every node
+    const std::vector<Piece> shown =
+        qprof::detail::html::pieces(order, everything, 0, order.size());
+    REQUIRE(shown.size() == 1'001);
+    CHECK_FALSE(shown[999].fold);
+    CHECK(shown[1'000].fold);
+    CHECK(shown[1'000].from == 1'000);
+    CHECK(shown[1'000].to == 1'100);
+}
+
 TEST_CASE("the initial view opens the longest important nodes within its budget") {
     const qprof::Trace trace = compile_trace();
     const Preorder order{trace.threads.at(0)};
