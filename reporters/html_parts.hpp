@@ -13,35 +13,11 @@
 #include <string_view>
 #include <vector>
 
+#include "preorder.hpp"
+
 namespace qprof::detail::html {
 
-// One thread's nodes in pre-order: a parent before its children, children in call order, so
-// that the subtree of node n is [n, end(n)) and a run of siblings is one contiguous range.
-class Preorder {
-  public:
-    explicit Preorder(const ThreadTrace& thread);
-
-    const ThreadTrace& thread() const { return *thread_; }
-    std::uint32_t size() const { return static_cast<std::uint32_t>(post_.size()); }
-    const Node& node(std::uint32_t n) const { return thread_->nodes[post_[n]]; }
-    // The index of pre-order node n in ThreadTrace::nodes.
-    std::uint32_t post_index(std::uint32_t n) const { return post_[n]; }
-    // Ancestors in this trace (Node::depth also counts scopes open before recording began).
-    std::uint32_t depth(std::uint32_t n) const { return depth_[n]; }
-    // The parent of node n, or size() for a root.
-    std::uint32_t parent(std::uint32_t n) const { return parent_[n]; }
-    std::uint32_t end(std::uint32_t n) const { return n + post_[n] - node(n).first + 1; }
-    // Hits take no time; everything else its inclusive duration.
-    std::int64_t duration_ns(std::uint32_t n) const;
-    // The summed durations of the top-level nodes of the sibling run [from, to).
-    std::int64_t run_duration_ns(std::uint32_t from, std::uint32_t to) const;
-
-  private:
-    const ThreadTrace* thread_;
-    std::vector<std::uint32_t> post_;
-    std::vector<std::uint32_t> depth_;
-    std::vector<std::uint32_t> parent_;
-};
+using detail::Preorder;
 
 class Importance {
   public:

@@ -14,7 +14,7 @@ namespace {
 
 using qprof::detail::html::Importance;
 using qprof::detail::html::Piece;
-using qprof::detail::html::Preorder;
+using qprof::detail::Preorder;
 
 void type_of(int id) { PROFILE_QUERY(type_of, id); }
 

@@ -1,0 +1,137 @@
+#include "stack_tree.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "preorder.hpp"
+
+namespace qprof::detail {
+
+namespace {
+
+FrameKind kind_of(Outcome outcome) {
+    switch (outcome) {
+        case Outcome::hit:
+            return FrameKind::hit;
+        case Outcome::blocked:
+            return FrameKind::blocked;
+        case Outcome::load:
+            return FrameKind::load;
+        case Outcome::activity:
+            return FrameKind::activity;
+        case Outcome::miss:
+            break;
+    }
+    return FrameKind::miss;
+}
+
+// What makes two nodes one frame: the same parent frame, provider, outcome kind and key.
+struct FrameKey {
+    std::uint32_t parent;
+    std::uint32_t provider;
+    FrameKind kind;
+    std::uint32_t key;  // 0 unless keys go into frames
+    bool operator==(const FrameKey&) const = default;
+};
+
+struct FrameKeyHash {
+    std::size_t operator()(const FrameKey& k) const {
+        std::uint64_t h = (std::uint64_t{k.parent} << 32 | k.provider) * 0x9e3779b97f4a7c15ULL;
+        h ^= (std::uint64_t{k.key} << 8 | static_cast<std::uint8_t>(k.kind)) + (h >> 29);
+        return static_cast<std::size_t>(h * 0xbf58476d1ce4e5b9ULL);
+    }
+};
+
+class Builder {
+  public:
+    Builder(const Trace& trace, const StackOptions& options, std::vector<StackFrame>& frames)
+        : trace_(trace), options_(options), frames_(frames) {}
+
+    void add_thread(const ThreadTrace& thread) {
+        const std::uint32_t root = thread_frame(thread.name);
+        const Preorder order{thread};
+        std::vector<std::uint32_t> frame_of(order.size());
+        for (std::uint32_t n = 0; n < order.size(); ++n) {
+            const Node& node = order.node(n);
+            if (node.outcome == Outcome::hit && !options_.hits) {
+                continue;
+            }
+            const std::uint32_t parent = order.parent(n);
+            const std::uint32_t parent_frame = parent == order.size() ? root : frame_of[parent];
+            frame_of[n] = frame(parent_frame, thread, order.post_index(n));
+            const std::int64_t duration = node.outcome == Outcome::hit ? 0 : node.duration_ns();
+            frames_[frame_of[n]].count += 1;
+            frames_[frame_of[n]].total_ns += duration;
+            if (parent == order.size()) {
+                frames_[root].total_ns += duration;
+            }
+        }
+    }
+
+  private:
+    std::uint32_t thread_frame(const std::string& name) {
+        if (options_.merge_threads && !frames_.empty()) {
+            frames_[0].count += 1;
+            return 0;
+        }
+        StackFrame frame;
+        frame.name = options_.merge_threads ? "all threads" : name;
+        frame.count = 1;
+        frames_.push_back(std::move(frame));
+        return static_cast<std::uint32_t>(frames_.size() - 1);
+    }
+
+    std::uint32_t frame(std::uint32_t parent, const ThreadTrace& thread, std::uint32_t node_index) {
+        const Node& node = thread.nodes[node_index];
+        const std::uint32_t provider = trace_.sites[node.site].provider_index;
+        const std::uint32_t key =
+            options_.keys && !thread.keys.empty() ? thread.keys[node_index] : 0;
+        const FrameKey id{parent, provider, kind_of(node.outcome), key};
+        const auto [it, added] = index_.try_emplace(id, static_cast<std::uint32_t>(frames_.size()));
+        if (added) {
+            StackFrame frame;
+            frame.parent = parent;
+            frame.kind = id.kind;
+            frame.provider = provider;
+            frame.name = trace_.providers[provider].provider;
+            if (key != 0) {
+                frame.name += "(" + trace_.key_texts[key - 1] + ")";
+            }
+            frames_.push_back(std::move(frame));
+        }
+        return it->second;
+    }
+
+    const Trace& trace_;
+    const StackOptions& options_;
+    std::vector<StackFrame>& frames_;
+    std::unordered_map<FrameKey, std::uint32_t, FrameKeyHash> index_;
+};
+
+}  // namespace
+
+StackTree::StackTree(const Trace& trace, const StackOptions& options) {
+    Builder builder{trace, options, frames_};
+    for (const ThreadTrace& thread : trace.threads) {
+        builder.add_thread(thread);
+    }
+    for (StackFrame& frame : frames_) {
+        frame.self_ns = frame.total_ns;
+    }
+    for (const StackFrame& frame : frames_) {  // children come after their parent
+        if (frame.parent != StackFrame::kNoParent) {
+            frames_[frame.parent].self_ns -= frame.total_ns;
+        }
+    }
+}
+
+std::vector<std::uint32_t> StackTree::path(std::uint32_t frame) const {
+    std::vector<std::uint32_t> stack;
+    for (std::uint32_t f = frame; f != StackFrame::kNoParent; f = frames_[f].parent) {
+        stack.push_back(f);
+    }
+    std::reverse(stack.begin(), stack.end());
+    return stack;
+}
+
+}  // namespace qprof::detail

@@ -1,0 +1,48 @@
+// The trace merged by call path, as flame graphs draw it: each distinct stack of frames once
+// -- the thread (unless threads are merged), then provider and activity names from the root
+// down -- with how often it ran and the time spent in it. Shared by the folded and
+// flamegraph reporters.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <qprof/trace.hpp>
+#include <string>
+#include <vector>
+
+namespace qprof::detail {
+
+struct StackOptions {
+    bool merge_threads = false;  // one root frame, "all threads", instead of one per thread
+    bool hits = false;           // cache hits as leaf frames (a count, no time)
+    bool keys = false;           // the key in the frame, "type_of(DefId{0, 1})": many more stacks
+};
+
+// Frames of one provider with different outcomes stay apart: a flame graph colours them.
+enum class FrameKind : std::uint8_t { thread, miss, hit, blocked, load, activity };
+
+struct StackFrame {
+    static constexpr std::uint32_t kNoParent = std::numeric_limits<std::uint32_t>::max();
+    std::uint32_t parent = kNoParent;
+    FrameKind kind = FrameKind::thread;
+    std::string name;            // thread name, or provider / activity name with "(key)" if asked
+    std::uint32_t provider = 0;  // into Trace::providers; 0 for thread frames
+    std::uint64_t count = 0;     // nodes merged into this frame (threads: 1 each)
+    std::int64_t total_ns = 0;   // their inclusive time; for a thread, its roots' time
+    std::int64_t self_ns = 0;    // total minus the total of the child frames
+};
+
+class StackTree {
+  public:
+    StackTree(const Trace& trace, const StackOptions& options);
+
+    // Parents before children; siblings in the order they first ran.
+    const std::vector<StackFrame>& frames() const { return frames_; }
+    // The frame's stack from the root, its own name last.
+    std::vector<std::uint32_t> path(std::uint32_t frame) const;
+
+  private:
+    std::vector<StackFrame> frames_;
+};
+
+}  // namespace qprof::detail
