@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <qprof/report_options.hpp>
 #include <qprof/trace.hpp>
@@ -41,11 +42,16 @@ struct Piece {
 };
 inline constexpr std::uint32_t kSmallRun = 4;
 inline constexpr std::size_t kMaxPieces = 1'000;
+// With `min_ns`, the siblings at least that long are the ones drawn on their own, important
+// or not: a node opened to show only its longest children.
 std::vector<Piece> pieces(const Preorder& order, const Importance& important, std::uint32_t from,
-                          std::uint32_t to);
+                          std::uint32_t to, std::optional<std::int64_t> min_ns = std::nullopt);
 
-// The thread's tree as the page first shows it: important nodes opened, longest first, until
-// about `budget` elements are drawn; everything else folded.
+// The thread's tree as the page first shows it: every root opened within its share of the
+// budget, then important nodes, longest first, each wholly or only its longest children
+// (important or not, when the important ones are too many or none),
+// until about `budget` elements are drawn; everything else folded. A trace of at most half
+// the budget is drawn whole.
 void write_initial_tree(std::ostream& out, const Trace& trace, const Preorder& order,
                         const Importance& important, std::size_t budget);
 

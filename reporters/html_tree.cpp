@@ -1,6 +1,9 @@
 // The trace in pre-order, the importance rule, and a thread's tree as the page first shows it.
+#include <algorithm>
+#include <functional>
 #include <optional>
 #include <queue>
+#include <unordered_map>
 
 #include "html_parts.hpp"
 
@@ -17,10 +20,14 @@ bool Importance::operator()(const Node& node) const {
                                          percent_ * static_cast<double>(wall_ns_);
 }
 
-std::vector<Piece> pieces(const Preorder& order, const Importance& important, std::uint32_t from,
-                          std::uint32_t to) {
+namespace {
+
+// The pieces of [from, to) where the nodes for which `alone` holds are drawn on their own.
+template <typename Alone>
+std::vector<Piece> pieces_where(const Preorder& order, std::uint32_t from, std::uint32_t to,
+                                Alone alone) {
     std::vector<Piece> result;
-    std::optional<std::uint32_t> run;  // start of the current run of unimportant siblings
+    std::optional<std::uint32_t> run;  // start of the current run of other siblings
     auto close_run = [&](std::uint32_t run_end) {
         if (run && run_end - *run > kSmallRun) {
             result.push_back(Piece{*run, run_end, true});
@@ -32,8 +39,8 @@ std::vector<Piece> pieces(const Preorder& order, const Importance& important, st
         run.reset();
     };
     for (std::uint32_t n = from; n < to; n = order.end(n)) {
-        const bool is_important = important(order.node(n));
-        if (!is_important && run) {
+        const bool on_its_own = alone(n);
+        if (!on_its_own && run) {
             continue;
         }
         close_run(n);
@@ -41,7 +48,7 @@ std::vector<Piece> pieces(const Preorder& order, const Importance& important, st
             result.push_back(Piece{n, to, true});
             return result;
         }
-        if (is_important) {
+        if (on_its_own) {
             result.push_back(Piece{n, order.end(n), false});
         } else {
             run = n;
@@ -51,53 +58,132 @@ std::vector<Piece> pieces(const Preorder& order, const Importance& important, st
     return result;
 }
 
+}  // namespace
+
+std::vector<Piece> pieces(const Preorder& order, const Importance& important, std::uint32_t from,
+                          std::uint32_t to, std::optional<std::int64_t> min_ns) {
+    if (min_ns) {
+        return pieces_where(order, from, to, [&](std::uint32_t n) {
+            return order.node(n).outcome != Outcome::hit && order.duration_ns(n) >= *min_ns;
+        });
+    }
+    return pieces_where(order, from, to, [&](std::uint32_t n) { return important(order.node(n)); });
+}
+
 namespace {
 
-// Decides which important nodes start open, then writes the markup.
+// Which children an open node draws on their own: its important ones (nullopt), or those at
+// least this long, important or not.
+using Rule = std::optional<std::int64_t>;
+
+// Decides which nodes start open, and how far, then writes the markup.
 class InitialTree {
   public:
     InitialTree(std::ostream& out, const Trace& trace, const Preorder& order,
                 const Importance& important)
-        : out_(out), trace_(trace), order_(order), important_(important), open_(order.size()) {}
+        : out_(out), trace_(trace), order_(order), important_(important) {}
 
-    // Opens important nodes, longest first, while their children fit in the budget.
     void plan(std::size_t budget) {
-        std::priority_queue<std::pair<std::int64_t, std::uint32_t>> closed;
-        std::size_t drawn = 0;
-        auto show = [&](std::uint32_t from, std::uint32_t to) {
-            for (const Piece& piece : pieces(order_, important_, from, to)) {
-                drawn += elements(piece);
-                if (!piece.fold && important_(order_.node(piece.from))) {
-                    closed.emplace(order_.duration_ns(piece.from), piece.from);
-                }
+        if (std::size_t{order_.size()} * 2 <= budget) {
+            draw_all_ = true;  // a small trace is shown whole
+            return;
+        }
+        const std::vector<Piece> roots = show(0, order_.size(), std::nullopt);
+        std::int64_t roots_ns = 0;
+        for (const Piece& piece : roots) {
+            roots_ns += piece.fold ? 0 : order_.duration_ns(piece.from);
+        }
+        // Every root first, each within its share of the budget, so that no pass that takes
+        // the time stays shut because a shorter one took the room.
+        for (const Piece& piece : roots) {
+            if (!piece.fold && roots_ns > 0) {
+                const double share = static_cast<double>(order_.duration_ns(piece.from)) /
+                                     static_cast<double>(roots_ns);
+                open(piece.from, std::max(kMinOpening, static_cast<std::size_t>(share * budget)));
             }
-        };
-        show(0, order_.size());
-        while (!closed.empty()) {
-            const std::uint32_t n = closed.top().second;
-            closed.pop();
-            std::size_t cost = 0;
-            for (const Piece& piece : pieces(order_, important_, n + 1, order_.end(n))) {
-                cost += elements(piece);
-            }
-            if (cost > 0 && drawn + cost - 1 <= budget) {  // its children replace one fold
-                open_[n] = true;
-                show(n + 1, order_.end(n));
-                --drawn;
-            }
+        }
+        while (!closed_.empty() && drawn_ + kMinOpening <= budget) {
+            const std::uint32_t n = closed_.top().second;
+            closed_.pop();
+            open(n, budget - drawn_);
         }
     }
 
-    void write() { write_pieces(0, order_.size()); }
+    void write() { write_pieces(0, order_.size(), std::nullopt); }
 
   private:
-    // Elements drawn for a piece: a fold; or a node, and one fold for its children.
-    std::size_t elements(const Piece& piece) const {
-        return piece.fold ? 1 : 1 + (piece.to - piece.from > 1 ? 1 : 0);
+    static constexpr std::size_t kMinOpening = 8;  // elements worth opening a node for
+
+    // Adds pieces to what is drawn; queues their important nodes to be opened later.
+    std::vector<Piece> show(std::uint32_t from, std::uint32_t to, Rule rule) {
+        std::vector<Piece> shown = pieces(order_, important_, from, to, rule);
+        for (const Piece& piece : shown) {
+            drawn_ += elements(piece);
+            if (!piece.fold && important_(order_.node(piece.from)) && !small(piece.from)) {
+                closed_.emplace(order_.duration_ns(piece.from), piece.from);
+            }
+        }
+        return shown;
     }
 
-    void write_pieces(std::uint32_t from, std::uint32_t to) {
-        for (const Piece& piece : pieces(order_, important_, from, to)) {
+    // Opens n if some of its children fit in `room` elements.
+    void open(std::uint32_t n, std::size_t room) {
+        if (small(n) || opened_.contains(n)) {
+            return;
+        }
+        if (const std::optional<Rule> rule = fitting_rule(n, room + 1)) {
+            opened_.emplace(n, *rule);
+            --drawn_;  // the children replace the node's one fold
+            show(n + 1, order_.end(n), *rule);
+        }
+    }
+
+    // All important children when they fit and are not one fold again; else the longest
+    // children that fit in `room` elements; nullopt when not even the longest one does.
+    std::optional<Rule> fitting_rule(std::uint32_t n, std::size_t room) const {
+        const std::vector<Piece> important = pieces(order_, important_, n + 1, order_.end(n));
+        if (cost(important) <= room && !(important.size() == 1 && important[0].fold)) {
+            return Rule{};
+        }
+        std::vector<std::int64_t> durations;
+        for (std::uint32_t c = n + 1; c < order_.end(n); c = order_.end(c)) {
+            if (order_.node(c).outcome != Outcome::hit) {
+                durations.push_back(order_.duration_ns(c));
+            }
+        }
+        std::sort(durations.begin(), durations.end(), std::greater<>());
+        for (std::size_t k = std::min(durations.size(), room / 3); k > 0; k /= 2) {
+            if (cost(pieces(order_, important_, n + 1, order_.end(n), durations[k - 1])) <= room) {
+                return Rule{durations[k - 1]};
+            }
+        }
+        return std::nullopt;
+    }
+
+    std::size_t cost(const std::vector<Piece>& drawn) const {
+        std::size_t total = 0;
+        for (const Piece& piece : drawn) {
+            total += elements(piece);
+        }
+        return total;
+    }
+
+    // A node with kSmallRun descendants or fewer shows them: a fold would be no smaller.
+    bool small(std::uint32_t n) const { return order_.end(n) - n - 1 <= kSmallRun; }
+
+    // Elements drawn for a piece: a fold; a small subtree whole; or a node and a fold.
+    std::size_t elements(const Piece& piece) const {
+        if (piece.fold) {
+            return 1;
+        }
+        return small(piece.from) ? piece.to - piece.from : 2;
+    }
+
+    void write_pieces(std::uint32_t from, std::uint32_t to, Rule rule) {
+        const std::vector<Piece> drawn =
+            draw_all_ ? pieces_where(order_, from, to, [](std::uint32_t) { return true; })
+                      : pieces(order_, important_, from, to, rule);
+        for (const Piece& piece : drawn) {
             if (piece.fold) {
                 write_fold(piece.from, piece.to);
             } else {
@@ -123,9 +209,10 @@ class InitialTree {
             out_ << "<span class=\"label\">"
                  << escape(node_label(trace_, node, important_.wall_ns())) << "</span>";
         }
-        if (open_[n]) {
-            write_pieces(n + 1, order_.end(n));
-        } else if (order_.end(n) > n + 1) {
+        const auto opened = opened_.find(n);
+        if (draw_all_ || small(n) || opened != opened_.end()) {
+            write_pieces(n + 1, order_.end(n), opened != opened_.end() ? opened->second : Rule{});
+        } else {
             write_fold(n + 1, order_.end(n));
         }
         out_ << "</div>";
@@ -135,7 +222,10 @@ class InitialTree {
     const Trace& trace_;
     const Preorder& order_;
     const Importance& important_;
-    std::vector<bool> open_;
+    std::unordered_map<std::uint32_t, Rule> opened_;
+    std::priority_queue<std::pair<std::int64_t, std::uint32_t>> closed_;  // longest on top
+    std::size_t drawn_ = 0;
+    bool draw_all_ = false;
 };
 
 }  // namespace

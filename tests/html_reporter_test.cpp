@@ -12,9 +12,9 @@
 
 namespace {
 
+using qprof::detail::Preorder;
 using qprof::detail::html::Importance;
 using qprof::detail::html::Piece;
-using qprof::detail::Preorder;
 
 void type_of(int id) { PROFILE_QUERY(type_of, id); }
 
@@ -210,9 +210,46 @@ TEST_CASE("the initial view opens the longest important nodes within its budget"
         qprof::detail::html::write_initial_tree(out, trace, order, important, budget);
         return std::regex_replace(out.str(), std::regex{" class=\"[^\"]*\""}, "");
     };
-    // Roots alone: analysis closed, its children one fold.
+    // Roots are opened a level even past the budget; typeck, important, stays closed.
     CHECK(tree(3) ==
-          "<div data-n=\"0\"><span data-from=\"1\" data-to=\"2\">+1 query \u00b7 2.4 %</span>"
-          "</div><div data-n=\"2\"><span>analysis \u00b7 85.4 %</span>"
-          "<span data-from=\"3\" data-to=\"28\">+25 queries \u00b7 61.0 %</span></div>");
+          "<div data-n=\"0\"><div data-n=\"1\"></div></div><div data-n=\"2\"><span>analysis "
+          "\u00b7 85.4 %</span><div data-n=\"3\"><span>typeck \u00b7 36.6 %</span><span "
+          "data-from=\"4\" data-to=\"18\">+14 queries \u00b7 17.1 %</span></div><span "
+          "data-from=\"18\" data-to=\"28\">+10 queries \u00b7 24.4 %</span></div>");
+    // With room, typeck opens to its longest children, though none of them is important.
+    CHECK_THAT(tree(55), Catch::Contains("<div data-n=\"16\"></div>"));
+    // A trace of at most half the budget is drawn whole: no fold at all.
+    CHECK(tree(56).find("data-from") == std::string::npos);
+    CHECK_THAT(tree(56), Catch::Contains("data-n=\"27\""));  // the last node too
+}
+
+// check_crate asks typeck with 6, 7, ... 25 sub-queries: all important, each longer.
+void check_crate() {
+    PROFILE_QUERY(check_crate, 0);
+    for (int width = 6; width <= 25; ++width) {
+        PROFILE_QUERY(typeck, width);
+        for (int id = 0; id < width; ++id) {
+            type_of(id);
+        }
+    }
+}
+
+TEST_CASE("a node whose children do not fit shows its longest ones, the rest folded") {
+    qprof::test::ManualClock clock;
+    qprof::Session session{qprof::test::recording_options()};
+    check_crate();
+    session.finish();
+    const qprof::Trace& trace = session.trace();
+    const Preorder order{trace.threads.at(0)};
+    const Importance important{{6, 100}, trace.wall_ns};
+    std::ostringstream out;
+    qprof::detail::html::write_initial_tree(out, trace, order, important, 12);
+    const std::string tree = out.str();
+    // One fold for typeck 6..21 before the four longest, 22..25, each closed over its fold.
+    const std::regex typeck{"<span class=\"label\">typeck"};
+    CHECK(std::distance(std::sregex_iterator(tree.begin(), tree.end(), typeck),
+                        std::sregex_iterator()) == 4);
+    CHECK_THAT(tree,
+               Catch::Contains("<span class=\"fold\" data-from=\"1\" data-to=\"" +
+                               std::to_string(order.size() - (22 + 23 + 24 + 25 + 4)) + "\">+"));
 }
