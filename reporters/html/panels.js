@@ -40,7 +40,7 @@
       h += '<p class="path" data-field="path">' + (path.length > PATH_SHOWN ? '\u2026 \u203a ' : '') +
         names.join(' \u203a ') + '</p>';
     }
-    if (pinned && T.size[n] > 1) h += '<p class="hint">Enter or a second click opens or closes it; \u2190 goes to the parent.</p>';
+    if (pinned && T.size[n] > 1 && !qp.isSmall(T, n)) h += '<p class="hint">Enter or a second click opens or closes it; \u2190 goes to the parent.</p>';
     return h;
   }
 
@@ -80,6 +80,39 @@
 
   // ---- provider table ----
 
+  // A button makes each header reachable and operable from the keyboard.
+  function addSortButtons(heads, key) {
+    for (const th of heads) {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'sort';
+      while (th.firstChild) button.appendChild(th.firstChild);
+      th.appendChild(button);
+      if (th.dataset.sort === key) th.setAttribute('aria-sort', 'descending');
+    }
+  }
+
+  // Sorts the rows by one column: text (the provider name) or the cells' data-value; ties
+  // keep the order the page was written in.
+  function sortRows(body, column, text, descending) {
+    const value = (r) => {
+      const cell = r.cells[column];
+      if (!cell) return text ? '' : -Infinity;
+      if (text) return cell.textContent.trim();
+      const v = parseFloat(cell.getAttribute('data-value'));
+      return Number.isNaN(v) ? -Infinity : v;
+    };
+    const rows = Array.from(body.rows).map((r) => ({ r, v: value(r), o: Number(r.dataset.order) }));
+    const sign = descending ? -1 : 1;
+    rows.sort((a, b) => {
+      const c = text ? a.v.localeCompare(b.v) : a.v < b.v ? -1 : a.v > b.v ? 1 : 0;
+      return c !== 0 ? sign * c : a.o - b.o;
+    });
+    const fragment = document.createDocumentFragment();
+    for (const x of rows) fragment.appendChild(x.r);
+    body.appendChild(fragment);
+  }
+
   function initTable() {
     const table = document.getElementById('provider-table');
     if (!table || !table.tHead || !table.tBodies[0]) return;
@@ -88,42 +121,13 @@
     Array.from(body.rows).forEach((r, i) => { r.dataset.order = String(i); });
     let key = 'total';
     let descending = true;
-    for (const th of heads) {
-      // A button makes each header reachable and operable from the keyboard.
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.className = 'sort';
-      while (th.firstChild) button.appendChild(th.firstChild);
-      th.appendChild(button);
-      if (th.dataset.sort === key) th.setAttribute('aria-sort', 'descending');
-    }
+    addSortButtons(heads, key);
     table.tHead.addEventListener('click', (e) => {
       const th = e.target.closest('th[data-sort]');
       if (!th) return;
-      const column = heads.indexOf(th);
-      if (th.dataset.sort === key) {
-        descending = !descending;
-      } else {
-        key = th.dataset.sort;
-        descending = key !== 'provider'; // names read best A-Z; numbers biggest first
-      }
-      const text = key === 'provider';
-      const value = (r) => {
-        const cell = r.cells[column];
-        if (!cell) return text ? '' : -Infinity;
-        if (text) return cell.textContent.trim();
-        const v = parseFloat(cell.getAttribute('data-value'));
-        return Number.isNaN(v) ? -Infinity : v;
-      };
-      const rows = Array.from(body.rows).map((r) => ({ r, v: value(r), o: Number(r.dataset.order) }));
-      const sign = descending ? -1 : 1;
-      rows.sort((a, b) => {
-        const c = text ? a.v.localeCompare(b.v) : a.v < b.v ? -1 : a.v > b.v ? 1 : 0;
-        return c !== 0 ? sign * c : a.o - b.o;
-      });
-      const fragment = document.createDocumentFragment();
-      for (const x of rows) fragment.appendChild(x.r);
-      body.appendChild(fragment);
+      descending = th.dataset.sort === key ? !descending : th.dataset.sort !== 'provider'; // names A-Z; numbers biggest first
+      key = th.dataset.sort;
+      sortRows(body, heads.indexOf(th), key === 'provider', descending);
       for (const h of heads) {
         if (h === th) h.setAttribute('aria-sort', descending ? 'descending' : 'ascending');
         else h.removeAttribute('aria-sort');
@@ -138,7 +142,7 @@
     if (!select) return;
     if (select.options.length === 0) {
       qp.threads.forEach((T, t) => {
-        select.add(new Option(T.name + ' \u00b7 ' + qp.thousands(T.len) + ' nodes', String(t)));
+        select.add(new Option(T.name + ' \u00b7 ' + qp.thousands(T.len) + (T.len === 1 ? ' event' : ' events'), String(t)));
       });
     }
     select.value = String(qp.visible);
@@ -158,114 +162,158 @@
 
   // ---- search ----
 
-  const search = { query: '', hits: [], next: 0 };
+  // A query matches when its provider's name or its key's text contains the searched text.
+  // `at` is the match shown last, where Enter goes on from; `timer` a search not yet run.
+  const search = { query: '', at: null, timer: 0 };
+  let lowerKeys = null; // the keys' texts in lower case, made at the first search
+
+  const hasKeys = () => qp.keys.length > 0 && qp.threads.some((T) => T.key !== null);
+
+  function matcherFor(query) {
+    const names = new Uint8Array(qp.providers.length);
+    qp.providers.forEach((p, i) => { if (p.name.toLowerCase().includes(query)) names[i] = 1; });
+    if (!hasKeys()) return { names, keys: null };
+    if (lowerKeys === null) lowerKeys = qp.keys.map((k) => String(k).toLowerCase());
+    const keys = new Uint8Array(lowerKeys.length);
+    lowerKeys.forEach((k, i) => { if (k.includes(query)) keys[i] = 1; });
+    return { names, keys };
+  }
 
   function highlight() {
     for (const el of Array.from(document.querySelectorAll('#trees .match'))) el.classList.remove('match');
-    const mask = qp.searchMask;
-    if (!mask) return;
+    if (!qp.matcher) return;
     qp.treeEls.forEach((tree, t) => {
-      const tag = qp.threads[t].tag;
+      const T = qp.threads[t];
       const nodes = tree.getElementsByClassName('node');
       for (let i = 0; i < nodes.length; i++) {
-        const el = nodes[i];
-        if (mask[tag[Number(el.getAttribute('data-n'))] >>> 5] === 1) el.classList.add('match');
+        if (qp.isMatch(T, Number(nodes[i].getAttribute('data-n')))) nodes[i].classList.add('match');
       }
     });
   }
 
+  function setStatus(text) {
+    const status = document.getElementById('search-status');
+    if (status) status.textContent = text;
+  }
+
   function clearSearch() {
     search.query = '';
-    search.hits = [];
-    qp.searchMask = null;
+    search.at = null;
+    qp.matcher = null;
     highlight();
-    const status = document.getElementById('search-status');
-    if (status) status.textContent = '';
+    setStatus('');
+  }
+
+  // Counts the matches (`byName`: those whose provider name matches) and the threads that
+  // have any, and lists the first `limit` of them.
+  function scan(limit) {
+    const names = qp.matcher.names;
+    const found = { count: 0, byName: 0, threads: 0, first: [] };
+    qp.threads.forEach((T, t) => {
+      let here = 0;
+      for (let n = 0; n < T.len; n++) {
+        const byName = names[T.tag[n] >>> 5] === 1;
+        if (!byName && !qp.isMatch(T, n)) continue;
+        if (found.first.length < limit) found.first.push([t, n]);
+        if (byName) found.byName++;
+        here++;
+      }
+      found.count += here;
+      if (here > 0) found.threads++;
+    });
+    return found;
+  }
+
+  function statusText(found) {
+    const { count, byName, threads } = found;
+    if (count === 0) return 'No matches';
+    const where = !hasKeys() ? '' : byName === count ? ', in provider names'
+      : byName === 0 ? ', in keys' : ', in provider names and keys';
+    return qp.thousands(count) + (count === 1 ? ' match in ' : ' matches in ') + threads +
+      (threads === 1 ? ' thread' : ' threads') + where;
   }
 
   function runSearch(raw) {
     const query = raw.trim().toLowerCase();
     if (query === '') { clearSearch(); return; }
     search.query = query;
-    const mask = new Uint8Array(qp.providers.length);
-    qp.providers.forEach((p, i) => { if (p.name.toLowerCase().includes(query)) mask[i] = 1; });
-    qp.searchMask = mask;
-    let count = 0;
-    let threads = 0;
-    const hits = [];
-    qp.threads.forEach((T, t) => {
-      const tag = T.tag;
-      let here = 0;
-      for (let n = 0; n < T.len; n++) {
-        if (mask[tag[n] >>> 5] === 1) {
-          if (hits.length < SEARCH_OPEN) hits.push([t, n]);
-          here++;
-        }
-      }
-      count += here;
-      if (here > 0) threads++;
-    });
-    for (const [t, n] of hits) qp.ensurePath(t, n);
+    qp.matcher = matcherFor(query);
+    const found = scan(SEARCH_OPEN);
+    for (const [t, n] of found.first) qp.ensurePath(t, n);
     highlight();
-    search.hits = hits;
-    const status = document.getElementById('search-status');
-    if (status) {
-      status.textContent = count === 0 ? 'No matches'
-        : qp.thousands(count) + (count === 1 ? ' match in ' : ' matches in ') + threads +
-          (threads === 1 ? ' thread' : ' threads') +
-          (count > hits.length ? ' (first ' + qp.thousands(hits.length) + ' shown)' : '');
-    }
-    // Show the first match of the thread in view, else of the first thread that has one.
-    let first = hits.findIndex(([t]) => t === qp.visible);
-    if (first < 0) first = hits.length > 0 ? 0 : -1;
-    search.next = first;
-    if (first >= 0) showHit(first);
+    setStatus(statusText(found));
+    // The first match of the thread in view, else of the next thread that has one.
+    showMatch(matchFrom(qp.visible, -1, 1));
   }
 
-  function showHit(i) {
-    const [t, n] = search.hits[i];
-    qp.reveal(t, n, { focus: false }); // typing goes on in the search box
-    search.next = (i + 1) % search.hits.length;
+  // The first match after (t, n) in pre-order, going by `step` (1 or -1) across the threads
+  // and around; null when nothing matches.
+  function matchFrom(t, n, step) {
+    const count = qp.threads.length;
+    if (count === 0 || !(t >= 0)) return null;
+    for (let i = 0; i <= count; i++) {
+      const u = (((t + step * i) % count) + count) % count;
+      const T = qp.threads[u];
+      for (let m = i === 0 ? n + step : step > 0 ? 0 : T.len - 1; m >= 0 && m < T.len; m += step) {
+        if (qp.isMatch(T, m)) return [u, m];
+      }
+    }
+    return null;
+  }
+
+  function showMatch(at) {
+    search.at = at;
+    if (at) qp.reveal(at[0], at[1], { focus: false }); // typing goes on in the search box
+  }
+
+  function searchNow(input) {
+    clearTimeout(search.timer);
+    search.timer = 0;
+    runSearch(input.value);
+  }
+
+  // Enter searches, or goes to the next match (Shift+Enter: the previous one); Escape clears.
+  function onSearchKey(input, e) {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      const same = search.timer === 0 && input.value.trim().toLowerCase() === search.query;
+      if (same && search.at) showMatch(matchFrom(search.at[0], search.at[1], e.shiftKey ? -1 : 1));
+      else searchNow(input);
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      clearTimeout(search.timer);
+      search.timer = 0;
+      input.value = '';
+      clearSearch();
+    }
+  }
+
+  // "/" jumps to the search box from anywhere but a text field, and Escape clears the search
+  // from anywhere, as the legend says.
+  function onPageKey(input, e) {
+    if (e.key === 'Escape' && e.target !== input && search.query !== '') {
+      input.value = '';
+      clearSearch();
+      return;
+    }
+    if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey) return;
+    const tag = e.target && e.target.tagName;
+    if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || (e.target && e.target.isContentEditable)) return;
+    e.preventDefault();
+    input.focus();
+    input.select();
   }
 
   function initSearch() {
     const input = document.getElementById('search');
     if (!input) return;
-    let timer = 0;
-    const now = () => { clearTimeout(timer); timer = 0; runSearch(input.value); };
+    if (hasKeys()) input.placeholder = 'Search providers and keys';
     input.addEventListener('input', () => {
-      clearTimeout(timer);
-      timer = setTimeout(now, SEARCH_DELAY);
+      clearTimeout(search.timer);
+      search.timer = setTimeout(() => searchNow(input), SEARCH_DELAY);
     });
-    input.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter') {
-        e.preventDefault();
-        const same = timer === 0 && input.value.trim().toLowerCase() === search.query;
-        if (same && search.hits.length > 0) showHit(search.next); // Enter again: next match
-        else now();
-      } else if (e.key === 'Escape') {
-        e.preventDefault();
-        clearTimeout(timer);
-        timer = 0;
-        input.value = '';
-        clearSearch();
-      }
-    });
-    // "/" jumps to the search box from anywhere but a text field, and Escape clears the
-    // search from anywhere, as the legend says.
-    document.addEventListener('keydown', (e) => {
-      if (e.key === 'Escape' && e.target !== input && search.query !== '') {
-        input.value = '';
-        clearSearch();
-        return;
-      }
-      if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey) return;
-      const tag = e.target && e.target.tagName;
-      if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || (e.target && e.target.isContentEditable)) return;
-      e.preventDefault();
-      input.focus();
-      input.select();
-    });
+    input.addEventListener('keydown', (e) => onSearchKey(input, e));
+    document.addEventListener('keydown', (e) => onPageKey(input, e));
   }
 
   qp.initPanels = function initPanels() {

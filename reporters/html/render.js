@@ -53,54 +53,60 @@
     return out;
   }
 
+  // A node whose subtree is this small is never folded: a fold chip would be wider than the
+  // few boxes it hides. Its children are always drawn, so it cannot be closed either.
+  const isSmall = (T, n) => T.size[n] - 1 <= SMALL_RUN;
+  qp.isSmall = isSmall;
+
   // Elements drawn for a list of pieces when none of its nodes is opened.
   function cost(T, ps) {
     let c = 0;
-    for (const p of ps) c += p.fold || T.size[p.n] <= 1 ? 1 : 2;
+    for (const p of ps) c += p.fold ? 1 : isSmall(T, p.n) ? T.size[p.n] : 2;
     return c;
+  }
+
+  // A max-heap of values ordered by key(value).
+  function maxHeap(key) {
+    const a = [];
+    const less = (i, j) => key(a[i]) < key(a[j]);
+    const swap = (i, j) => { const x = a[i]; a[i] = a[j]; a[j] = x; };
+    function push(v) {
+      a.push(v);
+      for (let i = a.length - 1; i > 0;) {
+        const p = (i - 1) >> 1;
+        if (!less(p, i)) return;
+        swap(p, i);
+        i = p;
+      }
+    }
+    function pop() {
+      const top = a[0];
+      const last = a.pop();
+      if (a.length === 0) return top;
+      a[0] = last;
+      for (let i = 0; ;) {
+        const l = 2 * i + 1;
+        let m = i;
+        if (l < a.length && less(m, l)) m = l;
+        if (l + 1 < a.length && less(m, l + 1)) m = l + 1;
+        if (m === i) return top;
+        swap(i, m);
+        i = m;
+      }
+    }
+    return { push, pop, size: () => a.length };
   }
 
   // Which important nodes to open within a budget: longest first, as the initial view does.
   function plan(T, ps, budget) {
     const opened = new Map();
-    const heap = [];
-    const less = (a, b) => T.dur[heap[a]] < T.dur[heap[b]];
-    const swap = (a, b) => { const x = heap[a]; heap[a] = heap[b]; heap[b] = x; };
-    const push = (n) => {
-      heap.push(n);
-      for (let i = heap.length - 1; i > 0;) {
-        const p = (i - 1) >> 1;
-        if (!less(p, i)) break;
-        swap(p, i);
-        i = p;
-      }
-    };
-    const pop = () => {
-      const top = heap[0];
-      const last = heap.pop();
-      if (heap.length > 0) {
-        heap[0] = last;
-        for (let i = 0; ;) {
-          const l = 2 * i + 1;
-          const r = l + 1;
-          let m = i;
-          if (l < heap.length && less(m, l)) m = l;
-          if (r < heap.length && less(m, r)) m = r;
-          if (m === i) break;
-          swap(i, m);
-          i = m;
-        }
-      }
-      return top;
-    };
+    const heap = maxHeap((n) => T.dur[n]);
     const seed = (list) => {
-      for (const p of list) {
-        if (!p.fold && (T.tag[p.n] & 16) && T.size[p.n] > 1) push(p.n);
-      }
+      for (const p of list) if (!p.fold && (T.tag[p.n] & 16) && !isSmall(T, p.n)) heap.push(p.n);
     };
     seed(ps);
-    while (heap.length > 0 && budget > 0) {
-      const n = pop();
+    while (heap.size() > 0 && budget > 0) {
+      const n = heap.pop();
       const children = pieces(T, n + 1, n + T.size[n]);
       const extra = cost(T, children) - 1; // the children replace the node's one fold
       if (extra > budget) continue;
@@ -113,9 +119,18 @@
 
   // ---- markup ----
 
+  // The search, set by panels.js: null, or which providers (`names`, by provider index) and
+  // which keys (`keys`, by key index, or null) contain the searched text.
+  qp.matcher = null;
+
   function isMatch(T, n) {
-    return qp.searchMask != null && qp.searchMask[T.tag[n] >>> 5] === 1;
+    const m = qp.matcher;
+    if (m === null) return false;
+    if (m.names[T.tag[n] >>> 5] === 1) return true;
+    const k = m.keys !== null && T.key !== null ? T.key[n] : 0;
+    return k > 0 && m.keys[k - 1] === 1;
   }
+  qp.isMatch = isMatch;
 
   function foldHtml(T, from, to, out) {
     out.push('<span class="fold" data-from="', from, '" data-to="', to, '">',
@@ -132,7 +147,7 @@
     const label = qp.labelOf(T, n);
     if (label !== null) out.push('<span class="label">', qp.escape(label), '</span>');
     if (T.size[n] > 1) {
-      const children = opened.get(n);
+      const children = opened.get(n) || (isSmall(T, n) ? pieces(T, n + 1, n + T.size[n]) : null);
       if (children) piecesHtml(T, children, opened, out);
       else foldHtml(T, n + 1, n + T.size[n], out);
     }
@@ -186,6 +201,35 @@
 
   // ---- opening and closing ----
 
+  // The index in `tops` (ascending) of the last top-level node starting at or before n.
+  function topAt(tops, n) {
+    let a = 0;
+    let b = tops.length - 1;
+    while (a < b) {
+      const m = (a + b + 1) >> 1;
+      if (tops[m] <= n) a = m; else b = m - 1;
+    }
+    return a;
+  }
+
+  // Which of a run's `count` top-level nodes to draw, [lo, hi): the first chunk, or a narrow
+  // window around index `at`; never leaving behind a fold of only a few siblings.
+  function drawnRange(count, at) {
+    let lo = at >= 0 ? Math.max(0, at - REVEAL_BEFORE) : 0;
+    let hi = Math.min(count, at >= 0 ? at + REVEAL_AFTER : EXPAND_CHUNK);
+    if (lo <= SLACK) lo = 0;
+    if (count - hi <= SLACK) hi = count;
+    return [lo, hi];
+  }
+
+  // The element drawn for node n among the `count` elements from `el` on, or `el` itself.
+  function drawnNode(el, count, n) {
+    for (let c = el, i = 0; c && i < count; c = c.nextElementSibling, i++) {
+      if (isNode(c) && numAttr(c, 'data-n') === n) return c;
+    }
+    return el;
+  }
+
   // Replaces a fold by its run's top-level nodes; `focus` (a node index inside the run) asks
   // for a narrow window of siblings around that node instead of the run's beginning.
   // Returns the element drawn for `focus`, or the first element drawn.
@@ -195,36 +239,17 @@
     const to = numAttr(fold, 'data-to');
     const tops = [];
     for (let c = from; c < to; c += T.size[c]) tops.push(c);
-    let lo = 0;
-    let hi = Math.min(tops.length, EXPAND_CHUNK);
-    let at = -1;
-    if (focus != null) {
-      let a = 0;
-      let b = tops.length - 1;
-      while (a < b) { // the last top-level node starting at or before focus
-        const m = (a + b + 1) >> 1;
-        if (tops[m] <= focus) a = m; else b = m - 1;
-      }
-      at = a;
-      lo = Math.max(0, at - REVEAL_BEFORE);
-      hi = Math.min(tops.length, at + REVEAL_AFTER);
-    }
-    if (lo <= SLACK) lo = 0;
-    if (tops.length - hi <= SLACK) hi = tops.length;
+    const at = focus != null ? topAt(tops, focus) : -1;
+    const [lo, hi] = drawnRange(tops.length, at);
     const ps = [];
     if (lo > 0) ps.push({ fold: true, from, to: tops[lo] });
     for (let i = lo; i < hi; i++) ps.push({ n: tops[i] });
     if (hi < tops.length) ps.push({ fold: true, from: tops[hi], to });
     fold.insertAdjacentHTML('afterend', render(T, ps, budget));
-    let result = fold.nextElementSibling;
-    if (at >= 0) {
-      for (let el = result, i = 0; el && i < ps.length; el = el.nextElementSibling, i++) {
-        if (isNode(el) && numAttr(el, 'data-n') === tops[at]) { result = el; break; }
-      }
-    }
+    const first = fold.nextElementSibling;
     fold.remove();
     forgetDetached(t);
-    return result;
+    return at >= 0 ? drawnNode(first, ps.length, tops[at]) : first;
   };
 
   qp.openNode = function openNode(t, el, budget) {
@@ -249,7 +274,7 @@
   qp.closeNode = function closeNode(t, el) {
     const T = qp.threads[t];
     const n = numAttr(el, 'data-n');
-    if (T.size[n] <= 1) return;
+    if (isSmall(T, n)) return; // nothing to hide, or too little to be worth a fold
     clearChildren(el);
     const out = [];
     foldHtml(T, n + 1, n + T.size[n], out);
@@ -257,36 +282,42 @@
     forgetDetached(t);
   };
 
+  // Among the items directly in `container`: the element of node `target`, or the fold
+  // that holds it, or neither.
+  function findChild(container, target) {
+    for (let c = container.firstElementChild; c; c = c.nextElementSibling) {
+      if (c.classList.contains('fold')) {
+        if (numAttr(c, 'data-from') <= target && target < numAttr(c, 'data-to')) return { fold: c };
+      } else if (isNode(c) && numAttr(c, 'data-n') === target) {
+        return { node: c };
+      }
+    }
+    return {};
+  }
+
+  // Draws node `target` directly inside `container` (a tree or the target's parent, drawn):
+  // expands the fold holding it, or opens the closed parent. Returns its element or null.
+  function drawChild(t, container, target) {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const { node, fold } = findChild(container, target);
+      if (node) return node;
+      let found = null;
+      if (fold) found = qp.expandFold(t, fold, 0, target);
+      else if (isNode(container)) qp.openNode(t, container, 0);
+      else return null;
+      if (found && numAttr(found, 'data-n') === target) return found;
+    }
+    return null;
+  }
+
   // Opens every fold and closed node on the path from a root to n; returns n's element.
   qp.ensurePath = function ensurePath(t, n) {
     const T = qp.threads[t];
     if (!T || !(n >= 0 && n < T.len)) return null;
     const path = [];
     for (let a = n; a >= 0; a = T.parent[a]) path.push(a);
-    path.reverse();
     let container = qp.treeEls[t];
-    for (const target of path) {
-      let found = null;
-      for (let attempt = 0; attempt < 3 && !found; attempt++) {
-        let fold = null;
-        for (let c = container.firstElementChild; c; c = c.nextElementSibling) {
-          if (c.classList.contains('fold')) {
-            if (numAttr(c, 'data-from') <= target && target < numAttr(c, 'data-to')) { fold = c; break; }
-          } else if (isNode(c) && numAttr(c, 'data-n') === target) {
-            found = c;
-            break;
-          }
-        }
-        if (found) break;
-        if (fold) found = qp.expandFold(t, fold, 0, target);
-        else if (isNode(container)) qp.openNode(t, container, 0);
-        else break;
-        if (found && numAttr(found, 'data-n') !== target) found = null;
-      }
-      if (!found) return null;
-      container = found;
-    }
+    for (let i = path.length - 1; i >= 0 && container; i--) container = drawChild(t, container, path[i]);
     return container;
   };
-
 })();

@@ -44,13 +44,15 @@
   }
   const parentItem = (el, root) => (el.parentElement !== root ? el.parentElement : null);
   const hasChildren = (t, el) => isNode(el) && qp.threads[t].size[numAttr(el, 'data-n')] > 1;
+  // A small subtree is always drawn whole: it has children but cannot be opened or closed.
+  const canToggle = (t, el) => hasChildren(t, el) && !qp.isSmall(qp.threads[t], numAttr(el, 'data-n'));
   const isOpen = (el) => {
     for (let c = el.firstElementChild; c; c = c.nextElementSibling) if (isNode(c)) return true;
     return false;
   };
 
   function toggle(t, el) {
-    if (!hasChildren(t, el)) return;
+    if (!canToggle(t, el)) return;
     if (isOpen(el)) qp.closeNode(t, el);
     else qp.openNode(t, el, qp.OPEN_BUDGET);
     select(t, el, { focus: true });
@@ -63,32 +65,53 @@
 
   // ---- selection and focus ----
 
+  // What a screen reader announces for an item: provider, outcome and share, not all the
+  // text of the boxes inside it.
+  function itemLabel(t, el) {
+    if (!isNode(el)) return 'folded ' + el.textContent.replace(/^\+/, '').replace(' \u00b7 ', ', ');
+    const T = qp.threads[t];
+    const n = numAttr(el, 'data-n');
+    const outcome = qp.OUTCOMES[T.tag[n] & 7] || 'miss';
+    const share = (T.tag[n] & 7) === qp.HIT ? '' : ', ' + qp.percentText(T.dur[n]) + ' of wall time';
+    return qp.providerName(t, n) + ', ' + outcome + share;
+  }
+
+  // Only the selection, the tree's one tab stop, carries tree-item semantics; stamping every
+  // node would cost a million attributes' worth of markup for nothing the eye can see.
+  const ITEM_ATTRIBUTES = ['tabindex', 'role', 'aria-selected', 'aria-expanded', 'aria-level', 'aria-label'];
+  function unmark(el) {
+    el.classList.remove('selected');
+    for (const name of ITEM_ATTRIBUTES) el.removeAttribute(name);
+  }
+  function mark(t, el) {
+    el.classList.add('selected');
+    el.tabIndex = 0;
+    el.setAttribute('role', 'treeitem');
+    el.setAttribute('aria-selected', 'true');
+    el.setAttribute('aria-label', itemLabel(t, el));
+    if (isNode(el)) el.setAttribute('aria-level', String(qp.threads[t].depth[numAttr(el, 'data-n')] + 1));
+    if (!isNode(el)) el.setAttribute('aria-expanded', 'false');
+    else if (hasChildren(t, el)) el.setAttribute('aria-expanded', String(isOpen(el)));
+  }
+
+  // Centred, unless the box is taller than the trees' view: then its top, where its label is.
+  function scrollBlock(el, how) {
+    if (how !== 'center') return 'nearest';
+    const view = document.getElementById('trees');
+    return view && el.offsetHeight > view.clientHeight ? 'start' : 'center';
+  }
+
   function select(t, el, opts) {
     const o = opts || {};
     const prev = qp.current[t];
-    if (prev && prev !== el) {
-      prev.classList.remove('selected');
-      prev.removeAttribute('tabindex');
-      prev.removeAttribute('aria-selected');
-    }
+    if (prev && prev !== el) unmark(prev);
     qp.current[t] = el;
-    el.classList.add('selected');
-    el.tabIndex = 0;
-    // Only the tab stop carries tree-item semantics; stamping every node would cost a
-    // million attributes' worth of markup for nothing the eye can see.
-    el.setAttribute('role', 'treeitem');
-    el.setAttribute('aria-selected', 'true');
-    if (isNode(el)) {
-      el.setAttribute('aria-level', String(qp.threads[t].depth[numAttr(el, 'data-n')] + 1));
-      if (hasChildren(t, el)) el.setAttribute('aria-expanded', String(isOpen(el)));
-    } else {
-      el.setAttribute('aria-expanded', 'false');
-    }
+    mark(t, el);
     // The item is now the tree's tab stop; the container leaves the tab order so that
     // Shift+Tab from the item leaves the tree instead of bouncing back into it.
     qp.treeEls[t].tabIndex = -1;
     if (o.focus) el.focus({ preventScroll: true });
-    if (o.scroll) el.scrollIntoView({ block: o.scroll === 'center' ? 'center' : 'nearest', inline: 'nearest' });
+    if (o.scroll) el.scrollIntoView({ block: scrollBlock(el, o.scroll), inline: 'nearest' });
     qp.showDetails(t, el, true);
   }
   qp.select = select;
@@ -110,8 +133,26 @@
     if (!el) return false;
     if (qp.visible !== t) qp.showThread(t);
     select(t, el, { focus: o.focus !== false, scroll: 'center' });
+    flash(el);
     return true;
   };
+
+  // A revealed box may be 8 px wide: it pulses for a moment (viewer.css, [data-revealed]).
+  // An attribute, not a class, so that the classes stay exactly what the contract says.
+  const FLASH_MS = 2000;
+  let flashed = null;
+  let flashTimer = 0;
+  function flash(el) {
+    clearTimeout(flashTimer);
+    if (flashed) flashed.removeAttribute('data-revealed');
+    if (flashed === el) void el.offsetWidth; // restarts the animation on the same box
+    flashed = el;
+    el.setAttribute('data-revealed', '');
+    flashTimer = setTimeout(() => {
+      el.removeAttribute('data-revealed');
+      flashed = null;
+    }, FLASH_MS);
+  }
 
   // ---- events, delegated on #trees ----
 
@@ -131,11 +172,11 @@
       case 'End': { const last = lastChildItem(tree); go(last && lastDeep(last)); break; }
       case 'ArrowRight':
         if (!isNode(el)) activateFold(t, el);
-        else if (hasChildren(t, el) && !isOpen(el)) toggle(t, el);
+        else if (canToggle(t, el) && !isOpen(el)) toggle(t, el);
         else go(firstChildItem(el) || el);
         break;
       case 'ArrowLeft':
-        if (hasChildren(t, el) && isOpen(el)) toggle(t, el);
+        if (canToggle(t, el) && isOpen(el)) toggle(t, el);
         else go(parentItem(el, tree) || el);
         break;
       case 'Enter':
@@ -160,14 +201,25 @@
     else select(t, item, { focus: true });
   }
 
+  // Hover previews a box, but only when the pointer really moves: revealing, searching or
+  // drawing a fold scrolls the page under a still pointer, and Chromium then reports the box
+  // that came under it, which must not replace the details of what was just selected.
   let hovered = null;
-  function onOver(e) {
-    const item = e.target.closest('.node, .fold');
+  let pointerX = NaN;
+  let pointerY = NaN;
+  function onMove(e) {
+    if (e.clientX === pointerX && e.clientY === pointerY) return; // the page moved, not the pointer
+    pointerX = e.clientX;
+    pointerY = e.clientY;
+    const inTrees = e.target instanceof Element && e.target.closest('#trees') !== null;
+    const item = inTrees ? e.target.closest('.node, .fold') : null;
     if (item === hovered) return;
     hovered = item;
-    if (item) qp.showDetails(qp.threadOf(item), item, false);
-    else onLeave();
+    if (!item) { onLeave(); return; }
+    const t = qp.threadOf(item);
+    qp.showDetails(t, item, item === qp.current[t]);
   }
+  // Back to the pinned selection.
   function onLeave() {
     hovered = null;
     const cur = qp.current[qp.visible];
@@ -187,21 +239,26 @@
     if (el) select(t, el, { focus: true });
   }
 
+  // The thread's tree container; made when the page was written without it.
+  function treeEl(section, T, t) {
+    const found = document.getElementById('tree-' + t);
+    if (found) return found;
+    const tree = document.createElement('div');
+    tree.className = 'tree';
+    tree.id = 'tree-' + t;
+    tree.setAttribute('data-thread', String(t));
+    tree.setAttribute('role', 'tree');
+    tree.setAttribute('aria-label', 'thread ' + T.name);
+    tree.tabIndex = 0;
+    tree.hidden = t !== 0;
+    section.appendChild(tree);
+    return tree;
+  }
+
   qp.initTrees = function initTrees() {
     const section = document.getElementById('trees');
     qp.threads.forEach((T, t) => {
-      let tree = document.getElementById('tree-' + t);
-      if (!tree) { // tolerate a page written without this thread's container
-        tree = document.createElement('div');
-        tree.className = 'tree';
-        tree.id = 'tree-' + t;
-        tree.setAttribute('data-thread', String(t));
-        tree.setAttribute('role', 'tree');
-        tree.setAttribute('aria-label', 'thread ' + T.name);
-        tree.tabIndex = 0;
-        tree.hidden = t !== 0;
-        section.appendChild(tree);
-      }
+      const tree = treeEl(section, T, t);
       qp.treeEls[t] = tree;
       qp.current[t] = null;
       if (!firstChildItem(tree) && T.len > 0) {
@@ -212,7 +269,7 @@
     qp.visible = shown >= 0 ? shown : 0;
     section.addEventListener('keydown', onKey);
     section.addEventListener('click', onClick);
-    section.addEventListener('mouseover', onOver);
+    document.addEventListener('mousemove', onMove, { passive: true });
     section.addEventListener('mouseleave', onLeave);
     section.addEventListener('focusin', onFocusIn);
     section.addEventListener('mousedown', () => { pointing = true; });
