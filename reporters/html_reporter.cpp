@@ -81,7 +81,8 @@ void write_controls(std::ostream& out, const std::vector<Preorder>& orders) {
     out << "<nav id=\"controls\">\n<label>Thread <select id=\"thread-select\">";
     for (std::size_t i = 0; i < orders.size(); ++i) {
         out << "<option value=\"" << i << "\">" << escape(orders[i].thread().name) << " \u00b7 "
-            << with_thousands(orders[i].size()) << " events</option>";
+            << with_thousands(orders[i].size()) << (orders[i].size() == 1 ? " event" : " events")
+            << "</option>";
     }
     out << "</select></label>\n"
         << "<input id=\"search\" type=\"search\" placeholder=\"Search providers\" "
@@ -182,6 +183,29 @@ void write_shape_list(std::ostream& out, std::string_view id, const Trace& trace
     out << "</ol>\n";
 }
 
+// The first nodes of `nodes` that share no ancestor at half their depth: deep nodes of one
+// chain of queries say the same thing.
+std::vector<NodeRef> one_per_chain(const std::vector<Preorder>& orders,
+                                   const std::vector<NodeRef>& nodes) {
+    std::vector<NodeRef> kept;
+    std::vector<NodeRef> chains;
+    for (const NodeRef& node : nodes) {
+        const Preorder& order = orders[node.thread];
+        NodeRef chain = node;
+        for (std::uint32_t up = order.depth(node.n) - order.depth(node.n) / 2; up > 0; --up) {
+            chain.n = order.parent(chain.n);
+        }
+        const bool seen = std::any_of(chains.begin(), chains.end(), [&](const NodeRef& other) {
+            return other.thread == chain.thread && other.n == chain.n;
+        });
+        if (!seen && kept.size() < kShapeListLength) {
+            chains.push_back(chain);
+            kept.push_back(node);
+        }
+    }
+    return kept;
+}
+
 void write_shapes(std::ostream& out, const Trace& trace, const std::vector<Preorder>& orders) {
     auto longer = [&](NodeRef a, NodeRef b) {
         return orders[a.thread].duration_ns(a.n) > orders[b.thread].duration_ns(b.n);
@@ -194,31 +218,45 @@ void write_shapes(std::ostream& out, const Trace& trace, const std::vector<Preor
             return ea != eb ? ea > eb : longer(a, b);
         },
         [&](NodeRef node) { return orders[node.thread].node(node.n).extent > 0; });
-    // The deepest nodes, one per parent: siblings at the bottom of one chain say nothing new.
+    // The deepest nodes, first children only: siblings at the bottom of a chain say the same.
     std::vector<NodeRef> deepest;
     auto deeper = [&](NodeRef a, NodeRef b) {
         const std::uint32_t da = orders[a.thread].depth(a.n);
         const std::uint32_t db = orders[b.thread].depth(b.n);
         return da != db ? da > db : longer(a, b);
     };
-    deepest = top_nodes(orders, kShapeListLength, deeper, [&](NodeRef node) {
-        const Preorder& order = orders[node.thread];
-        const std::uint32_t parent = order.parent(node.n);
-        // Keep the first child of each parent only.
-        return order.depth(node.n) > 0 && parent + 1 == node.n;
-    });
+    deepest =
+        one_per_chain(orders, top_nodes(orders, kShapeListLength * 20, deeper, [&](NodeRef node) {
+                          const Preorder& order = orders[node.thread];
+                          return order.depth(node.n) > 0 && order.parent(node.n) + 1 == node.n;
+                      }));
+    if (widest.empty() && deepest.empty()) {
+        return;  // no node has a child: nothing to point out
+    }
     out << "<section id=\"shapes\">\n<h2>Widest nodes</h2>\n<p>Most immediate children: a "
            "change below them reruns many queries.</p>\n";
     write_shape_list(out, "widest", trace, orders, widest);
-    out << "<h2>Deepest nodes</h2>\n<p>Longest chains of queries, one per parent.</p>\n";
+    out << "<h2>Deepest nodes</h2>\n<p>Longest chains of queries, one per chain.</p>\n";
     write_shape_list(out, "deepest", trace, orders, deepest);
     out << "</section>\n";
+}
+
+// Up to 3 decimals, trailing zeros dropped: 1, 0.5, 0.001.
+std::string number_text(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f", value);
+    std::string trimmed = text;
+    trimmed.erase(trimmed.find_last_not_of('0') + 1);
+    if (trimmed.back() == '.') {
+        trimmed.pop_back();
+    }
+    return trimmed;
 }
 
 void write_legend(std::ostream& out, const ReportOptions& options) {
     out << kLegend << "<li><span class=\"sample node miss share-3 important\"></span> "
         << "<code>important</code> " << options.important_extent
-        << " or more immediate children, or " << options.important_percent
+        << " or more immediate children, or " << number_text(options.important_percent)
         << " % or more of the wall time (-Z profile-queries-important): labelled with its "
            "share</li>\n"
         << kLegendEnd;

@@ -16,8 +16,10 @@ bool Importance::operator()(const Node& node) const {
     if (node.outcome == Outcome::hit) {
         return false;
     }
-    return node.extent >= extent_ || static_cast<double>(node.duration_ns()) * 100.0 >=
-                                         percent_ * static_cast<double>(wall_ns_);
+    // Without a wall time (an empty or instant session) shares mean nothing.
+    return node.extent >= extent_ ||
+           (wall_ns_ > 0 && static_cast<double>(node.duration_ns()) * 100.0 >=
+                                percent_ * static_cast<double>(wall_ns_));
 }
 
 namespace {
