@@ -19,6 +19,7 @@ using namespace html;
 // a typical run, few enough that the page opens at once.
 constexpr std::size_t kInitialElements = 4'000;
 constexpr std::size_t kShapeListLength = 10;
+constexpr std::size_t kHotProviders = 5;
 
 constexpr std::string_view kLegend = R"(<section id="legend">
 <h2>Legend</h2>
@@ -65,6 +66,35 @@ std::string rate_text(std::uint64_t part, std::uint64_t whole) {
     return text;
 }
 
+// Where the time went, in one line: the providers with the most self time, each a search.
+void write_hot_providers(std::ostream& out, const Trace& trace) {
+    std::vector<const ProviderTotals*> hot;
+    for (const ProviderTotals& provider : trace.providers) {
+        if (provider.self_ns > 0) {
+            hot.push_back(&provider);
+        }
+    }
+    std::stable_sort(hot.begin(), hot.end(),
+                     [](const auto* a, const auto* b) { return a->self_ns > b->self_ns; });
+    hot.resize(std::min(hot.size(), kHotProviders));
+    if (hot.empty()) {
+        return;
+    }
+    // Shares of the time of all threads together, so that parallel work adds up to 100 %.
+    std::int64_t all_threads_ns = 0;
+    for (const ProviderTotals& provider : trace.providers) {
+        all_threads_ns += provider.self_ns;
+    }
+    out << "<p id=\"hot-providers\" title=\"self time as a share of the time of all threads "
+           "together\">Most self time:";
+    for (const ProviderTotals* provider : hot) {
+        out << (provider == hot.front() ? " " : " \u00b7 ") << "<a href=\"#\" data-search=\""
+            << escape(provider->provider) << "\">" << escape(provider->provider) << "</a> "
+            << escape(percent_text(provider->self_ns, all_threads_ns));
+    }
+    out << "</p>\n";
+}
+
 void write_summary(std::ostream& out, const Trace& trace) {
     const Totals totals = totals_of(trace);
     out << "<header id=\"summary\">\n<h1>Query profile</h1>\n<dl>\n"
@@ -74,7 +104,9 @@ void write_summary(std::ostream& out, const Trace& trace) {
         << with_thousands(totals.hits) << " (" << rate_text(totals.hits, totals.queries)
         << ")</dd></div>\n<div><dt>Threads</dt><dd id=\"total-threads\">" << trace.threads.size()
         << "</dd></div>\n<div><dt>Clock</dt><dd>" << escape(trace.clock)
-        << (trace.keys_recorded ? ", keys recorded" : "") << "</dd></div>\n</dl>\n</header>\n";
+        << (trace.keys_recorded ? ", keys recorded" : "") << "</dd></div>\n</dl>\n";
+    write_hot_providers(out, trace);
+    out << "</header>\n";
 }
 
 void write_controls(std::ostream& out, const std::vector<Preorder>& orders) {

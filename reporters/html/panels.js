@@ -314,6 +314,18 @@
     });
     input.addEventListener('keydown', (e) => onSearchKey(input, e));
     document.addEventListener('keydown', (e) => onPageKey(input, e));
+    // The header's hottest providers search themselves: every run of one, highlighted.
+    const hot = document.getElementById('hot-providers');
+    if (hot) {
+      hot.addEventListener('click', (e) => {
+        const link = e.target.closest('a[data-search]');
+        if (!link) return;
+        e.preventDefault();
+        input.value = link.getAttribute('data-search');
+        clearTimeout(search.timer);
+        searchNow(input);
+      });
+    }
   }
 
   qp.initPanels = function initPanels() {

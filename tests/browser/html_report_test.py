@@ -441,6 +441,24 @@ def check_search(page):
     return "%r: %d .match elements, %s; status %r" % (name, found["count"], visible, status)
 
 
+def check_hot_provider(page):
+    """The header's "Most self time" links search their provider."""
+    name = page.js("document.querySelector('#hot-providers a[data-search]')"
+                   "?.getAttribute('data-search') ?? null")
+    if name is None:
+        raise CheckFailed("the header has no #hot-providers link")
+    page.browser.click("#hot-providers a[data-search]")
+    page.browser.settle()
+    typed = page.js("document.getElementById('search').value")
+    if typed != name:
+        raise CheckFailed("clicking %r put %r in the search box" % (name, typed))
+    found = wait_for_matches(page)
+    if found["count"] == 0 or found["wrong"]:
+        raise CheckFailed("clicking %r: %d matches, wrong ones: %s"
+                          % (name, found["count"], "; ".join(found["wrong"][:5])))
+    return "%r: %d .match elements" % (name, found["count"])
+
+
 def rarest_provider(page):
     """The provider with the fewest queries above one, from the provider table."""
     # The name comes from the payload by the row's data-provider: the cell's text may
@@ -585,6 +603,7 @@ def run_checks(browser, page_path, out_dir):
     results.run("the thread selector switches trees", check_thread_select, page)
     results.run("Count sorts the provider table", check_sorting, page)
     results.run("search highlights a provider", check_search, page)
+    results.run("a hot provider in the header searches itself", check_hot_provider, page)
     results.run("the markup agrees with the viewer after the interactions",
                 check_consistency, page, "rendered", ["selected", "match"])
     results.run("screenshot after the checks", check_final_screenshot, page)
