@@ -1,6 +1,7 @@
 // The trace in pre-order, the importance rule, and a thread's tree as the page first shows it.
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <queue>
 #include <unordered_map>
@@ -28,21 +29,22 @@ namespace {
 template <typename Alone>
 std::vector<Piece> pieces_where(const Preorder& order, std::uint32_t from, std::uint32_t to,
                                 Alone alone) {
+    constexpr std::uint32_t kNoRun = std::numeric_limits<std::uint32_t>::max();
     std::vector<Piece> result;
-    std::optional<std::uint32_t> run;  // start of the current run of other siblings
+    std::uint32_t run = kNoRun;  // start of the current run of other siblings
     auto close_run = [&](std::uint32_t run_end) {
-        if (run && run_end - *run > kSmallRun) {
-            result.push_back(Piece{*run, run_end, true});
-        } else if (run) {
-            for (std::uint32_t n = *run; n < run_end; n = order.end(n)) {
+        if (run != kNoRun && run_end - run > kSmallRun) {
+            result.push_back(Piece{run, run_end, true});
+        } else if (run != kNoRun) {
+            for (std::uint32_t n = run; n < run_end; n = order.end(n)) {
                 result.push_back(Piece{n, order.end(n), false});
             }
         }
-        run.reset();
+        run = kNoRun;
     };
     for (std::uint32_t n = from; n < to; n = order.end(n)) {
         const bool on_its_own = alone(n);
-        if (!on_its_own && run) {
+        if (!on_its_own && run != kNoRun) {
             continue;
         }
         close_run(n);

@@ -77,7 +77,7 @@ void apply_profile_queries(SessionOptions& options, const FlagUse& use) {
         if (name.empty()) {
             throw FlagError("qprof: empty reporter name in " + quoted_flag(use) +
                             std::string(use.origin) + "; list reporters separated by commas, " +
-                            "as in '-Z profile-queries=" + detail::join(known, ",") + "'.");
+                            "as in '-Z profile-queries=counts,html'.");
         }
         if (std::find(known.begin(), known.end(), name) == known.end()) {
             throw FlagError(choice_error("reporter", name, use, known));
@@ -138,14 +138,40 @@ void apply_important(SessionOptions& options, const FlagUse& use) {
         throw FlagError("qprof: bad value in " + quoted_flag(use) + std::string(use.origin) +
                         ": expected EXTENT,PERCENT as in '-Z profile-queries-important=6,1', where "
                         "EXTENT is a whole number of immediate children (1 or more) and PERCENT "
-                        "a share of the wall time from 0 to 100; either may be left empty.");
+                        "a share of the wall time from 0 to 100; one of them may be left empty.");
     }
     if (extent) {
         options.report.important_extent = *extent;
     }
     if (percent) {
-        options.report.important_percent = *percent;
+        options.report.important_percent = *percent + 0.0;  // -0 becomes 0
     }
+}
+
+// A comma-separated list of words, each one of `choices`; returns which were given.
+std::vector<bool> parse_choices(const FlagUse& use, std::string_view syntax,
+                                const std::vector<std::string>& choices) {
+    std::vector<bool> given(choices.size(), false);
+    for (const std::string& word : detail::split(require_value(use, syntax), ',')) {
+        const auto it = std::find(choices.begin(), choices.end(), word);
+        if (it == choices.end()) {
+            throw FlagError(choice_error("option", word, use, choices));
+        }
+        given[static_cast<std::size_t>(it - choices.begin())] = true;
+    }
+    return given;
+}
+
+void apply_folded(SessionOptions& options, const FlagUse& use) {
+    const std::vector<bool> given =
+        parse_choices(use, "=merge-threads,hits,keys", {"merge-threads", "hits", "keys"});
+    options.report.folded_merge_threads = given[0];
+    options.report.folded_hits = given[1];
+    options.report.folded_keys = given[2];
+}
+
+void apply_chrome(SessionOptions& options, const FlagUse& use) {
+    options.report.chrome_hits = parse_choices(use, "=hits", {"hits"})[0];
 }
 
 constexpr FlagSpec kFlags[] = {
@@ -162,6 +188,11 @@ constexpr FlagSpec kFlags[] = {
      "a node with EXTENT or more children or PERCENT % or more of the time is important: "
      "opened and labelled in the HTML tree (default: 6,1)",
      apply_important},
+    {"profile-queries-folded", "=merge-threads,hits,keys",
+     "profile_queries.folded: one root for all threads; hits as leaf frames; keys in frames",
+     apply_folded},
+    {"profile-queries-chrome", "=hits", "profile_queries.trace.json: hits as instant events",
+     apply_chrome},
     {"profile-clock", "=tsc|steady",
      "clock for timing (default: tsc where the CPU has an invariant one, else steady)",
      apply_clock},
@@ -252,16 +283,21 @@ std::string flags_help() {
     std::ostringstream out;
     out << "qprof flags, given as -Z NAME[=VALUE] or -ZNAME[=VALUE] on the command line or in "
            "QPROF_FLAGS:\n";
+    auto usage = [](const FlagSpec& flag) {
+        return "-Z " + std::string(flag.name) + std::string(flag.value_syntax);
+    };
+    std::size_t width = 0;
     for (const FlagSpec& flag : kFlags) {
-        out << "  "
-            << detail::pad("-Z " + std::string(flag.name) + std::string(flag.value_syntax), 46)
-            << flag.help << '\n';
+        width = std::max(width, usage(flag).size() + 2);
+    }
+    for (const FlagSpec& flag : kFlags) {
+        out << "  " << detail::pad(usage(flag), width) << flag.help << '\n';
     }
     out << "reporters, chosen with -Z profile-queries=NAME,...:\n";
     for (const std::string& name : reporter_names()) {
         const std::unique_ptr<Reporter> reporter = make_reporter(name);
         out << "  " << detail::pad(name, 12)
-            << detail::pad("profile_queries." + std::string(reporter->file_suffix()), 28)
+            << detail::pad("profile_queries." + std::string(reporter->file_suffix()), 33)
             << reporter->description() << '\n';
     }
     return out.str();

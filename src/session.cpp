@@ -89,8 +89,10 @@ std::string_view clock_name(detail::ClockKind kind) {
 
 void warn_unused_flags(const SessionOptions& options) {
     const SessionOptions defaults;
-    if (options.output_dir != defaults.output_dir || options.clock != defaults.clock) {
-        std::cerr << "qprof: note: -Z profile-queries-dir and -Z profile-clock have no effect "
+    if (options.output_dir != defaults.output_dir || options.clock != defaults.clock ||
+        options.report != defaults.report) {
+        std::cerr << "qprof: note: -Z profile-queries-dir, -Z profile-clock and the report "
+                     "options (-Z profile-queries-important, -folded, -chrome) have no effect "
                      "without -Z profile-queries\n";
     }
 }

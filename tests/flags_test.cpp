@@ -112,7 +112,7 @@ TEST_CASE("bad thresholds say what is expected") {
     const std::string expected =
         ": expected EXTENT,PERCENT as in '-Z profile-queries-important=6,1', where EXTENT is a "
         "whole number of immediate children (1 or more) and PERCENT a share of the wall time "
-        "from 0 to 100; either may be left empty.";
+        "from 0 to 100; one of them may be left empty.";
     for (const char* value : {"0,1", "six,1", "6,101", "6,-1", "6,1%", ",", "6,1,2"}) {
         CHECK(error_of({"-Z", std::string("profile-queries-important=") + value}) ==
               "qprof: bad value in '-Z profile-queries-important=" + std::string(value) + "'" +
@@ -121,6 +121,27 @@ TEST_CASE("bad thresholds say what is expected") {
     CHECK(error_of({"-Z", "profile-queries-important"}) ==
           "qprof: flag '-Z profile-queries-important' needs a value, as in "
           "'-Z profile-queries-important=EXTENT,PERCENT'.");
+}
+
+TEST_CASE("options of the folded and chrome reports") {
+    Args none{{"-Z", "profile-queries"}};
+    const qprof::ReportOptions defaults = parse(none).report;
+    CHECK_FALSE(defaults.folded_merge_threads);
+    CHECK_FALSE(defaults.folded_hits);
+    CHECK_FALSE(defaults.folded_keys);
+    CHECK_FALSE(defaults.chrome_hits);
+    Args some{{"-Zprofile-queries-folded=keys,merge-threads", "-Zprofile-queries-chrome=hits"}};
+    const qprof::ReportOptions report = parse(some).report;
+    CHECK(report.folded_merge_threads);
+    CHECK_FALSE(report.folded_hits);
+    CHECK(report.folded_keys);
+    CHECK(report.chrome_hits);
+    CHECK(error_of({"-Z", "profile-queries-folded=hit"}) ==
+          "qprof: unknown option 'hit' in '-Z profile-queries-folded=hit'. Did you mean 'hits'? "
+          "Valid options: merge-threads, hits, keys.");
+    CHECK(error_of({"-Z", "profile-queries-chrome"}) ==
+          "qprof: flag '-Z profile-queries-chrome' needs a value, as in "
+          "'-Z profile-queries-chrome=hits'.");
 }
 
 TEST_CASE("QPROF_FLAGS is read first and the command line wins") {
@@ -135,7 +156,8 @@ TEST_CASE("QPROF_FLAGS is read first and the command line wins") {
 // The end of every unknown-flag message.
 const std::string kValidFlags =
     "Valid flags: help, profile-queries, profile-queries-and-keys, profile-queries-dir, "
-    "profile-queries-important, profile-clock. Run with -Z help for a description of each.";
+    "profile-queries-important, profile-queries-folded, profile-queries-chrome, profile-clock. "
+    "Run with -Z help for a description of each.";
 
 TEST_CASE("an unknown flag names the nearest one and every valid one") {
     CHECK(error_of({"-Z", "profile-querys"}) ==
@@ -157,10 +179,10 @@ TEST_CASE("bad values name the valid choices") {
           "clocks: tsc, steady.");
     CHECK(error_of({"-Z", "profile-queries=cuonts"}) ==
           "qprof: unknown reporter 'cuonts' in '-Z profile-queries=cuonts'. Did you mean "
-          "'counts'? Valid reporters: counts, html, keys.");
+          "'counts'? Valid reporters: counts, html, keys, folded, chrome.");
     CHECK(error_of({"-Z", "profile-queries=counts,"}) ==
           "qprof: empty reporter name in '-Z profile-queries=counts,'; list reporters separated "
-          "by commas, as in '-Z profile-queries=counts,html,keys'.");
+          "by commas, as in '-Z profile-queries=counts,html'.");
 }
 
 TEST_CASE("missing and unexpected values") {

@@ -14,6 +14,16 @@ struct ReportOptions {
     std::uint32_t important_extent = 6;
     // ... or when it takes at least this share of the wall time, in percent. Hits never are.
     double important_percent = 1.0;
+
+    // -Z profile-queries-folded=merge-threads,hits,keys (profile_queries.folded)
+    bool folded_merge_threads = false;  // one root for all threads instead of one per thread
+    bool folded_hits = false;           // cache hits as annotated leaf frames
+    bool folded_keys = false;           // "provider(key)" frames: many more stacks
+
+    // -Z profile-queries-chrome=hits (profile_queries.trace.json): hits as instant events.
+    bool chrome_hits = false;
+
+    bool operator==(const ReportOptions&) const = default;
 };
 
 }  // namespace qprof

@@ -1,0 +1,202 @@
+// profile_queries.trace.json: the trace in the Chrome Trace Event Format (JSON object form),
+// for Perfetto (https://ui.perfetto.dev) and chrome://tracing. One event per line:
+//
+//   {"traceEvents":[
+//   {"name":"process_name","ph":"M","pid":1,"args":{"name":"qprof"}},
+//   {"name":"thread_name","ph":"M","pid":1,"tid":1,"args":{"name":"main"}},
+//   {"name":"thread_sort_index","ph":"M","pid":1,"tid":1,"args":{"sort_index":0}},
+//   {"name":"typeck","cat":"miss","ph":"X","ts":1.000,"dur":5.000,"pid":1,"tid":1,
+//    "args":{"outcome":"miss","key":"DefId{0, 1}"}},
+//   {"name":"type_of","cat":"hit","ph":"i","s":"t","ts":6.000,"pid":1,"tid":1,"args":{...}}
+//   ],"displayTimeUnit":"ns","otherData":{"clock":"tsc","wall_ns":7000}}
+//
+// - Every node but a hit is a complete event ("X"); cat and args.outcome say miss, blocked,
+//   load or activity; args.key when keys were recorded, args.unfinished for a scope still
+//   open when the session ended. tid is the thread's index + 1.
+// - ts and dur are microseconds from the session start, written from integer nanoseconds
+//   with exactly three decimals, so that a child never pokes out of its parent by rounding.
+// - Per thread, events are in pre-order (a parent before its children, even at the same ts),
+//   so they nest strictly and Perfetto draws each thread on one track.
+// - With -Z profile-queries-chrome=hits, hits are instant events ("i", thread scope). A hit
+//   reads no clock: it is placed at the end of the sibling before it, or at the start of its
+//   parent when it comes first (at the thread's first timed node when it has no parent).
+#include <charconv>
+
+#include "builtin_reporters.hpp"
+#include "html_parts.hpp"
+#include "preorder.hpp"
+
+namespace qprof::detail {
+
+namespace {
+
+using html::json_string;
+
+// `ns` as microseconds with three decimals, exact: 1234567 -> "1234.567".
+void append_microseconds(std::string& out, std::int64_t ns) {
+    if (ns < 0) {
+        out += '-';
+        ns = -ns;
+    }
+    char digits[24];
+    out.append(digits, std::to_chars(digits, digits + sizeof digits, ns / 1000).ptr);
+    const auto fraction = static_cast<int>(ns % 1000);
+    out += '.';
+    out += static_cast<char>('0' + fraction / 100);
+    out += static_cast<char>('0' + fraction / 10 % 10);
+    out += static_cast<char>('0' + fraction % 10);
+}
+
+void append_integer(std::string& out, std::uint64_t value) {
+    char digits[24];
+    out.append(digits, std::to_chars(digits, digits + sizeof digits, value).ptr);
+}
+
+// Writes the events of a trace through a buffer: a large trace makes millions of them.
+class EventWriter {
+  public:
+    EventWriter(const Trace& trace, bool hits, std::ostream& out)
+        : trace_(trace), hits_(hits), out_(out), keys_(trace.key_texts.size()) {
+        for (const ProviderTotals& provider : trace.providers) {
+            providers_.push_back(json_string(provider.provider));
+        }
+    }
+
+    void write() {
+        buffer_ += "{\"traceEvents\":[\n";
+        buffer_ += R"({"name":"process_name","ph":"M","pid":1,"args":{"name":"qprof"}})";
+        for (const ThreadTrace& thread : trace_.threads) {
+            write_thread_names(thread);
+        }
+        for (const ThreadTrace& thread : trace_.threads) {
+            write_thread(thread);
+        }
+        buffer_ += "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"clock\":";
+        buffer_ += json_string(trace_.clock);
+        buffer_ += ",\"wall_ns\":";
+        append_integer(buffer_, static_cast<std::uint64_t>(trace_.wall_ns));
+        buffer_ += "}}\n";
+        flush();
+    }
+
+  private:
+    void write_thread_names(const ThreadTrace& thread) {
+        begin_event("thread_name", thread);
+        buffer_ += ",\"args\":{\"name\":" + json_string(thread.name) + "}}";
+        begin_event("thread_sort_index", thread);
+        buffer_ += ",\"args\":{\"sort_index\":";
+        append_integer(buffer_, thread.index);
+        buffer_ += "}}";
+    }
+
+    void begin_event(std::string_view name, const ThreadTrace& thread) {
+        buffer_ += ",\n{\"name\":\"";
+        buffer_ += name;
+        buffer_ += "\",\"ph\":\"M\",\"pid\":1,\"tid\":";
+        append_integer(buffer_, thread.index + 1ULL);
+    }
+
+    void write_thread(const ThreadTrace& thread) {
+        const Preorder order{thread};
+        // Where a hit at each depth goes: the end of the sibling before it, else the start
+        // of its parent. A hit has no children, so the first timed node is a root.
+        std::vector<std::int64_t> cursor(1, 0);
+        for (std::uint32_t n = 0; n < order.size(); ++n) {
+            if (order.node(n).outcome != Outcome::hit) {
+                cursor[0] = order.node(n).start_ns;
+                break;
+            }
+        }
+        for (std::uint32_t n = 0; n < order.size(); ++n) {
+            const Node& node = order.node(n);
+            const std::uint32_t depth = order.depth(n);
+            cursor.resize(std::max<std::size_t>(cursor.size(), depth + 2));
+            if (node.outcome != Outcome::hit) {
+                cursor[depth] = node.end_ns;
+                cursor[depth + 1] = node.start_ns;
+                write_node(thread, order.post_index(n), node.start_ns);
+            } else if (hits_) {
+                write_node(thread, order.post_index(n), cursor[depth]);
+            }
+        }
+    }
+
+    void write_node(const ThreadTrace& thread, std::uint32_t index, std::int64_t ts) {
+        const Node& node = thread.nodes[index];
+        const bool hit = node.outcome == Outcome::hit;
+        const std::string_view outcome = outcome_name(node.outcome);
+        buffer_ += ",\n{\"name\":";
+        buffer_ += providers_[trace_.sites[node.site].provider_index];
+        buffer_ += ",\"cat\":\"";
+        buffer_ += outcome;
+        buffer_ += hit ? "\",\"ph\":\"i\",\"s\":\"t\",\"ts\":" : "\",\"ph\":\"X\",\"ts\":";
+        append_microseconds(buffer_, ts);
+        if (!hit) {
+            buffer_ += ",\"dur\":";
+            append_microseconds(buffer_, node.duration_ns());
+        }
+        buffer_ += ",\"pid\":1,\"tid\":";
+        append_integer(buffer_, thread.index + 1ULL);
+        write_args(thread, index, outcome);
+        if (buffer_.size() >= kFlushBytes) {
+            flush();
+        }
+    }
+
+    void write_args(const ThreadTrace& thread, std::uint32_t index, std::string_view outcome) {
+        buffer_ += ",\"args\":{\"outcome\":\"";
+        buffer_ += outcome;
+        buffer_ += '"';
+        const std::uint32_t key = thread.keys.empty() ? 0 : thread.keys[index];
+        if (key != 0) {
+            std::string& text = keys_[key - 1];
+            if (text.empty()) {  // each key escaped once, when first used
+                text = json_string(trace_.key_texts[key - 1]);
+            }
+            buffer_ += ",\"key\":";
+            buffer_ += text;
+        }
+        if (thread.nodes[index].unfinished) {
+            buffer_ += ",\"unfinished\":true";
+        }
+        buffer_ += "}}";
+    }
+
+    void flush() {
+        out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+        buffer_.clear();
+    }
+
+    static constexpr std::size_t kFlushBytes = 1 << 16;
+
+    const Trace& trace_;
+    bool hits_;
+    std::ostream& out_;
+    std::string buffer_;
+    std::vector<std::string> providers_;  // escaped names
+    std::vector<std::string> keys_;       // escaped key texts, filled when first used
+};
+
+class ChromeReporter : public Reporter {
+  public:
+    std::string_view name() const override { return "chrome"; }
+    std::string_view description() const override {
+        return "Chrome Trace Event Format (JSON) for Perfetto and chrome://tracing";
+    }
+    std::string_view file_suffix() const override { return "trace.json"; }
+
+    void configure(const ReportOptions& options) override { hits_ = options.chrome_hits; }
+
+    void write(const Trace& trace, std::ostream& out) override {
+        EventWriter{trace, hits_, out}.write();
+    }
+
+  private:
+    bool hits_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> make_chrome_reporter() { return std::make_unique<ChromeReporter>(); }
+
+}  // namespace qprof::detail

@@ -1,0 +1,204 @@
+// profile_queries.folded: the golden file, each -Z profile-queries-folded option, and names
+// made safe for flame graph tools.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+#include "test_support.hpp"
+
+namespace {
+
+void def_span(int id) { PROFILE_QUERY(def_span, id); }
+
+// Recursive: type_of(1) runs inside type_of(2).
+void type_of(int id) {
+    PROFILE_QUERY(type_of, id);
+    if (id > 0) {
+        PROFILE_QUERY_HIT(def_span, id);
+        type_of(id - 1);
+        def_span(id);
+    }
+}
+
+void typeck(int id) {
+    PROFILE_QUERY(typeck, id);
+    type_of(id);
+    PROFILE_QUERY_HIT(type_of, id);
+}
+
+void compile() {
+    {
+        PROFILE_ACTIVITY("type checking");
+        typeck(2);
+        typeck(1);
+        PROFILE_QUERY_LOAD(mir, 1);
+    }
+    type_of(0);
+    std::thread{[] {
+        qprof::name_this_thread("codegen worker");
+        {
+            PROFILE_QUERY(codegen, 0);
+            type_of(1);
+        }
+        type_of(0);
+    }}.join();
+}
+
+qprof::Trace compile_trace(bool keys = false) {
+    qprof::test::ManualClock clock;  // every clock read advances 1 ms
+    qprof::SessionOptions options = qprof::test::recording_options();
+    options.record_keys = keys;
+    qprof::Session session{options};
+    compile();
+    session.finish();
+    return session.trace();
+}
+
+std::string folded(const qprof::Trace& trace, const qprof::ReportOptions& options = {}) {
+    std::unique_ptr<qprof::Reporter> reporter = qprof::make_reporter("folded");
+    REQUIRE(reporter);
+    reporter->configure(options);
+    std::ostringstream out;
+    reporter->write(trace, out);
+    return out.str();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in{text};
+    for (std::string line; std::getline(in, line);) {
+        lines.push_back(line);
+    }
+    return lines;
+}
+
+// Every line as flamegraph.pl, inferno and speedscope read it, and in byte order.
+void check_tool_friendly(const std::string& text) {
+    const std::regex line_form{"[^ ]+( [0-9]+)"};
+    const std::vector<std::string> lines = lines_of(text);
+    for (const std::string& line : lines) {
+        INFO(line);
+        CHECK(std::regex_match(line, line_form));
+        CHECK(line.substr(line.rfind(' ') + 1) != "0");
+    }
+    CHECK(std::is_sorted(lines.begin(), lines.end()));
+    CHECK(std::adjacent_find(lines.begin(), lines.end()) == lines.end());
+}
+
+}  // namespace
+
+TEST_CASE("folded matches the golden file") {
+    const std::string received = folded(compile_trace());
+    const std::string golden = qprof::test::read_file(QPROF_GOLDEN_DIR "/folded.approved.txt");
+    check_tool_friendly(received);
+    if (received != golden) {  // to compare, and to approve by copying over the golden file
+        std::ofstream{"folded.received.txt", std::ios::binary} << received;
+        FAIL_CHECK("differs from tests/golden/folded.approved.txt; see folded.received.txt in "
+                   << std::filesystem::current_path().string());
+    }
+}
+
+TEST_CASE("folded values add up to each thread's recorded time") {
+    const qprof::Trace trace = compile_trace();
+    std::map<std::string, std::int64_t> per_thread;
+    for (const std::string& line : lines_of(folded(trace))) {
+        per_thread[line.substr(0, line.find(';'))] += std::stoll(line.substr(line.rfind(' ')));
+    }
+    std::map<std::string, std::int64_t> recorded;
+    for (const qprof::ThreadTrace& thread : trace.threads) {
+        for (std::uint32_t root : thread.roots()) {
+            std::string name = thread.name;
+            std::replace(name.begin(), name.end(), ' ', '_');
+            recorded[name] += thread.nodes[root].duration_ns();
+        }
+    }
+    CHECK(per_thread == recorded);
+    CHECK(per_thread.size() == 2);  // main and codegen_worker
+}
+
+TEST_CASE("folded merge-threads: stacks start at the providers, equal stacks add up") {
+    qprof::ReportOptions options;
+    options.folded_merge_threads = true;
+    const std::string text = folded(compile_trace(), options);
+    check_tool_friendly(text);
+    CHECK(text.find("main") == std::string::npos);
+    CHECK(text.find("all threads") == std::string::npos);
+    CHECK_THAT(text, Catch::StartsWith("codegen 2000000\ncodegen;type_of 3000000\n"));
+    CHECK_THAT(text, Catch::EndsWith("\ntype_of 2000000\n"));  // one root type_of per thread
+}
+
+TEST_CASE("folded hits: leaves ending in _[i], valued by their count") {
+    qprof::ReportOptions options;
+    options.folded_hits = true;
+    const std::string text = folded(compile_trace(), options);
+    check_tool_friendly(text);
+    CHECK_THAT(text, Catch::Contains("\nmain;type_checking;typeck;type_of_[i] 2\n") &&
+                         Catch::Contains("\nmain;type_checking;typeck;type_of;def_span_[i] 2\n") &&
+                         Catch::Contains("\ncodegen_worker;codegen;type_of;def_span_[i] 1\n"));
+    // Without the option no hit appears and the rest is unchanged.
+    const std::string plain = folded(compile_trace());
+    CHECK(plain.find("_[i]") == std::string::npos);
+    for (const std::string& line : lines_of(plain)) {
+        CHECK_THAT(text, Catch::Contains(line + "\n"));
+    }
+}
+
+TEST_CASE("folded keys: one frame per provider and key, only when asked") {
+    const qprof::Trace trace = compile_trace(true);
+    qprof::ReportOptions options;
+    options.folded_keys = true;
+    const std::string text = folded(trace, options);
+    check_tool_friendly(text);
+    CHECK_THAT(text, Catch::Contains("\nmain;type_checking;typeck(2);type_of(2);type_of(1) "));
+    CHECK(folded(trace) == folded(compile_trace()));  // recorded keys alone change nothing
+}
+
+TEST_CASE("folded: whitespace becomes '_', ';' becomes ':', loads end in _[j]") {
+    qprof::test::ManualClock clock;
+    qprof::Session session{qprof::test::recording_options()};
+    std::thread{[] {
+        qprof::name_this_thread("worker\t1");
+        PROFILE_ACTIVITY("mir;build  all\n");
+        PROFILE_QUERY_NAMED("type of", 0);
+        PROFILE_QUERY_LOAD_NAMED("a;b c", 0);
+    }}.join();
+    session.finish();
+    const std::string text = folded(session.trace());
+    check_tool_friendly(text);
+    CHECK(text ==
+          "worker_1;mir:build__all_ 2000000\n"
+          "worker_1;mir:build__all_;type_of 2000000\n"
+          "worker_1;mir:build__all_;type_of;a:b_c_[j] 1000000\n");
+}
+
+TEST_CASE("folded: blocked waits end in _[k]; stacks equal after sanitising are merged") {
+    qprof::Trace trace;
+    for (const char* name : {"type of", "type_of"}) {
+        trace.providers.emplace_back().provider = name;
+        trace.sites.emplace_back().provider = name;
+        trace.sites.back().provider_index = static_cast<std::uint32_t>(trace.sites.size() - 1);
+    }
+    auto node = [](std::uint32_t site, qprof::Outcome outcome, std::int64_t start,
+                   std::int64_t end) {
+        qprof::Node made;
+        made.site = site;
+        made.outcome = outcome;
+        made.start_ns = start;
+        made.end_ns = end;
+        return made;
+    };
+    // "type of" [0, 10] holding a blocked "type_of" [2, 5], then a root "type_of" [20, 23].
+    qprof::ThreadTrace& thread = trace.threads.emplace_back();
+    thread.name = "main";
+    thread.nodes = {node(1, qprof::Outcome::blocked, 2, 5), node(0, qprof::Outcome::miss, 0, 10),
+                    node(1, qprof::Outcome::miss, 20, 23)};
+    thread.nodes[0].depth = 1;
+    thread.nodes[1].extent = 1;
+    thread.nodes[2].first = 2;
+    CHECK(folded(trace) ==
+          "main;type_of 10\n"
+          "main;type_of;type_of_[k] 3\n");
+}

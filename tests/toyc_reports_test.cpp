@@ -1,0 +1,141 @@
+// toyc at its default size with counts, folded and chrome: each report well formed, and the
+// three agreeing with each other on the real trace, to the nanosecond.
+#include <sys/wait.h>
+
+#include <catch2/catch.hpp>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include "json.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+namespace json = qprof::test::json;
+
+using Counts = std::map<std::string, std::uint64_t>;  // by provider
+using Times = std::map<std::string, std::int64_t>;    // ns by thread name, as folded writes it
+
+std::string folded_name(std::string name) {
+    std::replace(name.begin(), name.end(), ' ', '_');
+    return name;
+}
+
+// "1234.567" (µs with exactly three decimals) -> 1234567 ns.
+std::int64_t nanoseconds(const json::Value& micros) {
+    static const std::regex form{"[0-9]+\\.[0-9]{3}"};
+    if (!std::regex_match(micros.text, form)) {
+        FAIL("not microseconds with 3 decimals: " << micros.text);
+    }
+    const std::size_t dot = micros.text.find('.');
+    return std::stoll(micros.text.substr(0, dot)) * 1000 + std::stoll(micros.text.substr(dot + 1));
+}
+
+// Follows the complete events of one thread in file order: each must lie within the event
+// it is nested in and start at or after the end of the sibling before it.
+class NestingWalk {
+  public:
+    void add(std::int64_t start, std::int64_t end) {
+        bad_ += start < last_start_ || end < start;
+        last_start_ = start;
+        std::int64_t sibling_end = start;
+        while (!open_.empty() && !(open_.back().first <= start && end <= open_.back().second)) {
+            sibling_end = open_.back().second;
+            open_.pop_back();
+        }
+        bad_ += start < sibling_end;
+        top_level_ns_ += open_.empty() ? end - start : 0;
+        open_.emplace_back(start, end);
+    }
+    std::uint64_t bad() const { return bad_; }
+    std::int64_t top_level_ns() const { return top_level_ns_; }
+
+  private:
+    std::vector<std::pair<std::int64_t, std::int64_t>> open_;
+    std::int64_t last_start_ = 0;
+    std::int64_t top_level_ns_ = 0;
+    std::uint64_t bad_ = 0;
+};
+
+struct ChromeSummary {
+    Counts events;  // X and i events by provider
+    Times top_level;
+    std::uint64_t bad_nesting = 0;
+};
+
+ChromeSummary read_chrome(const std::string& text) {
+    std::map<std::int64_t, NestingWalk> walks;  // by tid
+    std::map<std::int64_t, std::string> names;
+    ChromeSummary summary;
+    json::parse(text, "traceEvents", [&](const json::Value& event) {
+        const std::string& phase = event["ph"].text;
+        const json::Value* thread = event.find("tid");  // the process's name has none
+        const auto tid = thread == nullptr ? 0 : static_cast<std::int64_t>(thread->number);
+        if (phase == "M" && event["name"].text == "thread_name") {
+            names[tid] = event["args"]["name"].text;
+        } else if (phase == "X" || phase == "i") {
+            ++summary.events[event["name"].text];
+        }
+        if (phase == "X") {
+            const std::int64_t start = nanoseconds(event["ts"]);
+            walks[tid].add(start, start + nanoseconds(event["dur"]));
+        }
+    });
+    for (const auto& [tid, walk] : walks) {
+        summary.top_level[folded_name(names.at(tid))] += walk.top_level_ns();
+        summary.bad_nesting += walk.bad();
+    }
+    return summary;
+}
+
+Counts read_counts(const std::string& text) {
+    Counts counts;
+    std::istringstream lines{text};
+    for (std::string line; std::getline(lines, line);) {
+        const std::size_t duration = line.rfind(',');
+        const std::size_t count = line.rfind(',', duration - 1);
+        counts[line.substr(0, count)] = std::stoull(line.substr(count + 1, duration - count - 1));
+    }
+    return counts;
+}
+
+// Self time by root frame; checks the form of every line.
+Times read_folded(const std::string& text) {
+    const std::regex line_form{"[^ ]+( [0-9]+)"};
+    std::uint64_t malformed = 0;
+    Times per_root;
+    std::istringstream lines{text};
+    for (std::string line; std::getline(lines, line);) {
+        malformed += !std::regex_match(line, line_form);
+        per_root[line.substr(0, line.find_first_of("; "))] +=
+            std::stoll(line.substr(line.rfind(' ') + 1));
+    }
+    CHECK(malformed == 0);
+    return per_root;
+}
+
+}  // namespace
+
+TEST_CASE("toyc's counts, folded and chrome reports agree on the real trace") {
+    qprof::test::TempDir dir;
+    const std::string command = std::string(QPROF_TOYC) +
+                                " -Z profile-queries=counts,folded,chrome"
+                                " -Z profile-queries-chrome=hits -Z profile-queries-dir=" +
+                                dir.path().string() + " >/dev/null 2>" +
+                                (dir.path() / "stderr").string();
+    const int status = std::system(command.c_str());
+    INFO(qprof::test::read_file(dir.path() / "stderr"));
+    REQUIRE((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+
+    const Times folded = read_folded(qprof::test::read_file(dir.path() / "profile_queries.folded"));
+    const ChromeSummary chrome =
+        read_chrome(qprof::test::read_file(dir.path() / "profile_queries.trace.json"));
+    const Counts counts =
+        read_counts(qprof::test::read_file(dir.path() / "profile_queries.counts.txt"));
+    CHECK(chrome.bad_nesting == 0);
+    CHECK(folded.size() >= 2);  // main and the codegen workers
+    CHECK(folded == chrome.top_level);
+    CHECK(counts.size() > 10);
+    CHECK(counts == chrome.events);
+}
