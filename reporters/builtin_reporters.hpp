@@ -9,6 +9,7 @@ namespace qprof::detail {
 
 std::unique_ptr<Reporter> make_chrome_reporter();
 std::unique_ptr<Reporter> make_counts_reporter();
+std::unique_ptr<Reporter> make_flamegraph_reporter();
 std::unique_ptr<Reporter> make_folded_reporter();
 std::unique_ptr<Reporter> make_html_reporter();
 std::unique_ptr<Reporter> make_keys_reporter();

@@ -23,6 +23,7 @@ struct Registry {
         {"keys", detail::make_keys_reporter},
         {"folded", detail::make_folded_reporter},
         {"chrome", detail::make_chrome_reporter},
+        {"flamegraph", detail::make_flamegraph_reporter},
     };
 };
 

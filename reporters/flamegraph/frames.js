@@ -1,0 +1,115 @@
+// qprof flame graph, part 1 of 3: the frames. Decodes the JSON payload into typed arrays once,
+// lays every frame out (its start within the root, in nanoseconds, and its depth), and answers
+// searches. The payload is described in docs/flamegraph-report.md.
+//
+// The three files are concatenated (frames.js, draw.js, main.js) into one classic script.
+// This file declares the shared namespace `fg`; each file is an IIFE that adds to it.
+const fg = {};
+
+(() => {
+  'use strict';
+
+  const COLUMNS = ['parent', 'name', 'kind', 'count', 'total_ns', 'self_ns', 'hits'];
+
+  function column(frames, name, Type, len) {
+    const values = frames[name];
+    if (!Array.isArray(values) || values.length !== len) {
+      throw new Error('frames.' + name + ' is not an array of ' + len + ' numbers');
+    }
+    return Type.from(values);
+  }
+
+  fg.load = function load(payload) {
+    if (!payload || payload.format !== 'qprof-flamegraph') throw new Error('not a qprof flame graph');
+    const raw = payload.frames || {};
+    const len = Array.isArray(raw.parent) ? raw.parent.length : 0;
+    const F = { len };
+    for (const name of COLUMNS) {
+      F[name] = column(raw, name, name === 'parent' || name === 'name' || name === 'kind' ? Int32Array : Float64Array, len);
+    }
+    fg.names = Array.isArray(payload.names) ? payload.names.map(String) : [];
+    fg.kinds = Array.isArray(payload.kinds) ? payload.kinds.map(String) : [];
+    fg.wall = Number(payload.wall_ns) || 0;
+    layout(F);
+    fg.F = F;
+    fg.total = len > 0 ? Math.max(0, F.total_ns[0]) : 0;
+  };
+
+  // Children follow their parent, so one pass places every frame after its earlier siblings.
+  function layout(F) {
+    const { len, parent, total_ns: total, kind } = F;
+    const x = new Float64Array(len);
+    const depth = new Int32Array(len);
+    const used = new Float64Array(len); // width already taken by children
+    const asked = new Float64Array(len); // queries asked that were not hits
+    const childCount = new Int32Array(len + 1);
+    const queryKind = fg.kinds.map((k) => k === 'miss' || k === 'blocked' || k === 'load');
+    for (let i = 0; i < len; i++) {
+      if (total[i] < 0 || !Number.isFinite(total[i])) total[i] = 0;
+      const p = parent[i];
+      if (i === 0 ? p !== -1 : !(p >= 0 && p < i)) {
+        throw new Error('frame ' + i + ' has parent ' + p + '; parents come first and frame 0 is the root');
+      }
+      if (i === 0) continue;
+      x[i] = x[p] + used[p];
+      used[p] += total[i];
+      depth[i] = depth[p] + 1;
+      childCount[p]++;
+      if (queryKind[kind[i]]) asked[p] += F.count[i];
+    }
+    // Children as one flat array (CSR), in frame order: first run first.
+    const childStart = new Int32Array(len + 1);
+    for (let i = 0; i < len; i++) childStart[i + 1] = childStart[i] + childCount[i];
+    const children = new Int32Array(Math.max(0, len - 1));
+    const fill = childStart.slice(0, len);
+    for (let i = 1; i < len; i++) children[fill[parent[i]]++] = i;
+    Object.assign(F, { x, depth, asked, childStart, children });
+  }
+
+  // Is frame `a` on the path from the root to frame `f` (itself included)?
+  fg.isAncestor = function isAncestor(a, f) {
+    const { parent, depth } = fg.F;
+    while (f >= 0 && depth[f] > depth[a]) f = parent[f];
+    return f === a;
+  };
+
+  fg.kindOf = (i) => fg.kinds[fg.F.kind[i]] || '?';
+  fg.nameOf = (i) => fg.names[fg.F.name[i]] || '';
+  fg.isProvider = (i) => { const k = fg.kindOf(i); return k !== 'all' && k !== 'thread'; };
+
+  // Frames whose provider name contains the text, ignoring case. `share` counts the time of a
+  // match inside another match once.
+  fg.find = function find(text) {
+    const query = String(text).trim().toLowerCase();
+    const F = fg.F;
+    if (query === '' || !F) return null;
+    const named = fg.names.map((n) => n.toLowerCase().includes(query));
+    const mask = new Uint8Array(F.len);
+    const covered = new Uint8Array(F.len);
+    let count = 0;
+    let ns = 0;
+    for (let i = 0; i < F.len; i++) {
+      const under = i > 0 && covered[F.parent[i]] === 1;
+      if (named[F.name[i]] && fg.isProvider(i)) {
+        mask[i] = 1;
+        count++;
+        if (!under) ns += F.total_ns[i];
+      }
+      covered[i] = mask[i] === 1 || under ? 1 : 0;
+    }
+    return { query, mask, count, ns };
+  };
+
+  // Texts for people; the page's own, so no need to match the C++ formatting digit by digit.
+  fg.thousands = (v) => Math.round(v).toLocaleString('en-US');
+  fg.percentText = (ns) => {
+    const p = fg.total > 0 ? (100 * ns) / fg.total : 0;
+    return p > 0 && p < 0.05 ? '<0.1 %' : p.toFixed(1) + ' %';
+  };
+  fg.durationText = (ns) => {
+    if (ns < 1e3) return Math.round(ns) + ' ns';
+    if (ns < 1e6) return (ns / 1e3).toFixed(1) + ' \u00b5s';
+    if (ns < 1e9) return (ns / 1e6).toFixed(2) + ' ms';
+    return (ns / 1e9).toFixed(3) + ' s';
+  };
+})();

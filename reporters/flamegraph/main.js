@@ -1,0 +1,216 @@
+// qprof flame graph, part 3 of 3: the page around the canvas -- tooltip, zoom, search, keys --
+// and the hooks the browser tests use (window.qprofFlame). The script sits at the end of
+// <body>, so the page is parsed and laid out: everything runs at once, and `ready` resolves
+// after the first draw.
+(() => {
+  'use strict';
+
+  const SEARCH_DELAY = 120; // ms of quiet typing before searching
+  const COUNT_LABEL = { miss: 'Runs', activity: 'Runs', blocked: 'Waits', load: 'Loads' };
+
+  const $ = (id) => document.getElementById(id);
+  let pending = 0;
+
+  function requestDraw() {
+    if (pending === 0) pending = requestAnimationFrame(() => { pending = 0; fg.draw(); });
+  }
+
+  function valid(i) {
+    return fg.F != null && Number.isInteger(i) && i >= 0 && i < fg.F.len;
+  }
+
+  // ---- tooltip ----
+
+  function line(box, term, value) {
+    const row = document.createElement('div');
+    const dt = document.createElement('dt');
+    const dd = document.createElement('dd');
+    dt.textContent = term;
+    dd.textContent = value;
+    row.append(dt, dd);
+    box.appendChild(row);
+  }
+
+  function fillTooltip(tip, i) {
+    const F = fg.F;
+    const kind = fg.kindOf(i);
+    const title = document.createElement('p');
+    const name = document.createElement('strong');
+    const tag = document.createElement('span');
+    name.className = 'name';
+    name.textContent = fg.nameOf(i);
+    tag.className = 'kind ' + kind;
+    tag.textContent = kind;
+    title.append(name, ' ', tag);
+    const list = document.createElement('dl');
+    const z = fg.view.zoom;
+    const ofZoom = z > 0 && F.total_ns[z] > 0
+      ? ', ' + ((100 * F.total_ns[i]) / F.total_ns[z]).toFixed(1) + ' % of the zoomed frame' : '';
+    line(list, 'Inclusive', fg.durationText(F.total_ns[i]) + ' \u00b7 ' + fg.percentText(F.total_ns[i]) +
+      ' of total' + ofZoom);
+    line(list, 'Self', fg.durationText(Math.max(0, F.self_ns[i])) + ' \u00b7 ' + fg.percentText(Math.max(0, F.self_ns[i])));
+    if (COUNT_LABEL[kind]) line(list, COUNT_LABEL[kind], fg.thousands(F.count[i]));
+    if (F.hits[i] > 0) {
+      line(list, 'Cache hits asked', fg.thousands(F.hits[i]) + ' \u00b7 ' +
+        ((100 * F.hits[i]) / (F.hits[i] + F.asked[i])).toFixed(1) + ' % of the queries it asked');
+    }
+    tip.replaceChildren(title, list);
+  }
+
+  function showTooltip(i, clientX, clientY) {
+    const tip = $('tooltip');
+    if (i < 0) { tip.hidden = true; return; }
+    if (tip.hidden || Number(tip.dataset.frame) !== i) {
+      fillTooltip(tip, i);
+      tip.dataset.frame = String(i);
+      tip.hidden = false;
+    }
+    const gap = 14;
+    const w = tip.offsetWidth;
+    const h = tip.offsetHeight;
+    const x = clientX + gap + w > innerWidth ? Math.max(0, clientX - gap - w) : clientX + gap;
+    const y = clientY + gap + h > innerHeight ? Math.max(0, clientY - gap - h) : clientY + gap;
+    tip.style.left = x + 'px';
+    tip.style.top = y + 'px';
+  }
+
+  function pointerFrame(e) {
+    const r = fg.canvas.getBoundingClientRect();
+    return fg.frameAt(e.clientX - r.left, e.clientY - r.top);
+  }
+
+  // ---- zoom and search ----
+
+  function zoomTo(i) {
+    if (!valid(i)) return false;
+    fg.view.zoom = i;
+    $('zoom-status').textContent = i === 0 ? ''
+      : 'Zoomed to ' + fg.nameOf(i) + ' \u00b7 ' + fg.percentText(fg.F.total_ns[i]) + ' of total';
+    $('reset').disabled = i === 0;
+    $('tooltip').hidden = true;
+    fg.draw();
+    return true;
+  }
+
+  function search(text) {
+    const match = fg.find(text);
+    fg.view.match = match;
+    const status = $('search-status');
+    if (match === null) status.textContent = '';
+    else if (match.count === 0) status.textContent = 'No matches';
+    else {
+      status.textContent = fg.thousands(match.count) + (match.count === 1 ? ' frame, ' : ' frames, ') +
+        fg.percentText(match.ns) + ' of total';
+    }
+    fg.draw();
+    return match === null ? null : { matches: match.count, share: fg.total > 0 ? (100 * match.ns) / fg.total : 0 };
+  }
+
+  function clearSearch(input) {
+    input.value = '';
+    search('');
+  }
+
+  // ---- events ----
+
+  function initEvents() {
+    const canvas = fg.canvas;
+    const input = $('search');
+    canvas.addEventListener('mousemove', (e) => {
+      const i = pointerFrame(e);
+      showTooltip(i, e.clientX, e.clientY);
+      if (i !== fg.view.hover) { fg.view.hover = i; requestDraw(); }
+    });
+    canvas.addEventListener('mouseleave', () => {
+      showTooltip(-1);
+      if (fg.view.hover !== -1) { fg.view.hover = -1; requestDraw(); }
+    });
+    canvas.addEventListener('click', (e) => {
+      const i = pointerFrame(e);
+      if (i >= 0) zoomTo(i);
+    });
+    $('reset').addEventListener('click', () => zoomTo(0));
+    let timer = 0;
+    input.addEventListener('input', () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => { timer = 0; search(input.value); }, SEARCH_DELAY);
+    });
+    document.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape') {
+        clearTimeout(timer);
+        if (e.target === input && input.value !== '') clearSearch(input);
+        else if (fg.view.zoom !== 0) zoomTo(0);
+        else if (input.value !== '') clearSearch(input);
+        return;
+      }
+      const tag = e.target && e.target.tagName;
+      if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey || tag === 'INPUT' || tag === 'BUTTON') return;
+      e.preventDefault();
+      input.focus();
+      input.select();
+    });
+    window.addEventListener('resize', requestDraw);
+    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => { fg.readTheme(); requestDraw(); });
+  }
+
+  // ---- start-up and hooks ----
+
+  let resolveReady;
+  const api = {
+    ready: new Promise((resolve) => { resolveReady = resolve; }),
+    readyAt: null,
+    error: null,
+    zoomTo: (i) => zoomTo(i),
+    search: (text) => { $('search').value = String(text); return search(String(text)); },
+    // Where frame i is on screen (viewport CSS px), or null when it is not drawn.
+    frameBox: (i) => {
+      const box = valid(i) ? fg.box(i) : null;
+      if (box === null) return null;
+      const r = fg.canvas.getBoundingClientRect();
+      return { x: r.left + box.left, y: r.top + box.top, width: box.width, height: box.height };
+    },
+    frame: (i) => (valid(i) ? {
+      name: fg.nameOf(i), kind: fg.kindOf(i), parent: fg.F.parent[i], count: fg.F.count[i],
+      total_ns: fg.F.total_ns[i], self_ns: fg.F.self_ns[i], hits: fg.F.hits[i],
+    } : null),
+    state: () => ({
+      frames: fg.F ? fg.F.len : 0,
+      drawn: fg.drawn.frame.length,
+      canvasWidth: fg.drawn.canvasWidth || 0,
+      zoom: fg.view.zoom,
+      zoomName: fg.F ? fg.nameOf(fg.view.zoom) : '',
+      hover: fg.view.hover,
+      search: fg.view.match ? fg.view.match.query : '',
+      matches: fg.view.match ? fg.view.match.count : 0,
+      share: fg.view.match && fg.total > 0 ? (100 * fg.view.match.ns) / fg.total : 0,
+    }),
+  };
+  window.qprofFlame = api;
+
+  try {
+    const source = $('qprof-flamegraph');
+    if (!source) throw new Error('the page has no #qprof-flamegraph');
+    fg.load(JSON.parse(source.textContent));
+    fg.canvas = $('flame-canvas');
+    fg.ctx = fg.canvas.getContext('2d');
+    fg.readTheme();
+    if (fg.total <= 0) {
+      const empty = document.createElement('p');
+      empty.className = 'empty';
+      empty.textContent = 'No query was recorded.';
+      fg.canvas.replaceWith(empty);
+    } else {
+      initEvents();
+      zoomTo(0);
+    }
+  } catch (e) {
+    // Not rethrown: the page says what went wrong, and `ready` still settles.
+    api.error = e && e.message ? e.message : String(e);
+    const p = document.createElement('p');
+    p.className = 'error';
+    p.textContent = 'The flame graph could not be drawn: ' + api.error;
+    $('flame').replaceChildren(p);
+  }
+  api.readyAt = performance.now();
+  resolveReady();
+})();

@@ -1,0 +1,31 @@
+// The pieces of profile_queries.flamegraph.html that flamegraph_reporter.cpp puts together:
+// the merged stack tree as the JSON payload the viewer draws, and the viewer itself
+// (reporters/flamegraph/: CSS and scripts, embedded at build time by embed_viewer.py).
+// The whole contract: docs/flamegraph-report.md.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <qprof/trace.hpp>
+
+#include "stack_tree.hpp"
+
+namespace qprof::detail::flamegraph {
+
+// What the header shows, counted from the stack tree built with hits as frames.
+struct Totals {
+    std::uint64_t queries = 0;  // every query node: runs, hits, blocked waits and loads
+    std::uint64_t hits = 0;
+    std::uint64_t frames = 0;   // in the payload: the root and every frame but hits
+    std::int64_t total_ns = 0;  // the full width: the threads' time added up
+};
+Totals totals_of(const StackTree& tree);
+
+// The frames as JSON (docs/flamegraph-report.md): an "all threads" root, then the stack
+// tree's frames in its order without the hit frames, whose counts go to their parent.
+void write_payload(std::ostream& out, const Trace& trace, const StackTree& tree);
+
+void write_viewer_css(std::ostream& out);
+void write_viewer_js(std::ostream& out);
+
+}  // namespace qprof::detail::flamegraph

@@ -1,0 +1,128 @@
+// The flame graph's frames as the viewer reads them: one JSON array of integers per column,
+// so that tens of thousands of frames parse in a few milliseconds.
+#include <charconv>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "flamegraph_parts.hpp"
+#include "html_parts.hpp"
+
+namespace qprof::detail::flamegraph {
+
+namespace {
+
+// Indexed by FrameKind, then the root's own kind; "hit" is listed but no frame has it.
+constexpr std::string_view kKinds[] = {"thread", "miss",     "hit", "blocked",
+                                       "load",   "activity", "all"};
+constexpr std::int64_t kAllKind = 6;
+static_assert(static_cast<int>(FrameKind::activity) + 1 == kAllKind);
+
+struct Row {
+    std::int64_t parent = -1;
+    std::int64_t name = 0;  // into the string table
+    std::int64_t kind = kAllKind;
+    std::int64_t count = 0;
+    std::int64_t total_ns = 0;
+    std::int64_t self_ns = 0;
+    std::int64_t hits = 0;  // cache hits among the queries this frame asked
+};
+
+class Names {
+  public:
+    std::int64_t index(const std::string& name) {
+        const auto [it, added] = index_.try_emplace(name, static_cast<std::int64_t>(names_.size()));
+        if (added) {
+            names_.push_back(name);
+        }
+        return it->second;
+    }
+    const std::vector<std::string>& names() const { return names_; }
+
+  private:
+    std::vector<std::string> names_;
+    std::unordered_map<std::string, std::int64_t> index_;
+};
+
+std::vector<Row> rows_of(const StackTree& tree, const Totals& totals, Names& names) {
+    const std::vector<StackFrame>& frames = tree.frames();
+    std::vector<Row> rows{
+        Row{.name = names.index("all threads"), .count = 1, .total_ns = totals.total_ns}};
+    std::vector<std::int64_t> row_of(frames.size(), 0);
+    for (std::uint32_t f = 0; f < frames.size(); ++f) {
+        const StackFrame& frame = frames[f];
+        const std::int64_t parent =
+            frame.parent == StackFrame::kNoParent ? 0 : row_of[frame.parent];
+        if (frame.kind == FrameKind::hit) {  // a leaf with no time: counted, not drawn
+            rows[static_cast<std::size_t>(parent)].hits += static_cast<std::int64_t>(frame.count);
+            continue;
+        }
+        row_of[f] = static_cast<std::int64_t>(rows.size());
+        rows.push_back(Row{parent, names.index(frame.name), static_cast<std::int64_t>(frame.kind),
+                           static_cast<std::int64_t>(frame.count), frame.total_ns, frame.self_ns,
+                           0});
+    }
+    return rows;
+}
+
+// Writes `"name":[v,v,...]` through one buffer.
+void write_column(std::ostream& out, std::string_view name, const std::vector<Row>& rows,
+                  std::int64_t Row::*field) {
+    std::string text = "\"" + std::string{name} + "\":[";
+    text.reserve(rows.size() * 6 + text.size() + 1);
+    char number[24];
+    for (const Row& row : rows) {
+        const auto [end, error] = std::to_chars(number, number + sizeof number, row.*field);
+        text.append(number, end);
+        text += ',';
+    }
+    text.back() = ']';  // there is always the root
+    out << text;
+}
+
+}  // namespace
+
+Totals totals_of(const StackTree& tree) {
+    Totals totals{.frames = 1};
+    for (const StackFrame& frame : tree.frames()) {
+        if (frame.kind == FrameKind::thread) {
+            totals.total_ns += frame.total_ns;
+        } else if (frame.kind != FrameKind::activity) {
+            totals.queries += frame.count;
+        }
+        if (frame.kind == FrameKind::hit) {
+            totals.hits += frame.count;
+        } else {
+            totals.frames += 1;
+        }
+    }
+    return totals;
+}
+
+void write_payload(std::ostream& out, const Trace& trace, const StackTree& tree) {
+    const Totals totals = totals_of(tree);
+    Names names;
+    const std::vector<Row> rows = rows_of(tree, totals, names);
+    out << "{\"format\":\"qprof-flamegraph\",\"version\":1,\"wall_ns\":" << trace.wall_ns
+        << ",\"total_ns\":" << totals.total_ns << ",\"clock\":" << html::json_string(trace.clock)
+        << ",\n\"kinds\":[";
+    for (std::string_view kind : kKinds) {
+        out << (kind == kKinds[0] ? "" : ",") << html::json_string(kind);
+    }
+    out << "],\n\"names\":[";
+    for (std::size_t i = 0; i < names.names().size(); ++i) {
+        out << (i > 0 ? "," : "") << html::json_string(names.names()[i]);
+    }
+    out << "],\n\"frames\":{";
+    const std::pair<std::string_view, std::int64_t Row::*> columns[] = {
+        {"parent", &Row::parent}, {"name", &Row::name},         {"kind", &Row::kind},
+        {"count", &Row::count},   {"total_ns", &Row::total_ns}, {"self_ns", &Row::self_ns},
+        {"hits", &Row::hits}};
+    for (const auto& [name, field] : columns) {
+        out << (name == columns[0].first ? "" : ",\n");
+        write_column(out, name, rows, field);
+    }
+    out << "}}";
+}
+
+}  // namespace qprof::detail::flamegraph

@@ -1,0 +1,93 @@
+// profile_queries.flamegraph.html: the trace merged by call path and drawn as a flame graph by
+// the page itself -- frames as wide as their inclusive time, the root at the bottom -- with
+// hover details, click to zoom and search. One self-contained file; the contract is in
+// docs/flamegraph-report.md.
+#include "builtin_reporters.hpp"
+#include "flamegraph_parts.hpp"
+#include "html_parts.hpp"
+#include "text.hpp"
+
+namespace qprof::detail {
+
+namespace {
+
+using html::escape;
+using namespace flamegraph;
+
+constexpr std::string_view kControls = R"html(<nav id="controls">
+<input id="search" type="search" placeholder="Search providers" autocomplete="off" aria-label="Search providers">
+<span id="search-status" aria-live="polite"></span>
+<button id="reset" type="button" title="Reset zoom (Esc)">Reset zoom</button>
+<span id="zoom-status" aria-live="polite"></span>
+</nav>
+<main id="flame">
+<canvas id="flame-canvas" role="img" aria-label="Flame graph of the queries: each frame as wide as its inclusive time, callers below their callees"></canvas>
+<div id="tooltip" role="tooltip" hidden></div>
+</main>
+)html";
+
+constexpr std::string_view kLegend = R"(<section id="legend">
+<h2>Legend</h2>
+<ul>
+<li><span class="swatch miss"></span> <code>miss</code> a provider ran (warm colours, one per provider)</li>
+<li><span class="swatch activity"></span> <code>activity</code> a pass, not a query</li>
+<li><span class="swatch blocked"></span> <code>blocked</code> waited for another thread computing the same key</li>
+<li><span class="swatch load"></span> <code>load</code> read from a persistent cache</li>
+<li><span class="swatch thread"></span> <code>thread</code> a thread; the bottom frame is all threads together</li>
+<li><span class="swatch hits"></span> <code>hits</code> cache hits take no time, so they are no frames: the blue strip on top of a frame is the share of the queries it asked that the cache answered</li>
+</ul>
+<p>Each frame is one call path: every run of that provider under the same callers, merged. Width is inclusive time; the percentages are of the full width, the threads' time added up.</p>
+<p>Hover a frame for its details; click it to zoom, click a frame below to zoom out. Keys: / searches, Esc clears the search or resets the zoom.</p>
+</section>
+)";
+
+void write_summary(std::ostream& out, const Trace& trace, const Totals& totals) {
+    auto item = [&](std::string_view term, std::string_view id, const std::string& value) {
+        out << "<div><dt>" << term << "</dt><dd id=\"" << id << "\">" << escape(value)
+            << "</dd></div>\n";
+    };
+    out << "<header id=\"summary\">\n<h1>Query flame graph</h1>\n<dl>\n";
+    item("Wall time", "total-wall", html::duration_text(trace.wall_ns));
+    item("Full width", "total-time", html::duration_text(totals.total_ns));
+    item("Queries", "total-queries", with_thousands(totals.queries));
+    item("Hits", "total-hits",
+         with_thousands(totals.hits) + " (" +
+             html::percent_text(static_cast<std::int64_t>(totals.hits),
+                                static_cast<std::int64_t>(totals.queries)) +
+             ")");
+    item("Threads", "total-threads", std::to_string(trace.threads.size()));
+    item("Frames", "total-frames", with_thousands(totals.frames));
+    out << "</dl>\n</header>\n";
+}
+
+class FlamegraphReporter : public Reporter {
+  public:
+    std::string_view name() const override { return "flamegraph"; }
+    std::string_view description() const override {
+        return "an interactive flame graph of the queries by call path (a browser page)";
+    }
+    std::string_view file_suffix() const override { return "flamegraph.html"; }
+
+    void write(const Trace& trace, std::ostream& out) override {
+        const StackTree tree{trace, StackOptions{.hits = true}};
+        out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+               "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+               "<title>qprof \u00b7 query flame graph</title>\n<style id=\"qprof-style\">";
+        write_viewer_css(out);
+        out << "</style>\n</head>\n<body>\n";
+        write_summary(out, trace, totals_of(tree));
+        out << kControls << kLegend << "<script type=\"application/json\" id=\"qprof-flamegraph\">";
+        write_payload(out, trace, tree);
+        out << "</script>\n<script id=\"qprof-viewer\">";
+        write_viewer_js(out);
+        out << "</script>\n</body>\n</html>\n";
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> make_flamegraph_reporter() {
+    return std::make_unique<FlamegraphReporter>();
+}
+
+}  // namespace qprof::detail
