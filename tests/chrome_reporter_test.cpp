@@ -37,14 +37,9 @@ void compile() {
 }
 
 std::string chrome(const qprof::Trace& trace, bool hits) {
-    std::unique_ptr<qprof::Reporter> reporter = qprof::make_reporter("chrome");
-    REQUIRE(reporter);
     qprof::ReportOptions options;
     options.chrome_hits = hits;
-    reporter->configure(options);
-    std::ostringstream out;
-    reporter->write(trace, out);
-    return out.str();
+    return qprof::test::report_text("chrome", trace, options);
 }
 
 // The events that are not metadata.
@@ -83,13 +78,8 @@ TEST_CASE("trace.json matches the golden file") {
         compile();
     }
     const std::string received = qprof::test::read_file(dir.path() / "profile_queries.trace.json");
-    const std::string golden = qprof::test::read_file(QPROF_GOLDEN_DIR "/chrome.approved.json");
     CHECK_NOTHROW(json::parse(received));
-    if (received != golden) {  // to compare, and to approve by copying over the golden file
-        std::ofstream{"chrome.received.json", std::ios::binary} << received;
-        FAIL_CHECK("differs from tests/golden/chrome.approved.json; see chrome.received.json in "
-                   << std::filesystem::current_path().string());
-    }
+    qprof::test::check_golden(received, "chrome.approved.json");
 }
 
 TEST_CASE("trace.json times are microseconds written exactly from nanoseconds") {

@@ -42,11 +42,7 @@ void record_two_threads() {
 }
 
 std::string flamegraph_of(const qprof::Trace& trace) {
-    std::unique_ptr<qprof::Reporter> reporter = qprof::make_reporter("flamegraph");
-    REQUIRE(reporter);
-    std::ostringstream out;
-    reporter->write(trace, out);
-    return out.str();
+    return qprof::test::report_text("flamegraph", trace);
 }
 
 qprof::Trace two_thread_trace() {
@@ -55,18 +51,6 @@ qprof::Trace two_thread_trace() {
     record_two_threads();
     session.finish();
     return session.trace();
-}
-
-// The embedded viewer changes without the reporter changing: masked out of the golden file.
-std::string without_viewer(std::string page) {
-    for (const std::string element :
-         {"<style id=\"qprof-style\">", "<script id=\"qprof-viewer\">"}) {
-        const std::size_t body = page.find(element);
-        REQUIRE(body != std::string::npos);
-        const std::size_t from = body + element.size();
-        page.replace(from, page.find("</", from) - from, "(viewer)");
-    }
-    return page;
 }
 
 // The items of the payload's array `name` as written: numbers, or strings with their quotes.
@@ -116,15 +100,7 @@ TEST_CASE("profile_queries.flamegraph.html matches the golden file") {
         record_two_threads();
     }
     const std::string page = qprof::test::read_file(dir.path() / "profile_queries.flamegraph.html");
-    const std::string golden = qprof::test::read_file(QPROF_GOLDEN_DIR "/flamegraph.approved.html");
-    const std::string received = without_viewer(page);
-    if (received != golden) {  // to compare, and to approve by copying over the golden file
-        std::ofstream{"flamegraph.received.html", std::ios::binary} << received;
-        FAIL_CHECK(
-            "differs from tests/golden/flamegraph.approved.html; see "
-            "flamegraph.received.html in "
-            << std::filesystem::current_path().string());
-    }
+    qprof::test::check_golden(qprof::test::without_viewer(page), "flamegraph.approved.html");
 }
 
 TEST_CASE("the flame graph is self-contained: it loads nothing from elsewhere") {

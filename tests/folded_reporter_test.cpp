@@ -58,12 +58,7 @@ qprof::Trace compile_trace(bool keys = false) {
 }
 
 std::string folded(const qprof::Trace& trace, const qprof::ReportOptions& options = {}) {
-    std::unique_ptr<qprof::Reporter> reporter = qprof::make_reporter("folded");
-    REQUIRE(reporter);
-    reporter->configure(options);
-    std::ostringstream out;
-    reporter->write(trace, out);
-    return out.str();
+    return qprof::test::report_text("folded", trace, options);
 }
 
 std::vector<std::string> lines_of(const std::string& text) {
@@ -92,13 +87,8 @@ void check_tool_friendly(const std::string& text) {
 
 TEST_CASE("folded matches the golden file") {
     const std::string received = folded(compile_trace());
-    const std::string golden = qprof::test::read_file(QPROF_GOLDEN_DIR "/folded.approved.txt");
     check_tool_friendly(received);
-    if (received != golden) {  // to compare, and to approve by copying over the golden file
-        std::ofstream{"folded.received.txt", std::ios::binary} << received;
-        FAIL_CHECK("differs from tests/golden/folded.approved.txt; see folded.received.txt in "
-                   << std::filesystem::current_path().string());
-    }
+    qprof::test::check_golden(received, "folded.approved.txt");
 }
 
 TEST_CASE("folded values add up to each thread's recorded time") {

@@ -48,21 +48,6 @@ void compile() {
     PROFILE_QUERY_LOAD(mir, 1);
 }
 
-// The page with the embedded viewer left out: it changes without the reporter changing.
-std::string without_viewer(std::string page) {
-    const std::pair<std::string, std::string> elements[] = {
-        {"<style id=\"qprof-style\">", "</style>"}, {"<script id=\"qprof-viewer\">", "</script>"}};
-    for (const auto& [open, close] : elements) {
-        const std::size_t start = page.find(open);
-        REQUIRE(start != std::string::npos);
-        const std::size_t body = start + open.size();
-        const std::size_t end = page.find(close, body);
-        REQUIRE(end != std::string::npos);
-        page.replace(body, end - body, "(viewer)");
-    }
-    return page;
-}
-
 // The trace of compile(), every clock read 1 ms after the one before.
 qprof::Trace compile_trace() {
     qprof::test::ManualClock clock;
@@ -73,12 +58,7 @@ qprof::Trace compile_trace() {
 }
 
 std::string html_of(const qprof::Trace& trace, const qprof::ReportOptions& options = {}) {
-    std::unique_ptr<qprof::Reporter> reporter = qprof::make_reporter("html");
-    REQUIRE(reporter);
-    reporter->configure(options);
-    std::ostringstream out;
-    reporter->write(trace, out);
-    return out.str();
+    return qprof::test::report_text("html", trace, options);
 }
 
 }  // namespace
@@ -95,13 +75,7 @@ TEST_CASE("profile_queries.html matches the golden file") {
         compile();
     }
     const std::string page = qprof::test::read_file(dir.path() / "profile_queries.html");
-    const std::string golden = qprof::test::read_file(QPROF_GOLDEN_DIR "/html.approved.html");
-    const std::string received = without_viewer(page);
-    if (received != golden) {  // to compare, and to approve by copying over the golden file
-        std::ofstream{"html.received.html", std::ios::binary} << received;
-        FAIL_CHECK("differs from tests/golden/html.approved.html; see html.received.html in "
-                   << std::filesystem::current_path().string());
-    }
+    qprof::test::check_golden(qprof::test::without_viewer(page), "html.approved.html");
 }
 
 TEST_CASE("the page is self-contained: it loads nothing from elsewhere") {
@@ -130,7 +104,7 @@ TEST_CASE("provider names are escaped in the markup and cannot close the payload
 TEST_CASE("-Z profile-queries-important decides which nodes are labelled") {
     const qprof::Trace trace = compile_trace();
     auto labels = [&](std::uint32_t extent, double percent) {
-        const std::string page = without_viewer(html_of(trace, {extent, percent}));
+        const std::string page = qprof::test::without_viewer(html_of(trace, {extent, percent}));
         const std::regex label{"<span class=\"label\">([^<]*)</span>"};
         std::vector<std::string> found;
         for (auto it = std::sregex_iterator(page.begin(), page.end(), label);

@@ -102,4 +102,39 @@ std::string read_file(const std::filesystem::path& path) {
     return text.str();
 }
 
+std::string report_text(const std::string& name, const Trace& trace, const ReportOptions& options) {
+    std::unique_ptr<Reporter> reporter = make_reporter(name);
+    REQUIRE(reporter);
+    reporter->configure(options);
+    std::ostringstream out;
+    reporter->write(trace, out);
+    return out.str();
+}
+
+std::string without_viewer(std::string page) {
+    const std::pair<std::string, std::string> elements[] = {
+        {"<style id=\"qprof-style\">", "</style>"}, {"<script id=\"qprof-viewer\">", "</script>"}};
+    for (const auto& [open, close] : elements) {
+        const std::size_t start = page.find(open);
+        REQUIRE(start != std::string::npos);
+        const std::size_t body = start + open.size();
+        const std::size_t end = page.find(close, body);
+        REQUIRE(end != std::string::npos);
+        page.replace(body, end - body, "(viewer)");
+    }
+    return page;
+}
+
+void check_golden(const std::string& received, const std::string& golden) {
+    const std::string approved = read_file(std::filesystem::path{QPROF_GOLDEN_DIR} / golden);
+    REQUIRE_FALSE(approved.empty());
+    if (received != approved) {
+        std::string name = golden;
+        name.replace(name.find(".approved."), 10, ".received.");
+        std::ofstream{name, std::ios::binary} << received;
+        FAIL_CHECK("differs from tests/golden/" << golden << "; see " << name << " in "
+                                                << std::filesystem::current_path().string());
+    }
+}
+
 }  // namespace qprof::test

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <qprof/detail/clock.hpp>
 #include <qprof/qprof.hpp>
+#include <qprof/reporter.hpp>
 #include <string>
 
 namespace qprof::test {
@@ -41,5 +42,18 @@ std::string tree_text(const Trace& trace, std::size_t thread = 0);
 const ProviderTotals& totals_of(const Trace& trace, const std::string& provider);
 
 std::string read_file(const std::filesystem::path& path);
+
+// What the reporter `name` writes for `trace`, configured with `options`.
+std::string report_text(const std::string& name, const Trace& trace,
+                        const ReportOptions& options = {});
+
+// An HTML report without its embedded viewer (<style id="qprof-style">, <script
+// id="qprof-viewer">): the viewer changes without the reporter changing.
+std::string without_viewer(std::string page);
+
+// Checks `received` against tests/golden/`golden` (an *.approved.* file). When they differ,
+// writes it to the current directory as *.received.*, to compare and to approve by copying it
+// over the golden file, and fails.
+void check_golden(const std::string& received, const std::string& golden);
 
 }  // namespace qprof::test

@@ -83,6 +83,23 @@ def find_chromium():
         "); install it with: apt-get install chromium")
 
 
+SKIPPED = 77  # what Meson reports as a skipped test
+
+
+def chromium_for_test():
+    """Chromium's path for a browser test, or the exit status the test should end with:
+    Meson's "skipped" where Chromium is missing, a failure when CI=true (CI installs it)."""
+    try:
+        return find_chromium()
+    except ChromiumMissing as missing:
+        print("# " + str(missing), flush=True)
+        if os.environ.get("CI") == "true":
+            print("FAIL - Chromium is required when CI=true", flush=True)
+            return 1
+        print("# skipping the browser test", flush=True)
+        return SKIPPED
+
+
 def _high_fd(fd):
     """Moves fd to a number >= 10, so that putting the pipes on fds 3 and 4 in the child
     cannot overwrite one of them with the other."""

@@ -26,7 +26,7 @@ import time
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp  # noqa: E402
-from html_report_test import (SKIPPED, CheckFailed, Results, check_markup_escaped,  # noqa: E402
+from html_report_test import (CheckFailed, Results, check_markup_escaped,  # noqa: E402
                               parse_args)
 
 PAGE_NAME = "profile_queries.flamegraph.html"
@@ -307,14 +307,9 @@ def run_checks(browser, page_path, out_dir):
 
 def main():
     args = parse_args()  # the same arguments as the html page's test
-    try:
-        chromium = cdp.find_chromium()
-    except cdp.ChromiumMissing as missing:
-        print("# " + str(missing), flush=True)
-        if os.environ.get("CI") == "true":
-            print("FAIL - Chromium is required when CI=true", flush=True)
-            return 1
-        return SKIPPED
+    chromium = cdp.chromium_for_test()
+    if isinstance(chromium, int):
+        return chromium  # no Chromium: skipped, or failed under CI
     out_dir = os.path.abspath(args.out)
     os.makedirs(out_dir, exist_ok=True)
     try:
