@@ -1,6 +1,8 @@
 // The texts and classes of profile_queries.html. reporters/html/trace.js makes the same ones
 // for what the viewer draws later; the browser test compares the two.
+#include <algorithm>
 #include <cstdio>
+#include <unordered_map>
 
 #include "html_parts.hpp"
 #include "text.hpp"
@@ -136,11 +138,35 @@ std::string node_label(const Trace& trace, const Node& node, std::int64_t wall_n
     return trace.sites[node.site].provider + " \u00b7 " + percent_text(node.duration_ns(), wall_ns);
 }
 
-std::string fold_text(const Preorder& order, std::uint32_t from, std::uint32_t to,
-                      std::int64_t wall_ns) {
+// " · P" when every top-level node of the run is provider P, " · mostly P" when P has at
+// least half of the run's time (of its count when it took none), else nothing.
+std::string run_provider_text(const Trace& trace, const Preorder& order, std::uint32_t from,
+                              std::uint32_t to) {
+    const bool timed = order.run_duration_ns(from, to) > 0;
+    std::unordered_map<std::uint32_t, std::int64_t> score;  // by provider
+    std::int64_t total = 0;
+    for (std::uint32_t n = from; n < to; n = order.end(n)) {
+        const std::int64_t weight = timed ? order.duration_ns(n) : 1;
+        score[trace.sites[order.node(n).site].provider_index] += weight;
+        total += weight;
+    }
+    const auto best =
+        std::max_element(score.begin(), score.end(), [](const auto& a, const auto& b) {
+            return a.second != b.second ? a.second < b.second : a.first > b.first;
+        });
+    if (best == score.end() || best->second * 2 < total) {
+        return {};
+    }
+    return (score.size() == 1 ? " \u00b7 " : " \u00b7 mostly ") +
+           trace.providers[best->first].provider;
+}
+
+std::string fold_text(const Trace& trace, const Preorder& order, std::uint32_t from,
+                      std::uint32_t to, std::int64_t wall_ns) {
     const std::uint32_t count = to - from;
     return "+" + with_thousands(count) + (count == 1 ? " query \u00b7 " : " queries \u00b7 ") +
-           percent_text(order.run_duration_ns(from, to), wall_ns);
+           percent_text(order.run_duration_ns(from, to), wall_ns) +
+           run_provider_text(trace, order, from, to);
 }
 
 }  // namespace qprof::detail::html

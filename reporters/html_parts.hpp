@@ -70,7 +70,8 @@ std::string duration_text(std::int64_t ns);                    // "850 ns", "12.
 std::string percent_text(std::int64_t ns, std::int64_t wall);  // "12.3 %", "<0.1 %"
 std::string node_class(const Preorder& order, std::uint32_t n, const Importance& important);
 std::string node_label(const Trace& trace, const Node& node, std::int64_t wall_ns);
-std::string fold_text(const Preorder& order, std::uint32_t from, std::uint32_t to,
-                      std::int64_t wall_ns);
+std::string fold_text(const Trace& trace, const Preorder& order, std::uint32_t from,
+                      std::uint32_t to,
+                      std::int64_t wall_ns);  // "+1,240 queries · 3.1 % · mostly P"
 
 }  // namespace qprof::detail::html

@@ -198,7 +198,7 @@ class InitialTree {
 
     void write_fold(std::uint32_t from, std::uint32_t to) {
         out_ << "<span class=\"fold\" data-from=\"" << from << "\" data-to=\"" << to << "\">"
-             << escape(fold_text(order_, from, to, important_.wall_ns())) << "</span>";
+             << escape(fold_text(trace_, order_, from, to, important_.wall_ns())) << "</span>";
     }
 
     void write_node(std::uint32_t n) {

@@ -188,8 +188,9 @@ TEST_CASE("the initial view opens the longest important nodes within its budget"
     CHECK(tree(3) ==
           "<div data-n=\"0\"><div data-n=\"1\"></div></div><div data-n=\"2\"><span>analysis "
           "\u00b7 85.4 %</span><div data-n=\"3\"><span>typeck \u00b7 36.6 %</span><span "
-          "data-from=\"4\" data-to=\"18\">+14 queries \u00b7 17.1 %</span></div><span "
-          "data-from=\"18\" data-to=\"28\">+10 queries \u00b7 24.4 %</span></div>");
+          "data-from=\"4\" data-to=\"18\">+14 queries \u00b7 17.1 % \u00b7 type_of</span></div>"
+          "<span data-from=\"18\" data-to=\"28\">+10 queries \u00b7 24.4 % \u00b7 mostly "
+          "type_of</span></div>");
     // With room, typeck opens to its longest children, though none of them is important.
     CHECK_THAT(tree(55), Catch::Contains("<div data-n=\"16\"></div>"));
     // A trace of at most half the budget is drawn whole: no fold at all.
@@ -226,4 +227,15 @@ TEST_CASE("a node whose children do not fit shows its longest ones, the rest fol
     CHECK_THAT(tree,
                Catch::Contains("<span class=\"fold\" data-from=\"1\" data-to=\"" +
                                std::to_string(order.size() - (22 + 23 + 24 + 25 + 4)) + "\">+"));
+}
+
+TEST_CASE("a fold names the provider that takes its time") {
+    const qprof::Trace trace = compile_trace();
+    const Preorder order{trace.threads.at(0)};
+    auto text = [&](std::uint32_t from, std::uint32_t to) {
+        return qprof::detail::html::fold_text(trace, order, from, to, trace.wall_ns);
+    };
+    CHECK(text(0, order.size()) == "+28 queries \u00b7 92.7 % \u00b7 mostly analysis");
+    CHECK(text(18, 21) == "+3 queries \u00b7 7.3 % \u00b7 typeck");  // one provider only
+    CHECK(text(5, 6) == "+1 query \u00b7 <0.1 % \u00b7 type_of");    // a hit: counted, not timed
 }

@@ -172,10 +172,33 @@ const qp = {};
     return sum;
   };
 
+  // ' · P' when every top-level node of the run is provider P, ' · mostly P' when P has at
+  // least half of the run's time (of its count when it took none), else nothing. The twin of
+  // run_provider_text in html_format.cpp, ties to the lower provider index as there.
+  function runProviderText(T, from, to) {
+    const timed = qp.runDuration(T, from, to) > 0;
+    const score = new Map();
+    let total = 0;
+    for (let c = from; c < to; c += T.size[c]) {
+      const weight = timed ? T.dur[c] : 1;
+      const p = T.tag[c] >>> 5;
+      score.set(p, (score.get(p) || 0) + weight);
+      total += weight;
+    }
+    let best = -1;
+    let bestScore = -1;
+    for (const [p, value] of score) {
+      if (value > bestScore || (value === bestScore && p < best)) { best = p; bestScore = value; }
+    }
+    if (best < 0 || bestScore * 2 < total) return '';
+    const name = qp.providers[best] ? qp.providers[best].name : '?';
+    return (score.size === 1 ? ' \u00b7 ' : ' \u00b7 mostly ') + name;
+  }
+
   qp.foldText = function foldText(T, from, to) {
     const count = to - from;
     return '+' + qp.thousands(count) + (count === 1 ? ' query \u00b7 ' : ' queries \u00b7 ') +
-      qp.percentText(qp.runDuration(T, from, to));
+      qp.percentText(qp.runDuration(T, from, to)) + runProviderText(T, from, to);
   };
 
   const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
