@@ -112,8 +112,11 @@ void write_summary(std::ostream& out, const Trace& trace) {
 void write_controls(std::ostream& out, const std::vector<Preorder>& orders) {
     out << "<nav id=\"controls\">\n<label>Thread <select id=\"thread-select\">";
     for (std::size_t i = 0; i < orders.size(); ++i) {
-        out << "<option value=\"" << i << "\">" << escape(orders[i].thread().name) << " \u00b7 "
-            << with_thousands(orders[i].size()) << (orders[i].size() == 1 ? " event" : " events")
+        // Busy time says which thread did the work: a pass may only wait for workers.
+        const Preorder& order = orders[i];
+        out << "<option value=\"" << i << "\">" << escape(order.thread().name) << " \u00b7 "
+            << with_thousands(order.size()) << (order.size() == 1 ? " event" : " events")
+            << " \u00b7 " << duration_text(order.run_duration_ns(0, order.size())) << " busy"
             << "</option>";
     }
     out << "</select></label>\n"
