@@ -15,11 +15,14 @@
 //   open when the session ended. tid is the thread's index + 1.
 // - ts and dur are microseconds from the session start, written from integer nanoseconds
 //   with exactly three decimals, so that a child never pokes out of its parent by rounding.
+//   Where ts + dur added in floating point would pass the exact end (and a neighbour starting
+//   there would seem to overlap), dur is a nanosecond shorter: see written_end().
 // - Per thread, events are in pre-order (a parent before its children, even at the same ts),
 //   so they nest strictly and Perfetto draws each thread on one track.
 // - With -Z profile-queries-chrome=hits, hits are instant events ("i", thread scope). A hit
 //   reads no clock: it is placed at the end of the sibling before it, or at the start of its
 //   parent when it comes first (at the thread's first timed node when it has no parent).
+#include <algorithm>
 #include <charconv>
 
 #include "builtin_reporters.hpp"
@@ -107,21 +110,40 @@ class EventWriter {
                 break;
             }
         }
+        std::vector<std::int64_t> ends;  // the end written for the open node at each depth
         for (std::uint32_t n = 0; n < order.size(); ++n) {
             const Node& node = order.node(n);
             const std::uint32_t depth = order.depth(n);
             cursor.resize(std::max<std::size_t>(cursor.size(), depth + 2));
             if (node.outcome != Outcome::hit) {
-                cursor[depth] = node.end_ns;
+                ends.resize(depth + 1);
+                ends[depth] = written_end(node, depth == 0 ? node.end_ns : ends[depth - 1]);
+                cursor[depth] = ends[depth];
                 cursor[depth + 1] = node.start_ns;
-                write_node(thread, order.post_index(n), node.start_ns);
+                write_node(thread, order.post_index(n), node.start_ns, ends[depth]);
             } else if (hits_) {
-                write_node(thread, order.post_index(n), cursor[depth]);
+                write_node(thread, order.post_index(n), cursor[depth], 0);
             }
         }
     }
 
-    void write_node(const ThreadTrace& thread, std::uint32_t index, std::int64_t ts) {
+    // The end to write for a timed node: its own, within its parent's written end, and early
+    // enough that ts + dur added in floating point (as DevTools and speedscope add them) does
+    // not pass the exact end -- or a neighbour starting right there would seem to overlap it,
+    // and be dropped. At most a nanosecond or two earlier than measured, rarely.
+    static std::int64_t written_end(const Node& node, std::int64_t parent_end) {
+        std::int64_t end = std::min(node.end_ns, parent_end);
+        const auto microseconds = [](std::int64_t ns) { return static_cast<double>(ns) / 1000.0; };
+        while (end > node.start_ns &&
+               microseconds(node.start_ns) + microseconds(end - node.start_ns) >
+                   microseconds(end)) {
+            --end;
+        }
+        return end;
+    }
+
+    void write_node(const ThreadTrace& thread, std::uint32_t index, std::int64_t ts,
+                    std::int64_t end) {
         const Node& node = thread.nodes[index];
         const bool hit = node.outcome == Outcome::hit;
         const std::string_view outcome = outcome_name(node.outcome);
@@ -133,7 +155,7 @@ class EventWriter {
         append_microseconds(buffer_, ts);
         if (!hit) {
             buffer_ += ",\"dur\":";
-            append_microseconds(buffer_, node.duration_ns());
+            append_microseconds(buffer_, end - ts);
         }
         buffer_ += ",\"pid\":1,\"tid\":";
         append_integer(buffer_, thread.index + 1ULL);
