@@ -1,0 +1,101 @@
+// How long each built-in reporter takes to write a trace of a million events: the time a
+// run spends at its end, after the program's work, before the files are there.
+//
+//   $ ./reporter_benchmark --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+//
+// The trace is recorded once from a synthetic compiler-like workload (an item's check asks
+// eight type queries, each asking two cached ones and sometimes a deeper chain), then each
+// reporter writes it into a stream that only counts bytes.
+#include <benchmark/benchmark.h>
+
+#include <memory>
+#include <ostream>
+#include <qprof/qprof.hpp>
+#include <qprof/reporter.hpp>
+#include <qprof/trace.hpp>
+#include <streambuf>
+#include <string>
+
+namespace {
+
+constexpr int kItems = 40'000;  // about 1.1 M events
+
+// Counts what is written, keeps nothing: the reporter's work without the disk's.
+class CountingBuffer : public std::streambuf {
+  public:
+    std::streamsize bytes() const { return bytes_; }
+
+  protected:
+    std::streamsize xsputn(const char*, std::streamsize count) override {
+        bytes_ += count;
+        return count;
+    }
+    int_type overflow(int_type c) override {
+        ++bytes_;
+        return c;
+    }
+
+  private:
+    std::streamsize bytes_ = 0;
+};
+
+void type_of(int id, int depth) {
+    PROFILE_QUERY(type_of, id);
+    PROFILE_QUERY_HIT(def_span, id);
+    PROFILE_QUERY_HIT(generics_of, id);
+    if (depth > 0 && id % 7 == 0) {
+        type_of(id + 1, depth - 1);
+    }
+}
+
+void check_item(int item) {
+    PROFILE_QUERY(typeck, item);
+    for (int i = 0; i < 8; ++i) {
+        type_of(item * 8 + i, 4);
+    }
+}
+
+const qprof::Trace& workload_trace() {
+    static const qprof::Trace trace = [] {
+        qprof::SessionOptions options;
+        options.profile_queries = true;
+        options.reporters.clear();
+        qprof::Session session{options};
+        {
+            PROFILE_ACTIVITY("type checking");
+            for (int item = 0; item < kItems; ++item) {
+                check_item(item);
+            }
+        }
+        session.finish();
+        return session.trace();
+    }();
+    return trace;
+}
+
+void write_report(benchmark::State& state, const char* name) {
+    const qprof::Trace& trace = workload_trace();
+    std::streamsize bytes = 0;
+    for (auto _ : state) {
+        std::unique_ptr<qprof::Reporter> reporter = qprof::make_reporter(name);
+        reporter->configure(qprof::ReportOptions{});
+        CountingBuffer buffer;
+        std::ostream out{&buffer};
+        reporter->write(trace, out);
+        bytes = buffer.bytes();
+        benchmark::DoNotOptimize(bytes);
+    }
+    state.counters["events"] = static_cast<double>(trace.node_count());
+    state.counters["MB"] = static_cast<double>(bytes) / 1e6;
+    state.SetBytesProcessed(static_cast<std::int64_t>(bytes) * state.iterations());
+}
+
+BENCHMARK_CAPTURE(write_report, counts, "counts")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(write_report, html, "html")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(write_report, flamegraph, "flamegraph")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(write_report, folded, "folded")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(write_report, chrome, "chrome")->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
