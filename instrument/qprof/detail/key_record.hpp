@@ -59,6 +59,10 @@ template <typename Key>
 inline constexpr bool kKeyAsBytes = std::is_trivially_copyable_v<Key> &&
                                     sizeof(Key) <= 32 && holds_only_values<Key>();
 
+// Words of the key record of a Key: the head, then its bytes or its text's id.
+template <typename Key>
+inline constexpr std::uint32_t kKeyRecordWords = 1 + (kKeyAsBytes<Key> ? (sizeof(Key) + 7) / 8 : 1);
+
 template <typename Key>
 void format_key_bytes(std::string& out, const void* bytes) {
     alignas(Key) unsigned char storage[sizeof(Key)];
@@ -69,7 +73,7 @@ void format_key_bytes(std::string& out, const void* bytes) {
 template <typename Key>
 std::uint32_t key_type_id() {
     static const std::uint32_t id =
-        kKeyAsBytes<Key> ? register_key_type({&format_key_bytes<Key>, (sizeof(Key) + 7) / 8})
+        kKeyAsBytes<Key> ? register_key_type({&format_key_bytes<Key>, kKeyRecordWords<Key> - 1})
                          : register_key_type({nullptr, 1});
     return id;
 }
@@ -118,29 +122,39 @@ std::uint32_t intern_key(const Key& key) {
     }
 }
 
-// Called only while recording keys, on a thread attached to the current session.
+// Writes the key record of `key` at `pos`; returns where the next record goes.
 template <typename Key>
-void write_key_record(ThreadState& t, const Key& key) {
-    constexpr std::uint32_t kPayload = kKeyAsBytes<Key> ? (sizeof(Key) + 7) / 8 : 1;
-    std::uint64_t* pos = reserve_words(t, 1 + kPayload);
-    if (pos == nullptr) {
-        return;
-    }
-    pos[0] = record_head(RecordKind::key, t.depth, key_type_id<Key>());
+std::uint64_t* fill_key_record(std::uint64_t* pos, std::uint32_t depth, const Key& key) {
+    pos[0] = record_head(RecordKind::key, depth, key_type_id<Key>());
     if constexpr (kKeyAsBytes<Key>) {
-        std::memset(pos + 1, 0, kPayload * sizeof(std::uint64_t));  // padding stays equal
+        // Zeroed first, so that equal keys leave equal words whatever their padding.
+        std::memset(pos + 1, 0, (kKeyRecordWords<Key> - 1) * sizeof(std::uint64_t));
         std::memcpy(pos + 1, &key, sizeof(Key));
     } else {
         pos[1] = intern_key(key);
     }
-    publish(t, pos + 1 + kPayload);
+    return pos + kKeyRecordWords<Key>;
+}
+
+// Called only while recording keys, on a thread attached to the current session.
+template <typename Key>
+void write_key_record(ThreadState& t, const Key& key) {
+    if (std::uint64_t* pos = reserve_words(t, kKeyRecordWords<Key>)) {
+        publish(t, fill_key_record(pos, t.depth, key));
+    }
 }
 
 template <typename KeyFn>
 void record_hit(Site& site, KeyFn&& key) {
     if (ThreadState* t = recording_thread()) {
         if (g_record_keys) [[unlikely]] {
-            write_key_record(*t, key());
+            // The key and the hit in one reservation: a hit has nothing in between.
+            const auto& k = key();
+            using Key = std::decay_t<decltype(k)>;
+            if (std::uint64_t* pos = reserve_words(*t, kKeyRecordWords<Key> + 1)) {
+                publish(*t, fill_hit(fill_key_record(pos, t->depth, k), *t, site));
+            }
+            return;
         }
         write_hit(*t, site);
     }

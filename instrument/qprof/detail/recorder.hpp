@@ -119,10 +119,15 @@ inline void publish(ThreadState& t, std::uint64_t* end) {
     t.chunk->published.store(end, std::memory_order_release);
 }
 
+// Writes a hit record at `pos`; returns where the next record goes.
+inline std::uint64_t* fill_hit(std::uint64_t* pos, const ThreadState& t, Site& site) {
+    pos[0] = record_head(RecordKind::hit, t.depth, site_id(site));
+    return pos + 1;
+}
+
 inline void write_hit(ThreadState& t, Site& site) {
     if (std::uint64_t* pos = reserve_words(t, 1)) {
-        pos[0] = record_head(RecordKind::hit, t.depth, site_id(site));
-        publish(t, pos + 1);
+        publish(t, fill_hit(pos, t, site));
     }
 }
 
@@ -160,8 +165,8 @@ class ScopeGuard {
     // What the scope turned out to be, e.g. a load that found nothing and became a miss.
     void set_kind(RecordKind kind) {
         if (head_ != 0) {
-            head_ = record_head(kind, head_depth(head_), head_site(head_));
             const std::uint32_t depth = head_depth(head_);
+            head_ = record_head(kind, depth, head_site(head_));
             if (depth < kOpenFrames && t_state.generation == generation_) {
                 t_state.open[depth].head = head_;
             }
