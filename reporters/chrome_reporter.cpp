@@ -26,14 +26,12 @@
 #include <charconv>
 
 #include "builtin_reporters.hpp"
-#include "html_parts.hpp"
+#include "json_text.hpp"
 #include "preorder.hpp"
 
 namespace qprof::detail {
 
 namespace {
-
-using html::json_string;
 
 // `ns` as microseconds with three decimals, exact: 1234567 -> "1234.567".
 void append_microseconds(std::string& out, std::int64_t ns) {
@@ -48,11 +46,6 @@ void append_microseconds(std::string& out, std::int64_t ns) {
     out += static_cast<char>('0' + fraction / 100);
     out += static_cast<char>('0' + fraction / 10 % 10);
     out += static_cast<char>('0' + fraction % 10);
-}
-
-void append_integer(std::string& out, std::uint64_t value) {
-    char digits[24];
-    out.append(digits, std::to_chars(digits, digits + sizeof digits, value).ptr);
 }
 
 // Writes the events of a trace through a buffer: a large trace makes millions of them.

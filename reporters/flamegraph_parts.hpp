@@ -23,7 +23,8 @@ Totals totals_of(const StackTree& tree);
 
 // The frames as JSON (docs/flamegraph-report.md): an "all threads" root, then the stack
 // tree's frames in its order without the hit frames, whose counts go to their parent.
-void write_payload(std::ostream& out, const Trace& trace, const StackTree& tree);
+void write_payload(std::ostream& out, const Trace& trace, const StackTree& tree,
+                   const Totals& totals);
 
 void write_viewer_css(std::ostream& out);
 void write_viewer_js(std::ostream& out);

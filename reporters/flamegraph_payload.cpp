@@ -1,12 +1,11 @@
 // The flame graph's frames as the viewer reads them: one JSON array of integers per column,
 // so that tens of thousands of frames parse in a few milliseconds.
-#include <charconv>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "flamegraph_parts.hpp"
-#include "html_parts.hpp"
+#include "json_text.hpp"
 
 namespace qprof::detail::flamegraph {
 
@@ -68,17 +67,9 @@ std::vector<Row> rows_of(const StackTree& tree, const Totals& totals, Names& nam
 // Writes `"name":[v,v,...]` through one buffer.
 void write_column(std::ostream& out, std::string_view name, const std::vector<Row>& rows,
                   std::int64_t Row::*field) {
-    std::string text = "\"";  // appended: g++ 12 warns falsely on "\"" + ... at -O3
-    text += name;
-    text += "\":[";
-    text.reserve(rows.size() * 6 + text.size() + 1);
-    char number[24];
-    for (const Row& row : rows) {
-        const auto [end, error] = std::to_chars(number, number + sizeof number, row.*field);
-        text.append(number, end);
-        text += ',';
-    }
-    text.back() = ']';  // there is always the root
+    std::string text;
+    text.reserve(rows.size() * 6 + name.size() + 4);
+    append_integer_column(text, name, rows.size(), [&](std::size_t i) { return rows[i].*field; });
     out << text;
 }
 
@@ -101,19 +92,19 @@ Totals totals_of(const StackTree& tree) {
     return totals;
 }
 
-void write_payload(std::ostream& out, const Trace& trace, const StackTree& tree) {
-    const Totals totals = totals_of(tree);
+void write_payload(std::ostream& out, const Trace& trace, const StackTree& tree,
+                   const Totals& totals) {
     Names names;
     const std::vector<Row> rows = rows_of(tree, totals, names);
     out << "{\"format\":\"qprof-flamegraph\",\"version\":1,\"wall_ns\":" << trace.wall_ns
-        << ",\"total_ns\":" << totals.total_ns << ",\"clock\":" << html::json_string(trace.clock)
+        << ",\"total_ns\":" << totals.total_ns << ",\"clock\":" << json_string(trace.clock)
         << ",\n\"kinds\":[";
     for (std::string_view kind : kKinds) {
-        out << (kind == kKinds[0] ? "" : ",") << html::json_string(kind);
+        out << (kind == kKinds[0] ? "" : ",") << json_string(kind);
     }
     out << "],\n\"names\":[";
     for (std::size_t i = 0; i < names.names().size(); ++i) {
-        out << (i > 0 ? "," : "") << html::json_string(names.names()[i]);
+        out << (i > 0 ? "," : "") << json_string(names.names()[i]);
     }
     out << "],\n\"frames\":{";
     const std::pair<std::string_view, std::int64_t Row::*> columns[] = {

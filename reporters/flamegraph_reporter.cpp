@@ -70,14 +70,15 @@ class FlamegraphReporter : public Reporter {
 
     void write(const Trace& trace, std::ostream& out) override {
         const StackTree tree{trace, StackOptions{.hits = true}};
+        const Totals totals = totals_of(tree);
         out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                "<title>qprof \u00b7 query flame graph</title>\n<style id=\"qprof-style\">";
         write_viewer_css(out);
         out << "</style>\n</head>\n<body>\n";
-        write_summary(out, trace, totals_of(tree));
+        write_summary(out, trace, totals);
         out << kControls << kLegend << "<script type=\"application/json\" id=\"qprof-flamegraph\">";
-        write_payload(out, trace, tree);
+        write_payload(out, trace, tree, totals);
         out << "</script>\n<script id=\"qprof-viewer\">";
         write_viewer_js(out);
         out << "</script>\n</body>\n</html>\n";

@@ -69,24 +69,6 @@ std::string escape(std::string_view text) {
     return escaped;
 }
 
-std::string json_string(std::string_view text) {
-    std::string quoted = "\"";
-    for (char c : text) {
-        const auto byte = static_cast<unsigned char>(c);
-        if (c == '"' || c == '\\') {
-            quoted += '\\';
-            quoted += c;
-        } else if (byte < 0x20 || c == '<') {  // '<' so that no text can close the <script>
-            char code[8];
-            std::snprintf(code, sizeof code, "\\u%04x", byte);
-            quoted += code;
-        } else {
-            quoted += c;
-        }
-    }
-    return quoted + '"';
-}
-
 std::string duration_text(std::int64_t ns) {
     char text[32];
     const double value = static_cast<double>(ns);
@@ -135,14 +117,15 @@ std::string node_class(const Preorder& order, std::uint32_t n, const Importance&
 }
 
 std::string node_label(const Trace& trace, const Node& node, std::int64_t wall_ns) {
-    return trace.sites[node.site].provider + " \u00b7 " + percent_text(node.duration_ns(), wall_ns);
+    return trace.provider_of(node).provider + " \u00b7 " +
+           percent_text(node.duration_ns(), wall_ns);
 }
 
 // " · P" when every top-level node of the run is provider P, " · mostly P" when P has at
 // least half of the run's time (of its count when it took none), else nothing.
 std::string run_provider_text(const Trace& trace, const Preorder& order, std::uint32_t from,
-                              std::uint32_t to) {
-    const bool timed = order.run_duration_ns(from, to) > 0;
+                              std::uint32_t to, std::int64_t run_ns) {
+    const bool timed = run_ns > 0;
     std::unordered_map<std::uint32_t, std::int64_t> score;  // by provider
     std::int64_t total = 0;
     for (std::uint32_t n = from; n < to; n = order.end(n)) {
@@ -167,8 +150,9 @@ std::string fold_text(const Trace& trace, const Preorder& order, std::uint32_t f
     std::string text = "+";  // appended, not "+" + ...: g++ 12 warns falsely on that at -O3
     text += with_thousands(count);
     text += count == 1 ? " query \u00b7 " : " queries \u00b7 ";
-    text += percent_text(order.run_duration_ns(from, to), wall_ns);
-    text += run_provider_text(trace, order, from, to);
+    const std::int64_t run_ns = order.run_duration_ns(from, to);
+    text += percent_text(run_ns, wall_ns);
+    text += run_provider_text(trace, order, from, to, run_ns);
     return text;
 }
 

@@ -1,5 +1,5 @@
-// The pieces of profile_queries.html that html_reporter.cpp puts together: the trace in
-// pre-order, the importance rule, the initial view of a thread's tree, the JSON payload the
+// The pieces of profile_queries.html that html_reporter.cpp puts together: the importance
+// rule, the initial view of a thread's tree, the JSON payload the
 // viewer reads, and the texts and classes both the page and the viewer show. The viewer
 // (reporters/html/*.js) follows the same rules to draw what this leaves folded; the browser
 // test checks that the two agree. The whole contract: docs/html-report.md.
@@ -14,17 +14,18 @@
 #include <string_view>
 #include <vector>
 
+#include "json_text.hpp"
 #include "preorder.hpp"
 
 namespace qprof::detail::html {
-
-using detail::Preorder;
 
 class Importance {
   public:
     Importance(const ReportOptions& options, std::int64_t wall_ns);
     bool operator()(const Node& node) const;
     std::int64_t wall_ns() const { return wall_ns_; }
+    std::uint32_t extent() const { return extent_; }
+    double percent() const { return percent_; }
 
   private:
     std::uint32_t extent_;
@@ -57,15 +58,14 @@ void write_initial_tree(std::ostream& out, const Trace& trace, const Preorder& o
 
 // The whole trace for the viewer, as JSON (docs/html-report.md).
 void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preorder>& orders,
-                   const Importance& important, const ReportOptions& options);
+                   const Importance& important);
 
 // reporters/html/viewer.css and the viewer's scripts, embedded at build time (embed.py).
 void write_viewer_css(std::ostream& out);
 void write_viewer_js(std::ostream& out);
 
 // Texts and classes.
-std::string escape(std::string_view text);  // for HTML text and attribute values
-std::string json_string(std::string_view text);
+std::string escape(std::string_view text);                     // for HTML text and attribute values
 std::string duration_text(std::int64_t ns);                    // "850 ns", "12.3 µs", "4.56 ms"
 std::string percent_text(std::int64_t ns, std::int64_t wall);  // "12.3 %", "<0.1 %"
 std::string node_class(const Preorder& order, std::uint32_t n, const Importance& important);

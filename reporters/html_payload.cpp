@@ -1,6 +1,5 @@
 // The trace as the viewer reads it: JSON with one array of integers per column and thread,
 // in pre-order, so that a million nodes parse in a fraction of a second.
-#include <charconv>
 
 #include "html_parts.hpp"
 
@@ -14,23 +13,13 @@ std::uint64_t tag_of(const Trace& trace, const Node& node, const Importance& imp
            (node.unfinished ? 8 : 0) + static_cast<std::uint64_t>(node.outcome);
 }
 
-// Writes `"name":[v,v,...]`, formatting into one buffer: this runs for every node.
+// Writes `"name":[v,v,...]` through one buffer: this runs for every node.
 template <typename Value>
 void write_column(std::ostream& out, std::string_view name, const Preorder& order, Value value_of) {
     std::string text;
     text.reserve(std::size_t{order.size()} * 4 + 16);
-    text += '"';
-    text += name;
-    text += "\":[";
-    char number[24];
-    for (std::uint32_t n = 0; n < order.size(); ++n) {
-        if (n > 0) {
-            text += ',';
-        }
-        const auto [end, error] = std::to_chars(number, number + sizeof number, value_of(n));
-        text.append(number, end);
-    }
-    text += ']';
+    append_integer_column(text, name, order.size(),
+                          [&](std::size_t n) { return value_of(static_cast<std::uint32_t>(n)); });
     out << text;
 }
 
@@ -56,11 +45,11 @@ void write_thread(std::ostream& out, const Trace& trace, const Preorder& order,
 }  // namespace
 
 void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preorder>& orders,
-                   const Importance& important, const ReportOptions& options) {
+                   const Importance& important) {
     out << "{\"format\":\"qprof-html-trace\",\"version\":1,\"wall_ns\":" << trace.wall_ns
         << ",\"clock\":" << json_string(trace.clock)
-        << ",\"important\":{\"extent\":" << options.important_extent
-        << ",\"percent\":" << options.important_percent << "},\n\"providers\":[";
+        << ",\"important\":{\"extent\":" << important.extent()
+        << ",\"percent\":" << important.percent() << "},\n\"providers\":[";
     for (std::size_t i = 0; i < trace.providers.size(); ++i) {
         out << (i > 0 ? "," : "") << "{\"name\":" << json_string(trace.providers[i].provider)
             << ",\"activity\":" << (trace.providers[i].is_activity ? "true" : "false") << '}';

@@ -209,7 +209,7 @@ void write_shape_list(std::ostream& out, std::string_view id, const Trace& trace
         const Preorder& order = orders[ref.thread];
         const Node& node = order.node(ref.n);
         out << "<li><a href=\"#\" data-thread=\"" << ref.thread << "\" data-n=\"" << ref.n << "\">"
-            << escape(trace.sites[node.site].provider) << " \u00b7 extent " << node.extent
+            << escape(trace.provider_of(node).provider) << " \u00b7 extent " << node.extent
             << " \u00b7 depth " << order.depth(ref.n) << " \u00b7 "
             << escape(percent_text(order.duration_ns(ref.n), trace.wall_ns)) << "</a>"
             << (orders.size() > 1 ? " <small>" + escape(order.thread().name) + "</small>" : "")
@@ -325,7 +325,7 @@ class HtmlReporter : public Reporter {
         write_shapes(out, trace, orders);
         write_legend(out, options_);
         out << "<script type=\"application/json\" id=\"qprof-trace\">";
-        write_payload(out, trace, orders, important, options_);
+        write_payload(out, trace, orders, important);
         out << "</script>\n<script id=\"qprof-viewer\">";
         write_viewer_js(out);
         out << "</script>\n</body>\n</html>\n";

@@ -1,4 +1,5 @@
-// The trace in pre-order, the importance rule, and a thread's tree as the page first shows it.
+// The importance rule, the pieces a sibling run is drawn as, and a thread's tree as the page
+// first shows it.
 #include <algorithm>
 #include <functional>
 #include <limits>

@@ -18,12 +18,9 @@ struct Entry {
 struct Registry {
     std::mutex mutex;
     std::vector<Entry> entries{
-        {"counts", detail::make_counts_reporter},
-        {"html", detail::make_html_reporter},
-        {"keys", detail::make_keys_reporter},
-        {"folded", detail::make_folded_reporter},
-        {"chrome", detail::make_chrome_reporter},
-        {"flamegraph", detail::make_flamegraph_reporter},
+        {"counts", detail::make_counts_reporter}, {"html", detail::make_html_reporter},
+        {"keys", detail::make_keys_reporter},     {"folded", detail::make_folded_reporter},
+        {"chrome", detail::make_chrome_reporter}, {"flamegraph", detail::make_flamegraph_reporter},
     };
 };
 

@@ -59,7 +59,7 @@ class Builder {
             const std::uint32_t parent = order.parent(n);
             const std::uint32_t parent_frame = parent == order.size() ? root : frame_of[parent];
             frame_of[n] = frame(parent_frame, thread, order.post_index(n));
-            const std::int64_t duration = node.outcome == Outcome::hit ? 0 : node.duration_ns();
+            const std::int64_t duration = order.duration_ns(n);
             frames_[frame_of[n]].count += 1;
             frames_[frame_of[n]].total_ns += duration;
             if (parent == order.size()) {
@@ -92,7 +92,6 @@ class Builder {
             StackFrame frame;
             frame.parent = parent;
             frame.kind = id.kind;
-            frame.provider = provider;
             frame.name = trace_.providers[provider].provider;
             if (key != 0) {
                 frame.name += "(" + trace_.key_texts[key - 1] + ")";

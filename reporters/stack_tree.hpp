@@ -25,11 +25,10 @@ struct StackFrame {
     static constexpr std::uint32_t kNoParent = std::numeric_limits<std::uint32_t>::max();
     std::uint32_t parent = kNoParent;
     FrameKind kind = FrameKind::thread;
-    std::string name;            // thread name, or provider / activity name with "(key)" if asked
-    std::uint32_t provider = 0;  // into Trace::providers; 0 for thread frames
-    std::uint64_t count = 0;     // nodes merged into this frame (threads: 1 each)
-    std::int64_t total_ns = 0;   // their inclusive time; for a thread, its roots' time
-    std::int64_t self_ns = 0;    // total minus the total of the child frames
+    std::string name;           // thread name, or provider / activity name with "(key)" if asked
+    std::uint64_t count = 0;    // nodes merged into this frame (threads: 1 each)
+    std::int64_t total_ns = 0;  // their inclusive time; for a thread, its roots' time
+    std::int64_t self_ns = 0;   // total minus the total of the child frames
 };
 
 class StackTree {
