@@ -12,7 +12,6 @@
   const HIT_STRIP = 3;     // px; the share of asked queries the cache answered
   const FONT = '12px system-ui, -apple-system, "Segoe UI", sans-serif';
 
-  fg.ROW = ROW;
   fg.view = { zoom: 0, match: null, hover: -1 };
   fg.drawn = { frame: [], left: [], width: [], canvasWidth: 0, maxDepth: 0 };
 

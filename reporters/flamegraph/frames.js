@@ -29,7 +29,6 @@ const fg = {};
     }
     fg.names = Array.isArray(payload.names) ? payload.names.map(String) : [];
     fg.kinds = Array.isArray(payload.kinds) ? payload.kinds.map(String) : [];
-    fg.wall = Number(payload.wall_ns) || 0;
     layout(F);
     fg.F = F;
     fg.total = len > 0 ? Math.max(0, F.total_ns[0]) : 0;
@@ -65,13 +64,6 @@ const fg = {};
     for (let i = 1; i < len; i++) children[fill[parent[i]]++] = i;
     Object.assign(F, { x, depth, asked, childStart, children });
   }
-
-  // Is frame `a` on the path from the root to frame `f` (itself included)?
-  fg.isAncestor = function isAncestor(a, f) {
-    const { parent, depth } = fg.F;
-    while (f >= 0 && depth[f] > depth[a]) f = parent[f];
-    return f === a;
-  };
 
   fg.kindOf = (i) => fg.kinds[fg.F.kind[i]] || '?';
   fg.nameOf = (i) => fg.names[fg.F.name[i]] || '';

@@ -61,7 +61,6 @@ const qp = {};
       throw new Error('not a qprof-html-trace payload');
     }
     qp.wall = Number(payload.wall_ns) || 0;
-    qp.clock = payload.clock || '';
     qp.providers = (payload.providers || []).map((p) => ({
       name: String(p.name), activity: !!p.activity,
     }));
@@ -69,14 +68,10 @@ const qp = {};
     qp.threads = (payload.threads || []).map(decodeThread);
   };
 
-  qp.provider = (t, n) => qp.threads[t].tag[n] >>> 5;
   qp.providerName = (t, n) => {
     const p = qp.providers[qp.threads[t].tag[n] >>> 5];
     return p ? p.name : '?';
   };
-  qp.outcome = (t, n) => qp.threads[t].tag[n] & 7;
-  qp.isHit = (T, n) => (T.tag[n] & 7) === HIT;
-  qp.isImportant = (T, n) => (T.tag[n] & 16) !== 0;
   qp.isUnfinished = (T, n) => (T.tag[n] & 8) !== 0;
   qp.keyText = (t, n) => {
     const T = qp.threads[t];
@@ -112,7 +107,6 @@ const qp = {};
     const last = truncated.charCodeAt(truncated.length - 1) - 48;
     return last % 2 === 0 ? truncated : plain;
   }
-  qp.fixed = fixed;
 
   qp.percentOf = (ns) => (qp.wall > 0 ? (100 * ns) / qp.wall : 0);
 
@@ -175,8 +169,8 @@ const qp = {};
   // ' · P' when every top-level node of the run is provider P, ' · mostly P' when P has at
   // least half of the run's time (of its count when it took none), else nothing. The twin of
   // run_provider_text in html_format.cpp, ties to the lower provider index as there.
-  function runProviderText(T, from, to) {
-    const timed = qp.runDuration(T, from, to) > 0;
+  function runProviderText(T, from, to, runNs) {
+    const timed = runNs > 0;
     const score = new Map();
     let total = 0;
     for (let c = from; c < to; c += T.size[c]) {
@@ -197,8 +191,9 @@ const qp = {};
 
   qp.foldText = function foldText(T, from, to) {
     const count = to - from;
+    const runNs = qp.runDuration(T, from, to);
     return '+' + qp.thousands(count) + (count === 1 ? ' query \u00b7 ' : ' queries \u00b7 ') +
-      qp.percentText(qp.runDuration(T, from, to)) + runProviderText(T, from, to);
+      qp.percentText(runNs) + runProviderText(T, from, to, runNs);
   };
 
   const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

@@ -114,7 +114,6 @@
     if (o.scroll) el.scrollIntoView({ block: scrollBlock(el, o.scroll), inline: 'nearest' });
     qp.showDetails(t, el, true);
   }
-  qp.select = select;
 
   qp.showThread = function showThread(t) {
     if (!(t >= 0 && t < qp.treeEls.length)) return;
