@@ -1,6 +1,5 @@
 // profile_queries.counts.txt, byte for byte, from a deterministic trace.
 #include <catch2/catch.hpp>
-#include <sstream>
 
 #include "test_support.hpp"
 
@@ -47,10 +46,8 @@ TEST_CASE("counts.txt matches the golden file") {
         REQUIRE(session.written_files() ==
                 std::vector<std::string>{(dir.path() / "profile_queries.counts.txt").string()});
     }
-    const std::string written = qprof::test::read_file(dir.path() / "profile_queries.counts.txt");
-    const std::string golden = qprof::test::read_file(QPROF_GOLDEN_DIR "/counts.approved.txt");
-    REQUIRE_FALSE(golden.empty());
-    CHECK(written == golden);
+    qprof::test::check_golden(qprof::test::read_file(dir.path() / "profile_queries.counts.txt"),
+                              "counts.approved.txt");
 }
 
 TEST_CASE("counts rows: seconds with 3 decimals, longest first, ties by count then name") {
@@ -67,11 +64,7 @@ TEST_CASE("counts rows: seconds with 3 decimals, longest first, ties by count th
     add("slow", 1, 12'345'678'901);
     add("c_tied", 2, 2'000'000);
     add("z_more", 9, 2'000'000);
-    std::unique_ptr<qprof::Reporter> counts = qprof::make_reporter("counts");
-    REQUIRE(counts != nullptr);
-    std::ostringstream out;
-    counts->write(trace, out);
-    CHECK(out.str() ==
+    CHECK(qprof::test::report_text("counts", trace) ==
           "slow,1,12.346\n"
           "z_more,9,0.002\n"
           "a_tied,2,0.002\n"

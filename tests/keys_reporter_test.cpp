@@ -1,6 +1,5 @@
 // profile_queries.keys.txt, byte for byte, from a deterministic trace with keys.
 #include <catch2/catch.hpp>
-#include <sstream>
 
 #include "test_support.hpp"
 
@@ -33,15 +32,13 @@ TEST_CASE("keys.txt matches the golden file") {
         type_of(0);
         PROFILE_QUERY_HIT(def_span, DefId{0, 2});
     }
-    CHECK(qprof::test::read_file(dir.path() / "profile_queries.keys.txt") ==
-          qprof::test::read_file(QPROF_GOLDEN_DIR "/keys.approved.txt"));
+    qprof::test::check_golden(qprof::test::read_file(dir.path() / "profile_queries.keys.txt"),
+                              "keys.approved.txt");
 }
 
 TEST_CASE("keys.txt says how to get keys when none were recorded") {
     qprof::Trace trace;
-    std::ostringstream out;
-    qprof::make_reporter("keys")->write(trace, out);
-    CHECK(out.str() ==
+    CHECK(qprof::test::report_text("keys", trace) ==
           "# provider\tkey\tcount\thits\ttotal_s\tself_s\n"
           "# no keys: run with -Z profile-queries-and-keys to record them\n");
 }

@@ -27,7 +27,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp  # noqa: E402
 from html_report_test import (CheckFailed, Results, check_markup_escaped,  # noqa: E402
-                              parse_args)
+                              check_no_problems, parse_args)
 
 PAGE_NAME = "profile_queries.flamegraph.html"
 READY_TIMEOUT_MS = 10000
@@ -79,15 +79,6 @@ def check_ready(page, url):
     if error:
         raise CheckFailed("the viewer reports an error: %s" % error)
     return "load event after %.0f ms, readyAt %.0f ms after navigation start" % (loaded, ready_at)
-
-
-def check_no_problems(page, when):
-    page.browser.settle()  # lets queued console messages arrive
-    problems = page.browser.problems
-    if problems:
-        raise CheckFailed("%d console problem(s) %s: %s" % (
-            len(problems), when, "; ".join(p[:300] for p in problems[:5])))
-    return ""
 
 
 def check_drawn(page):
