@@ -9,9 +9,11 @@ QPROF_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # looks for all of them). g++ brings the ASan/TSan/UBSan runtimes.
 # shellcheck disable=SC2034  # used by the scripts that source this file
 QPROF_PACKAGES=(meson ninja-build g++ pkg-config libboost1.81-dev catch2 libbenchmark-dev)
-# The tests also open the HTML report in a real browser (headless Chromium).
+# The tests also open the HTML report in a real browser (headless Chromium), which needs a
+# font to lay text out: packages are installed without their recommendations, and Chromium
+# only recommends one.
 # shellcheck disable=SC2034
-QPROF_TEST_PACKAGES=(chromium)
+QPROF_TEST_PACKAGES=(chromium fonts-dejavu-core)
 
 say() { printf '==> %s\n' "$*"; }
 die() {

@@ -34,6 +34,7 @@ BASE_FLAGS = (
     "--headless",
     "--no-sandbox",
     "--disable-gpu",
+    "--disable-dev-shm-usage",  # containers often give /dev/shm only 64 MB
     "--disable-quic",
     "--no-first-run",
     "--disable-background-networking",

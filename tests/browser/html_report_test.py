@@ -477,8 +477,9 @@ def rarest_provider(page):
 
 
 def wait_for_matches(page):
-    """Matches may be highlighted after a debounce: polls for up to 5 s."""
-    deadline = time.monotonic() + 5
+    """Matches may be highlighted after a debounce: polls for up to 30 s (a loaded CI machine
+    can be slow to search a million nodes)."""
+    deadline = time.monotonic() + 30
     while True:
         found = page.call("""(text) => {
             const t = __qprofTest, wrong = [], matches = [...document.querySelectorAll('.match')];
