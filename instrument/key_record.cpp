@@ -45,13 +45,10 @@ std::uint32_t intern_key_text(std::string text) {
     return it->second;
 }
 
-std::vector<std::string> interned_key_texts(std::uint32_t first) {
+std::string interned_key_text(std::uint32_t id) {
     KeyTables& tables = key_tables();
     std::lock_guard lock{tables.mutex};
-    if (first >= tables.texts.size()) {
-        return {};
-    }
-    return std::vector<std::string>(tables.texts.begin() + first, tables.texts.end());
+    return id < tables.texts.size() ? tables.texts[id] : std::string{};
 }
 
 }  // namespace qprof::detail

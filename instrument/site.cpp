@@ -9,6 +9,7 @@ namespace {
 struct SiteTable {
     std::mutex mutex;
     std::vector<SiteInfo> sites{SiteInfo{"", "", 0, SiteKind::query}};  // id 0 stays unused
+    std::atomic<std::uint32_t> count{1};  // sites.size(), readable without the lock
 };
 
 SiteTable& site_table() {
@@ -25,15 +26,23 @@ std::uint32_t register_site(Site& site) {
     if (id == 0) {
         id = static_cast<std::uint32_t>(table.sites.size());
         table.sites.push_back(SiteInfo{site.provider, site.file, site.line, site.kind});
+        table.count.store(id + 1, std::memory_order_release);
         site.id.store(id, std::memory_order_release);
     }
     return id;
 }
 
-std::vector<SiteInfo> registered_sites() {
+std::vector<SiteInfo> registered_sites() { return registered_sites_from(0); }
+
+std::vector<SiteInfo> registered_sites_from(std::uint32_t first) {
     SiteTable& table = site_table();
     std::lock_guard lock{table.mutex};
-    return table.sites;
+    if (first >= table.sites.size()) {
+        return {};
+    }
+    return std::vector<SiteInfo>(table.sites.begin() + first, table.sites.end());
 }
+
+std::uint32_t registered_site_count() { return site_table().count.load(std::memory_order_acquire); }
 
 }  // namespace qprof::detail

@@ -13,5 +13,10 @@ std::unique_ptr<Reporter> make_flamegraph_reporter();
 std::unique_ptr<Reporter> make_folded_reporter();
 std::unique_ptr<Reporter> make_html_reporter();
 std::unique_ptr<Reporter> make_keys_reporter();
+std::unique_ptr<Reporter> make_raw_reporter();
+
+// The raw stream is written while the program runs (src/raw_writer.hpp), not at the end;
+// its reporter only gives it a name, a description and a file name.
+inline constexpr std::string_view kRawReporter = "raw";
 
 }  // namespace qprof::detail

@@ -16,6 +16,7 @@ class CountsReporter : public Reporter {
         return "provider,count,duration per provider (count includes hits; seconds, inclusive)";
     }
     std::string_view file_suffix() const override { return "counts.txt"; }
+    bool needs_nodes() const override { return false; }
 
     void write(const Trace& trace, std::ostream& out) override {
         std::vector<const ProviderTotals*> rows;

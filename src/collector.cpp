@@ -10,11 +10,13 @@ namespace {
 constexpr std::chrono::milliseconds kDrainInterval{5};
 }
 
-Collector::Collector(std::uint32_t generation, bool build_trees, bool record_keys)
-    : generation_(generation),
-      build_trees_(build_trees),
-      record_keys_(record_keys),
-      thread_([this] { run(); }) {}
+Collector::Collector(std::uint32_t generation, CollectMode mode, bool record_keys, RawWriter* raw)
+    : generation_(generation), mode_(mode), record_keys_(record_keys), raw_(raw) {
+    if (raw_ != nullptr && record_keys_) {
+        key_texts_.keep_bindings();  // the stream carries each key's text
+    }
+    thread_ = std::thread([this] { run(); });
+}
 
 Collector::~Collector() { join(); }
 
@@ -47,36 +49,81 @@ void Collector::drain() {
         }
         recycle_chunk(chunk);
     }
+    if (raw_ != nullptr) {
+        raw_->tick(now(), steady_ns());
+    }
 }
 
-TreeBuilder& Collector::builder(std::uint32_t thread) {
-    while (thread >= builders_.size()) {
-        builders_.emplace_back(record_keys_);
-        sealed_.push_back(false);
+bool Collector::sealed(std::uint32_t thread) {
+    if (thread >= sealed_.size()) {
+        sealed_.resize(thread + 1, false);
+        if (mode_ == CollectMode::trees) {
+            while (trees_.size() <= thread) {
+                trees_.emplace_back(record_keys_);
+            }
+        } else if (mode_ == CollectMode::totals) {
+            totals_.resize(thread + 1);
+        }
     }
-    return builders_[thread];
+    return sealed_[thread];
+}
+
+void Collector::read_records(std::uint32_t thread, const std::uint64_t* begin,
+                             const std::uint64_t* end) {
+    if (mode_ == CollectMode::trees) {
+        trees_[thread].add_records(begin, end, key_texts_);
+    } else if (mode_ == CollectMode::totals) {
+        if (registered_site_count() > slots_.site_count()) {
+            slots_.add_sites(registered_sites_from(slots_.site_count()));
+        }
+        totals_[thread].add_records(begin, end, key_texts_, slots_);
+    }
 }
 
 void Collector::consume(Chunk& chunk) {
-    TreeBuilder& tree = builder(chunk.thread);
-    if (sealed_[chunk.thread]) {
+    if (sealed(chunk.thread)) {
         return;
     }
     const std::uint64_t* begin = chunk.words + chunk.consumed;
     const std::uint64_t* end = chunk.published.load(std::memory_order_acquire);
-    if (build_trees_) {  // otherwise the records are not even read: the recorder is measured
-        tree.add_records(begin, end, key_texts_);
+    read_records(chunk.thread, begin, end);
+    if (raw_ != nullptr) {
+        if (!raw_->knows_thread(chunk.thread)) {
+            raw_->name_thread(chunk.thread, thread_name(chunk.thread));
+        }
+        raw_->records(chunk.thread, begin, end, record_keys_ ? &key_texts_ : nullptr);
     }
     chunk.consumed = static_cast<std::uint32_t>(end - chunk.words);
+}
+
+const std::string& Collector::thread_name(std::uint32_t thread) {
+    if (thread >= names_.size() && !holding_registry_) {
+        names_ = thread_names(generation_);
+    }
+    static const std::string unnamed;
+    return thread < names_.size() ? names_[thread] : unnamed;
+}
+
+TraceInputs Collector::take_inputs() {
+    TraceInputs inputs;
+    inputs.trees = std::move(trees_);
+    inputs.totals = std::move(totals_);
+    inputs.slots = std::move(slots_);
+    inputs.keys_recorded = record_keys_;
+    inputs.key_texts = std::move(key_texts_.texts());
+    return inputs;
 }
 
 void Collector::finish() {
     join();
     drain();
+    names_ = thread_names(generation_);  // not from inside: the registry lock is not reentrant
+    holding_registry_ = true;
     for_each_live_thread(generation_, [this](std::uint32_t thread, Chunk* chunk) {
         consume(*chunk);
         sealed_[thread] = true;
     });
+    holding_registry_ = false;
     drain();  // the last chunks of threads that ended meanwhile
 }
 

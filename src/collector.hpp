@@ -1,6 +1,7 @@
 // The collector thread: takes the chunks the threads filled, in batches, and rebuilds each
-// thread's tree. It wakes every few milliseconds rather than on every chunk, so it stays
-// well behind the writers and never makes them wait.
+// thread's tree -- or only its totals, when no report needs the nodes -- and streams the
+// records to the raw file when one is written. It wakes every few milliseconds rather than on
+// every chunk, so it stays well behind the writers and never makes them wait.
 #pragma once
 
 #include <condition_variable>
@@ -10,14 +11,21 @@
 #include <thread>
 #include <vector>
 
-#include "tree_builder.hpp"
+#include "raw_writer.hpp"
+#include "trace_completion.hpp"
 
 namespace qprof::detail {
 
+enum class CollectMode {
+    trees,   // every node kept: reports that draw the trace
+    totals,  // per-provider totals only: flat memory
+    none,    // chunks recycled unread, for measuring the recorder itself
+};
+
 class Collector {
   public:
-    // With build_trees false, chunks are recycled unread (for measuring the recorder).
-    Collector(std::uint32_t generation, bool build_trees, bool record_keys);
+    // `raw`, when given, receives every slice of records after it has been read.
+    Collector(std::uint32_t generation, CollectMode mode, bool record_keys, RawWriter* raw);
     ~Collector();
     Collector(const Collector&) = delete;
     Collector& operator=(const Collector&) = delete;
@@ -26,22 +34,29 @@ class Collector {
     // threads still running have written so far.
     void finish();
 
-    std::vector<TreeBuilder>& builders() { return builders_; }
-    std::vector<std::string>& key_texts() { return key_texts_.texts(); }
+    // What was gathered, for complete_trace (the calibration and names are the session's).
+    TraceInputs take_inputs();
 
   private:
     void run();
     void join();
     void drain();
     void consume(Chunk& chunk);
-    TreeBuilder& builder(std::uint32_t thread);
+    void read_records(std::uint32_t thread, const std::uint64_t* begin, const std::uint64_t* end);
+    bool sealed(std::uint32_t thread);
+    const std::string& thread_name(std::uint32_t thread);
 
     const std::uint32_t generation_;
-    const bool build_trees_;
+    const CollectMode mode_;
     const bool record_keys_;
+    RawWriter* const raw_;
     KeyTexts key_texts_;
-    std::vector<TreeBuilder> builders_;  // by thread index
-    std::vector<bool> sealed_;           // threads taken at the end: later records are ignored
+    std::vector<TreeBuilder> trees_;     // by thread index, in CollectMode::trees
+    std::vector<TotalsBuilder> totals_;  // by thread index, in CollectMode::totals
+    ProviderSlots slots_;
+    std::vector<std::string> names_;  // the threads' names, fetched when a new thread shows up
+    bool holding_registry_ = false;   // in finish(): the thread registry is locked by us
+    std::vector<bool> sealed_;        // threads taken at the end: later records are ignored
 
     std::mutex mutex_;
     std::condition_variable wake_;

@@ -1,4 +1,7 @@
 // The collector's side of keys: the text of each key record, formatted once per distinct key.
+// Live, the program's own formatters make the texts (KeyTexts); off-line, the texts come from
+// the raw stream (RecordedKeyTexts). Both number texts through one KeyTextIds, in the order
+// records first use them, so a run and its saved stream give every key the same id.
 #pragma once
 
 #include <array>
@@ -10,33 +13,85 @@
 
 namespace qprof::detail {
 
+// A key record's type and payload: at most 32 bytes (see kKeyAsBytes). For an interned key,
+// the payload is the interned text's id.
+struct KeyBytes {
+    std::uint32_t type = 0;
+    std::array<std::uint64_t, 4> payload{};
+    bool operator==(const KeyBytes&) const = default;
+};
+struct KeyBytesHash {
+    std::size_t operator()(const KeyBytes& key) const;
+};
+
+// Each distinct text once, numbered from 1 in order of first use.
+class KeyTextIds {
+  public:
+    std::uint32_t id_of_text(std::string text);
+    std::vector<std::string>& texts() { return texts_; }
+
+  private:
+    std::unordered_map<std::string, std::uint32_t> ids_by_text_;
+    std::vector<std::string> texts_;
+};
+
+// A key's bytes and the text they stand for, as the raw stream records it.
+struct KeyBinding {
+    KeyBytes bytes;
+    std::uint32_t text_id = 0;
+};
+
 class KeyTexts {
   public:
     // Payload words of a key record of this type, or 0 for an unknown type.
     std::uint32_t payload_words(std::uint32_t type);
     // The id (index + 1 into texts()) of the text of a key record's payload.
     std::uint32_t text_id(std::uint32_t type, const std::uint64_t* payload);
-    std::vector<std::string>& texts() { return texts_; }
+    std::vector<std::string>& texts() { return ids_.texts(); }
+
+    // The key types known so far (index = type id; 0 unused).
+    const std::vector<KeyType>& types() const { return types_; }
+    // With bindings kept, each newly formatted key is also remembered until taken.
+    void keep_bindings() { keep_bindings_ = true; }
+    std::vector<KeyBinding> take_bindings() { return std::move(bindings_); }
 
   private:
-    std::uint32_t id_of_text(std::string text);
-    std::uint32_t id_of_interned(std::uint32_t interned);
-
-    // A key record's type and payload: at most 32 bytes (see kKeyAsBytes).
-    struct KeyBytes {
-        std::uint32_t type;
-        std::array<std::uint64_t, 4> payload;
-        bool operator==(const KeyBytes&) const = default;
-    };
-    struct KeyBytesHash {
-        std::size_t operator()(const KeyBytes& key) const;
-    };
+    std::uint32_t remember(const KeyBytes& bytes, std::uint32_t text_id);
 
     std::vector<KeyType> types_;
     std::unordered_map<KeyBytes, std::uint32_t, KeyBytesHash> ids_by_bytes_;
-    std::unordered_map<std::string, std::uint32_t> ids_by_text_;
-    std::vector<std::uint32_t> ids_by_interned_;  // interned text id -> our id (0: not yet)
-    std::vector<std::string> texts_;
+    KeyTextIds ids_;
+    bool keep_bindings_ = false;
+    std::vector<KeyBinding> bindings_;
 };
+
+// The same answers from a saved stream's key types and bindings.
+class RecordedKeyTexts {
+  public:
+    void add_type(std::uint32_t payload_words) { words_.push_back(payload_words); }
+    std::uint32_t type_count() const { return static_cast<std::uint32_t>(words_.size()); }
+    void bind(const KeyBytes& bytes, std::string text);
+
+    std::uint32_t payload_words(std::uint32_t type) const {
+        return type < words_.size() ? words_[type] : 0;
+    }
+    // 0 for bytes the stream never bound to a text (counted in unbound()).
+    std::uint32_t text_id(std::uint32_t type, const std::uint64_t* payload);
+    std::uint64_t unbound() const { return unbound_; }
+    std::vector<std::string>& texts() { return ids_.texts(); }
+
+  private:
+    struct Bound {
+        std::string text;
+        std::uint32_t id = 0;  // 0 until a record uses it
+    };
+    std::vector<std::uint32_t> words_{0};  // by type id; 0 unused
+    std::unordered_map<KeyBytes, Bound, KeyBytesHash> bound_;
+    KeyTextIds ids_;
+    std::uint64_t unbound_ = 0;
+};
+
+// A key record's bytes, as both resolvers key them.
+KeyBytes key_bytes(std::uint32_t type, const std::uint64_t* payload, std::uint32_t words);
 
 }  // namespace qprof::detail

@@ -10,6 +10,7 @@
 #include <qprof/reporter.hpp>
 #include <sstream>
 
+#include "builtin_reporters.hpp"
 #include "text.hpp"
 
 namespace qprof::detail {
@@ -63,7 +64,7 @@ std::string write_report(const Trace& trace, Reporter& reporter, const fs::path&
 std::string summary(const Trace& trace) {
     std::ostringstream text;
     const std::size_t threads = trace.threads.size();
-    const std::uint64_t events = trace.node_count();
+    const std::uint64_t events = trace.events;
     text << with_thousands(events) << (events == 1 ? " event on " : " events on ") << threads
          << (threads == 1 ? " thread" : " threads") << " in " << std::fixed;
     text.precision(3);
@@ -81,8 +82,9 @@ void check_output_dir(const std::string& dir) {
     }
 }
 
-std::vector<std::string> write_reports(const Trace& trace, const SessionOptions& options) {
-    if (trace.node_count() == 0) {
+std::vector<std::string> write_reports(const Trace& trace, const SessionOptions& options,
+                                       const std::string& raw_path) {
+    if (trace.events == 0) {
         std::cerr << "qprof: no query was recorded. Are the PROFILE_* macros compiled in "
                      "(not built with -Dprofiling=disabled or QPROF_ENABLED 0) and reached "
                      "while the session lives?\n";
@@ -90,6 +92,12 @@ std::vector<std::string> write_reports(const Trace& trace, const SessionOptions&
     std::vector<std::string> written;
     fs::path fallback;
     for (const std::string& name : options.reporters) {
+        if (name == kRawReporter) {
+            if (!raw_path.empty()) {
+                written.push_back(raw_path);
+            }
+            continue;
+        }
         std::unique_ptr<Reporter> reporter = make_reporter(name);
         if (!reporter) {
             continue;

@@ -14,7 +14,9 @@ void check_output_dir(const std::string& dir);
 
 // Runs every reporter of options.reporters; returns the paths written. Never throws: a
 // report that cannot be written where asked goes to the temporary directory, and every
-// failure is told on stderr.
-std::vector<std::string> write_reports(const Trace& trace, const SessionOptions& options);
+// failure is told on stderr. The raw stream is written while the program runs: `raw_path` is
+// where it went (empty when it failed).
+std::vector<std::string> write_reports(const Trace& trace, const SessionOptions& options,
+                                       const std::string& raw_path = {});
 
 }  // namespace qprof::detail

@@ -1,7 +1,9 @@
 // The session: flags in, recording, collector, reports out.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -14,6 +16,7 @@
 #include <qprof/session.hpp>
 #include <qprof/trace.hpp>
 
+#include "builtin_reporters.hpp"
 #include "collector.hpp"
 #include "recording_control.hpp"
 #include "report_writer.hpp"
@@ -30,6 +33,7 @@ struct Session::State {
     detail::ClockKind clock = detail::ClockKind::steady;
     detail::Calibration calibration;
     std::uint64_t start_steady_ns = 0;
+    std::unique_ptr<detail::RawWriter> raw;  // outlives the collector, which writes to it
     std::unique_ptr<detail::Collector> collector;
     Trace trace;
     std::vector<std::string> written;
@@ -97,6 +101,49 @@ void warn_unused_flags(const SessionOptions& options) {
     }
 }
 
+bool wants_raw(const SessionOptions& options) {
+    return std::find(options.reporters.begin(), options.reporters.end(), detail::kRawReporter) !=
+           options.reporters.end();
+}
+
+detail::CollectMode collect_mode(const SessionOptions& options) {
+    if (!options.build_trace) {  // measuring the recorder; a raw stream still needs its keys
+        return wants_raw(options) ? detail::CollectMode::totals : detail::CollectMode::none;
+    }
+    // With no report at all, the trace is what the program reads (Session::trace()).
+    const bool totals_only =
+        !options.reporters.empty() &&
+        std::none_of(options.reporters.begin(), options.reporters.end(),
+                     [](const std::string& name) { return make_reporter(name)->needs_nodes(); });
+    return totals_only ? detail::CollectMode::totals : detail::CollectMode::trees;
+}
+
+std::unique_ptr<detail::RawWriter> open_raw(const SessionOptions& options, detail::ClockKind clock,
+                                            const detail::RecordingStart& start) {
+    const std::string path = (std::filesystem::path{options.output_dir} / "profile_queries.qprof")
+                                 .lexically_normal()
+                                 .string();
+    detail::RawSession session{
+        .start_tick = start.tick,
+        .start_steady_ns = start.steady_ns,
+        .start_unix_ns =
+            static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                           std::chrono::system_clock::now().time_since_epoch())
+                                           .count()),
+        .clock = static_cast<std::uint8_t>(clock),
+        .keys = options.record_keys,
+        .report = options.report,
+        .pid = static_cast<std::uint32_t>(::getpid()),
+        .program = program_invocation_short_name,
+    };
+    try {
+        return std::make_unique<detail::RawWriter>(path, session);
+    } catch (const std::runtime_error& error) {
+        throw FlagError(std::string{"qprof: "} + error.what() +
+                        ". Choose a writable directory with '-Z profile-queries-dir=PATH'.");
+    }
+}
+
 }  // namespace
 
 Session::Session(int& argc, char** argv)
@@ -132,8 +179,16 @@ Session::Session(SessionOptions options) : state_(std::make_unique<State>()) {
     state_->generation = start.generation;
     state_->calibration.start_tick = start.tick;
     state_->start_steady_ns = start.steady_ns;
-    state_->collector =
-        std::make_unique<detail::Collector>(start.generation, opts.build_trace, opts.record_keys);
+    if (wants_raw(opts)) {
+        try {
+            state_->raw = open_raw(opts, state_->clock, start);
+        } catch (...) {
+            detail::end_recording();
+            throw;
+        }
+    }
+    state_->collector = std::make_unique<detail::Collector>(start.generation, collect_mode(opts),
+                                                            opts.record_keys, state_->raw.get());
     state_->recording = true;
     set_active_session(this);
 }
@@ -162,14 +217,23 @@ void Session::finish() {
             s.calibration.ns_per_tick =
                 static_cast<double>(end_steady_ns - s.start_steady_ns) / static_cast<double>(ticks);
         }
-        s.trace = detail::complete_trace(s.collector->builders(), names, detail::registered_sites(),
-                                         s.calibration);
-        s.trace.key_texts = std::move(s.collector->key_texts());
-        s.trace.clock = clock_name(s.clock);
-        s.trace.keys_recorded = s.options.record_keys;
+        detail::TraceInputs inputs = s.collector->take_inputs();
         s.collector.reset();
+        inputs.thread_names = names;
+        inputs.sites = detail::registered_sites();
+        inputs.calibration = s.calibration;
+        inputs.clock = clock_name(s.clock);
+        s.trace = detail::complete_trace(std::move(inputs));
+        std::string raw_path;
+        if (s.raw) {
+            s.raw->finish(
+                {s.calibration.end_tick, end_steady_ns, s.calibration.ns_per_tick, s.trace.events},
+                names);
+            raw_path = s.raw->failed() ? std::string{} : s.raw->path();
+            s.raw.reset();
+        }
         if (s.options.build_trace) {
-            s.written = detail::write_reports(s.trace, s.options);
+            s.written = detail::write_reports(s.trace, s.options, raw_path);
         }
     } catch (const std::exception& error) {
         std::cerr << "qprof: the profile could not be completed: " << error.what() << '\n';

@@ -1,6 +1,7 @@
 #include "trace_completion.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <utility>
 
@@ -10,21 +11,32 @@ namespace {
 
 constexpr std::uint32_t kUnused = ~0u;
 
-// The sites any thread used, in id order, and the providers they name; returns the index
-// each site id gets in trace.sites (kUnused for the others). Sites registered by earlier
-// sessions or by code not run this time would be noise in every report.
-std::vector<std::uint32_t> add_used_sites(const std::vector<detail::SiteInfo>& registered,
-                                          const std::vector<TreeBuilder>& builders, Trace& trace) {
-    std::vector<std::uint32_t> new_site(registered.size(), kUnused);
+// Which site ids any thread used.
+template <typename Builder>
+std::vector<bool> sites_used(const std::vector<Builder>& builders) {
+    std::vector<bool> used;
+    for (const Builder& builder : builders) {
+        const std::vector<bool>& seen = builder.sites_seen();
+        used.resize(std::max(used.size(), seen.size()), false);
+        for (std::size_t id = 0; id < seen.size(); ++id) {
+            used[id] = used[id] || seen[id];
+        }
+    }
+    return used;
+}
+
+// The used sites in id order, and the providers they name; returns the index each site id
+// gets in trace.sites (kUnused for the others). Sites registered by earlier sessions or by
+// code not run this time would be noise in every report.
+std::vector<std::uint32_t> add_used_sites(const std::vector<SiteInfo>& registered,
+                                          const std::vector<bool>& used, Trace& trace) {
+    std::vector<std::uint32_t> new_site(std::max(registered.size(), used.size()), kUnused);
     std::map<std::pair<std::string, bool>, std::uint32_t> provider_index;
-    for (std::uint32_t id = 0; id < registered.size(); ++id) {
-        const bool used = std::any_of(builders.begin(), builders.end(), [id](const auto& b) {
-            return id < b.sites_seen().size() && b.sites_seen()[id];
-        });
-        if (!used) {
+    for (std::uint32_t id = 0; id < registered.size() && id < used.size(); ++id) {
+        if (!used[id]) {
             continue;
         }
-        const detail::SiteInfo& site = registered[id];
+        const SiteInfo& site = registered[id];
         const bool is_activity = site.kind == SiteKind::activity;
         auto [it, added] = provider_index.try_emplace(
             {site.provider, is_activity}, static_cast<std::uint32_t>(trace.providers.size()));
@@ -38,82 +50,111 @@ std::vector<std::uint32_t> add_used_sites(const std::vector<detail::SiteInfo>& r
     return new_site;
 }
 
-// Raw ticks to nanoseconds from the session start.
-struct TickConverter {
-    std::int64_t start_tick;
-    double ns_per_tick;
+void add_totals(const TickTotals& ticks, const TickConverter& to_ns, ProviderTotals& totals) {
+    totals.count += ticks.count;
+    totals.hits += ticks.hits;
+    totals.misses += ticks.misses;
+    totals.total_ns += to_ns.duration(ticks.total);
+    totals.self_ns += to_ns.duration(ticks.self);
+    totals.blocked_ns += to_ns.duration(ticks.blocked);
+    totals.load_ns += to_ns.duration(ticks.load);
+}
 
-    std::int64_t operator()(std::int64_t tick) const {
-        const std::int64_t ticks = tick - start_tick;
-        if (ns_per_tick == 1.0) {
-            return ticks;
-        }
-        return static_cast<std::int64_t>(static_cast<double>(ticks) * ns_per_tick + 0.5);
-    }
-};
+ThreadTrace& add_thread(Trace& trace, std::uint32_t index, const TraceInputs& inputs) {
+    ThreadTrace& thread = trace.threads.emplace_back();
+    thread.index = index;
+    thread.name = index < inputs.thread_names.size() && !inputs.thread_names[index].empty()
+                      ? inputs.thread_names[index]
+                      : "thread " + std::to_string(index);
+    return thread;
+}
 
-// One pass over a thread's nodes, parents before children (reverse post-order): gives each
-// node its site index in the trace and its times in nanoseconds, and adds it to the totals.
-void complete_thread(ThreadTrace& thread, const std::vector<std::uint32_t>& new_site,
-                     const TickConverter& to_ns, Trace& trace) {
-    NodeVector& nodes = thread.nodes;
-    std::vector<std::uint32_t> open_per_provider(trace.providers.size(), 0);
-    std::vector<std::uint32_t> enclosing;  // providers of the current node's ancestors
-    std::vector<std::uint32_t> enclosing_first;
-    for (std::uint32_t i = static_cast<std::uint32_t>(nodes.size()); i-- > 0;) {
-        while (!enclosing_first.empty() && enclosing_first.back() > i) {
-            --open_per_provider[enclosing.back()];
-            enclosing.pop_back();
-            enclosing_first.pop_back();
-        }
-        Node& node = nodes[i];
-        node.site = new_site[node.site];
-        const std::uint32_t provider = trace.sites[node.site].provider_index;
-        ProviderTotals& totals = trace.providers[provider];
-        ++totals.count;
-        totals.hits += node.outcome == Outcome::hit;
-        totals.misses += node.outcome == Outcome::miss;
+// A thread's nodes: site indexes into trace.sites, totals summed in ticks, then times in
+// nanoseconds.
+void complete_tree(ThreadTrace& thread, const std::vector<std::uint32_t>& new_site,
+                   const TickConverter& to_ns, Trace& trace) {
+    TotalsAccumulator ticks;
+    for (Node& node : thread.nodes) {
+        node.site = node.site < new_site.size() ? new_site[node.site] : kUnused;
+        ticks.add(trace.sites[node.site].provider_index, node.depth, node.outcome, node.start_ns,
+                  node.end_ns);
         if (node.outcome != Outcome::hit) {
             node.start_ns = to_ns(node.start_ns);
             node.end_ns = to_ns(node.end_ns);
-            const std::int64_t duration = node.duration_ns();
-            if (open_per_provider[provider] == 0) {
-                totals.total_ns += duration;  // not inside another run of the same provider
-            }
-            totals.self_ns += duration;
-            if (!enclosing.empty()) {
-                trace.providers[enclosing.back()].self_ns -= duration;
-            }
-            totals.blocked_ns += node.outcome == Outcome::blocked ? duration : 0;
-            totals.load_ns += node.outcome == Outcome::load ? duration : 0;
         }
-        ++open_per_provider[provider];
-        enclosing.push_back(provider);
-        enclosing_first.push_back(node.first);
+    }
+    const std::vector<TickTotals>& totals = ticks.totals();
+    for (std::uint32_t provider = 0; provider < totals.size(); ++provider) {
+        add_totals(totals[provider], to_ns, trace.providers[provider]);
+    }
+    trace.events += thread.nodes.size();
+}
+
+void complete_trees(TraceInputs& inputs, const TickConverter& to_ns, Trace& trace) {
+    const std::vector<std::uint32_t> new_site =
+        add_used_sites(inputs.sites, sites_used(inputs.trees), trace);
+    for (std::uint32_t index = 0; index < inputs.trees.size(); ++index) {
+        TreeBuilder& builder = inputs.trees[index];
+        if (builder.nodes().empty()) {
+            continue;
+        }
+        ThreadTrace& thread = add_thread(trace, index, inputs);
+        thread.nodes = std::move(builder.nodes());
+        thread.keys = std::move(builder.keys());
+        complete_tree(thread, new_site, to_ns, trace);
+    }
+}
+
+void complete_totals(TraceInputs& inputs, const TickConverter& to_ns, Trace& trace) {
+    add_used_sites(inputs.sites, sites_used(inputs.totals), trace);
+    std::map<std::pair<std::string, bool>, std::uint32_t> provider_index;
+    for (std::uint32_t index = 0; index < trace.providers.size(); ++index) {
+        provider_index[{trace.providers[index].provider, trace.providers[index].is_activity}] =
+            index;
+    }
+    for (std::uint32_t index = 0; index < inputs.totals.size(); ++index) {
+        const TotalsBuilder& builder = inputs.totals[index];
+        if (builder.events() == 0) {
+            continue;
+        }
+        add_thread(trace, index, inputs);
+        const std::vector<TickTotals>& totals = builder.totals().totals();
+        for (std::uint32_t slot = 0; slot < totals.size(); ++slot) {
+            const auto found = provider_index.find(inputs.slots.providers()[slot]);
+            if (found != provider_index.end()) {
+                add_totals(totals[slot], to_ns, trace.providers[found->second]);
+            }
+        }
+        trace.events += builder.events();
     }
 }
 
 }  // namespace
 
-Trace complete_trace(std::vector<TreeBuilder>& builders, const std::vector<std::string>& names,
-                     const std::vector<detail::SiteInfo>& sites, const Calibration& calibration) {
+std::int64_t TickConverter::duration(std::int64_t ticks) const {
+    if (ns_per_tick == 1.0) {
+        return ticks;
+    }
+    const double ns = std::round(static_cast<double>(ticks) * ns_per_tick);
+    constexpr double kLimit = 9.2e18;  // within int64, so that the conversion is defined
+    return static_cast<std::int64_t>(std::clamp(ns, -kLimit, kLimit));
+}
+
+Trace complete_trace(TraceInputs&& inputs) {
     Trace trace;
-    const std::vector<std::uint32_t> new_site = add_used_sites(sites, builders, trace);
+    const Calibration& calibration = inputs.calibration;
     const TickConverter to_ns{static_cast<std::int64_t>(calibration.start_tick),
                               calibration.ns_per_tick};
     trace.ns_per_tick = calibration.ns_per_tick;
     trace.wall_ns = to_ns(static_cast<std::int64_t>(calibration.end_tick));
-    for (std::uint32_t index = 0; index < builders.size(); ++index) {
-        if (builders[index].nodes().empty()) {
-            continue;
-        }
-        ThreadTrace& thread = trace.threads.emplace_back();
-        thread.index = index;
-        thread.name = index < names.size() ? names[index] : "thread " + std::to_string(index);
-        thread.nodes = std::move(builders[index].nodes());
-        thread.keys = std::move(builders[index].keys());
-        complete_thread(thread, new_site, to_ns, trace);
+    if (!inputs.totals.empty()) {
+        complete_totals(inputs, to_ns, trace);
+    } else {
+        complete_trees(inputs, to_ns, trace);
     }
+    trace.clock = std::move(inputs.clock);
+    trace.keys_recorded = inputs.keys_recorded;
+    trace.key_texts = std::move(inputs.key_texts);
     return trace;
 }
 

@@ -1,5 +1,6 @@
-// Turns the collector's per-thread trees into the Trace that reporters read: times in
-// nanoseconds from the session start, and per-provider totals.
+// Turns what the collector (or the reader of a saved stream) gathered into the Trace that
+// reporters read: times in nanoseconds from the session start, and per-provider totals. Live
+// and off-line runs go through this one function, so their reports are byte for byte alike.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "totals_builder.hpp"
 #include "tree_builder.hpp"
 
 namespace qprof::detail {
@@ -18,7 +20,31 @@ struct Calibration {
     double ns_per_tick = 1.0;
 };
 
-Trace complete_trace(std::vector<TreeBuilder>& builders, const std::vector<std::string>& names,
-                     const std::vector<detail::SiteInfo>& sites, const Calibration& calibration);
+struct TraceInputs {
+    // By thread index: trees when some report needs the nodes, otherwise totals only.
+    std::vector<TreeBuilder> trees;
+    std::vector<TotalsBuilder> totals;
+    ProviderSlots slots;  // the providers `totals` counted
+    std::vector<std::string> thread_names;
+    std::vector<SiteInfo> sites;  // by site id
+    Calibration calibration;
+    std::string clock;  // "tsc", "steady" or "manual"
+    bool keys_recorded = false;
+    std::vector<std::string> key_texts;
+};
+
+Trace complete_trace(TraceInputs&& inputs);
+
+// Ticks from the session start to nanoseconds; durations the same way.
+struct TickConverter {
+    std::int64_t start_tick;
+    double ns_per_tick;
+
+    std::int64_t duration(std::int64_t ticks) const;
+    std::int64_t operator()(std::int64_t tick) const {
+        return duration(static_cast<std::int64_t>(static_cast<std::uint64_t>(tick) -
+                                                  static_cast<std::uint64_t>(start_tick)));
+    }
+};
 
 }  // namespace qprof::detail

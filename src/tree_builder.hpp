@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "key_texts.hpp"
+#include "record_parser.hpp"
 
 namespace qprof::detail {
 
@@ -27,37 +28,18 @@ class TreeBuilder {
     // With keys, every node gets an entry in keys() (0 when it has no key).
     explicit TreeBuilder(bool keys = false) : keys_recorded_(keys) {}
 
-    // Adds the complete records in [begin, end) and returns how many nodes they made. Stops
-    // at a record it does not know or one cut off by `end`.
-    std::uint64_t add_records(const std::uint64_t* begin, const std::uint64_t* end,
-                              KeyTexts& key_texts) {
+    // Adds the complete records in [begin, end); returns where it stopped (see
+    // parse_records).
+    template <typename Keys>
+    const std::uint64_t* add_records(const std::uint64_t* begin, const std::uint64_t* end,
+                                     Keys& key_texts) {
         reserve_for(static_cast<std::size_t>(end - begin));
-        std::uint64_t added = 0;
-        for (const std::uint64_t* pos = begin; pos < end;) {
-            const RecordKind kind = head_kind(*pos);
-            if (kind == RecordKind::key) {
-                const std::uint32_t words = key_texts.payload_words(head_site(*pos));
-                if (words == 0 || end - pos < 1 + words) {
-                    break;
-                }
-                pending_key(head_depth(*pos)) = key_texts.text_id(head_site(*pos), pos + 1);
-                pos += 1 + words;
-                continue;
-            }
-            if (kind < RecordKind::hit || kind > RecordKind::load ||
-                end - pos < record_words(kind)) {
-                break;
-            }
-            if (kind == RecordKind::hit) {
-                add(pos[0], 0, 0);
-            } else {
-                add(pos[0], pos[1], pos[2]);
-            }
-            pos += record_words(kind);
-            ++added;
-        }
-        return added;
+        return parse_records(begin, end, key_texts, *this);
     }
+
+    // parse_records' sink.
+    void key(std::uint32_t depth, std::uint32_t text_id) { pending_key(depth) = text_id; }
+    void node(std::uint64_t head, std::uint64_t start, std::uint64_t end) { add(head, start, end); }
 
     // Adds one record; a hit has start and end 0. Until the trace is completed, node times
     // are raw clock ticks. Inline and built in place: this runs for every event.

@@ -1,5 +1,4 @@
 // The example compiler as a user runs it: flags, its own arguments, and counts.txt.
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -10,20 +9,12 @@
 
 namespace {
 
-struct Run {
-    int status;
-    std::string out;
-    std::string err;
-};
+using Run = qprof::test::CommandResult;
 
 Run run_toyc(const std::string& arguments, const qprof::test::TempDir& dir) {
-    const std::string out = (dir.path() / "stdout").string();
-    const std::string err = (dir.path() / "stderr").string();
-    const std::string command =
-        std::string(QPROF_TOYC) + " " + arguments + " >" + out + " 2>" + err;
-    const int status = std::system(command.c_str());
-    REQUIRE(WIFEXITED(status));
-    return Run{WEXITSTATUS(status), qprof::test::read_file(out), qprof::test::read_file(err)};
+    Run run = qprof::test::run_command(std::string(QPROF_TOYC) + " " + arguments, dir);
+    REQUIRE_FALSE(run.signaled);
+    return run;
 }
 
 }  // namespace

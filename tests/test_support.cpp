@@ -1,5 +1,7 @@
 #include "test_support.hpp"
 
+#include <sys/wait.h>
+
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <random>
@@ -100,6 +102,18 @@ std::string read_file(const std::filesystem::path& path) {
     std::ostringstream text;
     text << file.rdbuf();
     return text.str();
+}
+
+CommandResult run_command(const std::string& command, const TempDir& dir) {
+    const std::filesystem::path out = dir.path() / ".stdout";
+    const std::filesystem::path err = dir.path() / ".stderr";
+    const int status = std::system((command + " >" + out.string() + " 2>" + err.string()).c_str());
+    CommandResult result;
+    result.signaled = WIFSIGNALED(status);
+    result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.out = read_file(out);
+    result.err = read_file(err);
+    return result;
 }
 
 std::string report_text(const std::string& name, const Trace& trace, const ReportOptions& options) {

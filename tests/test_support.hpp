@@ -43,6 +43,17 @@ const ProviderTotals& totals_of(const Trace& trace, const std::string& provider)
 
 std::string read_file(const std::filesystem::path& path);
 
+// A program run through the shell: its exit status (when it exited), whether a signal ended
+// it, and what it printed.
+struct CommandResult {
+    int status = -1;
+    bool signaled = false;
+    std::string out;
+    std::string err;
+};
+// Runs `command` with its output captured in files of `dir`.
+CommandResult run_command(const std::string& command, const TempDir& dir);
+
 // What the reporter `name` writes for `trace`, configured with `options`.
 std::string report_text(const std::string& name, const Trace& trace,
                         const ReportOptions& options = {});

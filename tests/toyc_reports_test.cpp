@@ -1,6 +1,5 @@
 // toyc at its default size with counts, folded and chrome: each report well formed, and the
 // three agreeing with each other on the real trace, to the nanosecond.
-#include <sys/wait.h>
 
 #include <catch2/catch.hpp>
 #include <map>
@@ -131,14 +130,14 @@ Times read_folded(const std::string& text) {
 
 TEST_CASE("toyc's counts, folded and chrome reports agree on the real trace") {
     qprof::test::TempDir dir;
-    const std::string command = std::string(QPROF_TOYC) +
-                                " -Z profile-queries=counts,folded,chrome"
-                                " -Z profile-queries-chrome=hits -Z profile-queries-dir=" +
-                                dir.path().string() + " >/dev/null 2>" +
-                                (dir.path() / "stderr").string();
-    const int status = std::system(command.c_str());
-    INFO(qprof::test::read_file(dir.path() / "stderr"));
-    REQUIRE((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+    const qprof::test::CommandResult run = qprof::test::run_command(
+        std::string(QPROF_TOYC) +
+            " -Z profile-queries=counts,folded,chrome -Z profile-queries-chrome=hits"
+            " -Z profile-queries-dir=" +
+            dir.path().string(),
+        dir);
+    INFO(run.err);
+    REQUIRE(run.status == 0);
 
     const Times folded = read_folded(qprof::test::read_file(dir.path() / "profile_queries.folded"));
     const ChromeSummary chrome =

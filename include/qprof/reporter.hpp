@@ -34,6 +34,9 @@ class Reporter {
     // Called once before write() with the session's report settings; ignore what you don't use.
     virtual void configure(const ReportOptions& options) { (void)options; }
     virtual void write(const Trace& trace, std::ostream& out) = 0;
+    // Whether write() reads the threads' nodes. When no chosen reporter does, the session
+    // keeps only per-provider totals and its memory stays flat however long the program runs.
+    virtual bool needs_nodes() const { return true; }
 };
 
 using ReporterFactory = std::function<std::unique_ptr<Reporter>()>;

@@ -69,7 +69,9 @@ class Session {
 
     bool recording() const;
     const SessionOptions& options() const;
-    // The completed trace; empty until finish().
+    // The completed trace; empty until finish(). When every chosen reporter needs only
+    // totals (counts, raw: see Reporter::needs_nodes), its threads hold no nodes, so that a
+    // long run keeps flat memory; Trace::events still counts them.
     const Trace& trace() const;
     // The reports written by finish().
     const std::vector<std::string>& written_files() const;

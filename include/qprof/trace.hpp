@@ -105,6 +105,7 @@ struct Trace {
     std::vector<ThreadTrace> threads;
     std::vector<ProviderTotals> providers;  // in order of first registration
     std::int64_t wall_ns = 0;               // session start to session end
+    std::uint64_t events = 0;               // every node recorded, kept in threads or not
     std::string clock;                      // "tsc", "steady" or "manual"
     double ns_per_tick = 1.0;
 

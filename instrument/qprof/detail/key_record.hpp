@@ -35,7 +35,7 @@ std::vector<KeyType> registered_key_types();
 
 std::uint32_t intern_key_text(std::string text);
 // The interned texts from `first` on, in id order (ids start at 1).
-std::vector<std::string> interned_key_texts(std::uint32_t first);
+std::string interned_key_text(std::uint32_t id);  // empty for an unknown id
 
 // Whether a key's bytes alone say what it is, so that it can be copied now and formatted
 // later: no pointer (its target may be gone by then) and no class qprof cannot see into.

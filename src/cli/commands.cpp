@@ -1,0 +1,271 @@
+#include "commands.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <qprof/reporter.hpp>
+#include <qprof/session.hpp>
+
+#include "args.hpp"
+#include "builtin_reporters.hpp"
+#include "diff.hpp"
+#include "input.hpp"
+#include "raw_format.hpp"
+#include "report_writer.hpp"
+#include "summary.hpp"
+#include "text.hpp"
+
+namespace qprof::cli {
+
+namespace {
+
+// Runs a subcommand's body, turning a usage mistake into its message and status 1.
+template <typename Body>
+int with_usage(const CommandSpec& command, std::span<const std::string> words, Body body) {
+    try {
+        const ParsedArgs args = parse_args(command, words);
+        if (args.help) {
+            std::cout << help_text(command);
+            return kExitOk;
+        }
+        return body(args);
+    } catch (const UsageError& error) {
+        std::cerr << error.what() << '\n';
+        return kExitFailed;
+    }
+}
+
+LoadOptions load_options(const ParsedArgs& args, bool keep_nodes) {
+    return LoadOptions{
+        .keep_nodes = keep_nodes, .quiet = false, .progress = !args.has("no-progress")};
+}
+
+const OptionSpec kNoProgress{"no-progress", 'q', "", "no progress bar on stderr while reading"};
+
+CommandSpec report_command() {
+    return {
+        "report",
+        "Writes reports of a saved run, as the program itself would have written them at "
+        "its end: the same bytes for the same run. The report options the run was started "
+        "with are used unless given here.",
+        {{"reporters", 0, "LIST", "reports to write, separated by commas (default: counts,html)"},
+         {"output", 'o', "DIR", "directory to write them in (default: the current one)"},
+         {"important", 0, "EXTENT,PERCENT", "as -Z profile-queries-important"},
+         {"folded", 0, "OPTIONS", "as -Z profile-queries-folded (merge-threads,hits,keys)"},
+         {"chrome", 0, "OPTIONS", "as -Z profile-queries-chrome (hits)"},
+         kNoProgress},
+        {{"FILE", "a saved run (.qprof)"}}};
+}
+
+// The -Z flag parser checks report options the same way for a run and for qprof report.
+SessionOptions parse_as_flags(const CommandSpec& command, const std::vector<std::string>& flags) {
+    std::vector<std::string> words{"qprof"};
+    for (const std::string& flag : flags) {
+        words.push_back("-Z");
+        words.push_back(flag);
+    }
+    std::vector<char*> argv;
+    for (std::string& word : words) {
+        argv.push_back(word.data());
+    }
+    argv.push_back(nullptr);
+    int argc = static_cast<int>(words.size());
+    try {
+        return parse_flags(argc, argv.data(), nullptr);
+    } catch (const FlagError& error) {
+        throw usage_error(command, std::string{error.what()}.substr(7));  // without "qprof: "
+    }
+}
+
+SessionOptions report_session(const ParsedArgs& args, const ReportOptions& recorded) {
+    const CommandSpec command = report_command();
+    const std::string reporters = args.value_or("reporters", "counts,html");
+    std::vector<std::string> flags{"profile-queries=" + reporters};
+    for (const char* option : {"important", "folded", "chrome"}) {
+        if (args.has(option)) {
+            flags.push_back("profile-queries-" + std::string{option} + "=" +
+                            args.value_or(option, ""));
+        }
+    }
+    SessionOptions options = parse_as_flags(command, flags);
+    const ReportOptions given = options.report;
+    options.report = recorded;
+    if (args.has("important")) {
+        options.report.important_extent = given.important_extent;
+        options.report.important_percent = given.important_percent;
+    }
+    if (args.has("folded")) {
+        options.report.folded_merge_threads = given.folded_merge_threads;
+        options.report.folded_hits = given.folded_hits;
+        options.report.folded_keys = given.folded_keys;
+    }
+    if (args.has("chrome")) {
+        options.report.chrome_hits = given.chrome_hits;
+    }
+    if (std::count(options.reporters.begin(), options.reporters.end(), detail::kRawReporter)) {
+        throw usage_error(command,
+                          "the raw stream is the input, not a report; to combine "
+                          "saved streams use 'qprof merge'.");
+    }
+    options.output_dir = args.value_or("output", ".");
+    return options;
+}
+
+CommandSpec merge_command() {
+    return {"merge",
+            "Combines saved runs -- every process of a build, say -- into one file whose "
+            "reports and summary cover them all. Each run keeps its own threads, named after "
+            "its program and process id. Only complete runs are merged.",
+            {{"output", 'o', "OUT", "the file to write (required)"}, kNoProgress},
+            {{"FILE...", "the saved runs (.qprof), one or more"}}};
+}
+
+// The stream of one input to merge: checked whole first, so that a damaged run is refused
+// rather than copied.
+struct MergeInput {
+    std::unique_ptr<InputFile> file;
+    std::uint32_t flags = 0;
+    std::uint32_t header_bytes = 0;
+};
+
+std::optional<MergeInput> merge_input(const std::string& path, const LoadOptions& options,
+                                      std::uint64_t& events, std::uint32_t& runs) {
+    const LoadedTrace loaded = load_trace(path, options);
+    if (loaded.status != kExitOk) {
+        print_error(path, "not merged: only complete runs can be merged (the problem is above)");
+        return std::nullopt;
+    }
+    events += loaded.trace.events;
+    runs += loaded.runs;
+    MergeInput input{std::make_unique<InputFile>(path)};
+    const auto bytes = input.file->bytes();
+    std::memcpy(&input.flags, bytes.data() + 20, sizeof input.flags);
+    std::memcpy(&input.header_bytes, bytes.data() + 16, sizeof input.header_bytes);
+    return input;
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+    std::error_code error;
+    return std::filesystem::equivalent(a, b, error);
+}
+
+int write_merged(const std::string& out_path, const std::vector<MergeInput>& inputs) {
+    std::uint32_t flags = detail::raw::kFlagMerged;
+    for (const MergeInput& input : inputs) {
+        flags |= input.flags & detail::raw::kFlagKeys;
+    }
+    std::ofstream out{out_path, std::ios::binary};
+    const std::string header = detail::raw::file_header(flags);
+    out.write(header.data(), static_cast<std::streamsize>(header.size()));
+    for (const MergeInput& input : inputs) {
+        const auto runs = input.file->bytes().subspan(input.header_bytes);
+        out.write(reinterpret_cast<const char*>(runs.data()),
+                  static_cast<std::streamsize>(runs.size()));
+    }
+    out.close();
+    if (!out) {
+        print_error(out_path, std::string{"cannot write it: "} + std::strerror(errno));
+        return kExitFailed;
+    }
+    return kExitOk;
+}
+
+// Whether a reporter asked for reads the nodes; when none does, the run is read into totals
+// only, fast and in flat memory. Unknown names are left for the flag parser to refuse.
+bool needs_nodes(const ParsedArgs& args) {
+    for (const std::string& name : detail::split(args.value_or("reporters", "counts,html"), ',')) {
+        if (std::unique_ptr<Reporter> reporter = make_reporter(name);
+            reporter && reporter->needs_nodes()) {
+            return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace
+
+int run_merge(std::span<const std::string> words) {
+    const CommandSpec command = merge_command();
+    return with_usage(command, words, [&](const ParsedArgs& args) {
+        if (!args.has("output")) {
+            throw usage_error(command, "missing '-o OUT', the file to write.");
+        }
+        const std::string out_path = args.value_or("output", "");
+        std::vector<MergeInput> inputs;
+        std::uint64_t events = 0;
+        std::uint32_t runs = 0;
+        for (const std::string& path : args.positionals) {
+            if (same_file(path, out_path)) {
+                throw usage_error(command, "'" + out_path +
+                                               "' is both an input and the output; "
+                                               "write the merged runs to a new file.");
+            }
+            std::optional<MergeInput> input =
+                merge_input(path, load_options(args, false), events, runs);
+            if (!input) {
+                return kExitFailed;
+            }
+            inputs.push_back(std::move(*input));
+        }
+        const int status = write_merged(out_path, inputs);
+        if (status == kExitOk) {
+            std::cerr << "qprof: merged " << runs << (runs == 1 ? " run" : " runs") << " ("
+                      << detail::with_thousands(events) << " events) from " << inputs.size()
+                      << (inputs.size() == 1 ? " file" : " files") << " into " << out_path << '\n';
+        }
+        return status;
+    });
+}
+
+int run_summarize(std::span<const std::string> words) {
+    const CommandSpec command = summarize_command();
+    return with_usage(command, words, [&](const ParsedArgs& args) {
+        const SummaryOptions options = summary_options(args);
+        const LoadedTrace loaded = load_trace(args.positionals[0], load_options(args, false));
+        if (loaded.status != kExitFailed) {
+            write_summary(loaded.trace, options, std::cout);
+        }
+        return loaded.status;
+    });
+}
+
+int run_report(std::span<const std::string> words) {
+    return with_usage(report_command(), words, [&](const ParsedArgs& args) {
+        const LoadedTrace loaded =
+            load_trace(args.positionals[0], load_options(args, needs_nodes(args)));
+        if (loaded.status == kExitFailed) {
+            return kExitFailed;
+        }
+        const SessionOptions options = report_session(args, loaded.report);
+        try {
+            detail::check_output_dir(options.output_dir);
+        } catch (const FlagError& error) {
+            std::cerr << error.what() << '\n';
+            return kExitFailed;
+        }
+        const std::vector<std::string> written = detail::write_reports(loaded.trace, options);
+        return written.size() < options.reporters.size() ? kExitFailed : loaded.status;
+    });
+}
+
+int run_diff(std::span<const std::string> words) {
+    const CommandSpec command = diff_command();
+    return with_usage(command, words, [&](const ParsedArgs& args) {
+        const DiffOptions options = diff_options(args);
+        const LoadedTrace base = load_trace(args.positionals[0], load_options(args, false));
+        const LoadedTrace next = load_trace(args.positionals[1], load_options(args, false));
+        if (base.status == kExitFailed || next.status == kExitFailed) {
+            return kExitFailed;
+        }
+        write_diff({args.positionals[0], base.trace}, {args.positionals[1], next.trace}, options,
+                   std::cout);
+        return std::max(base.status, next.status);
+    });
+}
+
+}  // namespace qprof::cli

@@ -1,0 +1,79 @@
+// qprof diff BASE NEW: the change of each provider's self time between two saved runs, as an
+// aligned table, JSON or one self-contained HTML page.
+//
+//   const CommandSpec command = diff_command();
+//   const ParsedArgs args = parse_args(command, words);
+//   const DiffOptions options = diff_options(args);   // throws UsageError
+//   write_diff({args.positionals[0], base}, {args.positionals[1], next}, options, std::cout);
+//
+// Providers are matched by name and kind (an activity only with an activity). A change is
+// NEW minus BASE: negative is faster. A provider found in one run only has 0 for the other
+// run's values and no change percent; so has a provider whose base self time is 0.
+//
+// The JSON (--json), one provider a line, times in integer nanoseconds:
+//   {"base":{"file":S,"wall_ns":N,"events":N},"new":{"file":S,"wall_ns":N,"events":N},
+//    "wall_change_ns":N,"providers":[
+//   {"provider":S,"activity":B,"status":"both"|"only in base"|"only in new","base_self_ns":N,
+//    "new_self_ns":N,"change_ns":N,"change_percent":X|null,"count_change":N,"hits_change":N},
+//   ...]}
+// change_percent is 100 * change_ns / base_self_ns rounded to 3 decimals; rows in the order
+// of the table.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <qprof/trace.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "args.hpp"
+
+namespace qprof::cli {
+
+// change: largest absolute change first; change-pct: largest absolute percent first, rows
+// without one last; name: A to Z. Ties by name.
+enum class DiffSort { change, change_percent, name };
+enum class DiffFormat { text, json, html };
+
+struct DiffOptions {
+    DiffSort sort = DiffSort::change;
+    DiffFormat format = DiffFormat::text;
+};
+
+enum class Presence { both, only_base, only_new };
+std::string_view presence_name(Presence presence);  // "both", "only in base", "only in new"
+
+struct DiffRow {
+    std::string provider;
+    bool is_activity = false;
+    Presence presence = Presence::both;
+    std::int64_t base_self_ns = 0;
+    std::int64_t new_self_ns = 0;
+    std::int64_t change_ns = 0;            // new - base
+    std::optional<double> change_percent;  // of base_self_ns
+    std::int64_t count_change = 0;
+    std::int64_t hits_change = 0;
+};
+
+// A run and the file it was read from, as the reports name it.
+struct DiffRun {
+    std::string file;
+    const Trace& trace;
+};
+
+// The declaration of `qprof diff BASE NEW` (--sort, --json, --html, -q).
+CommandSpec diff_command();
+// Throws UsageError when --json and --html are both given.
+DiffOptions diff_options(const ParsedArgs& args);
+
+std::vector<DiffRow> diff_rows(const Trace& base, const Trace& next, DiffSort sort);
+void write_diff_text(const DiffRun& base, const DiffRun& next, DiffSort sort, std::ostream& out);
+void write_diff_json(const DiffRun& base, const DiffRun& next, DiffSort sort, std::ostream& out);
+void write_diff_html(const DiffRun& base, const DiffRun& next, DiffSort sort, std::ostream& out);
+// The one options.format asks for.
+void write_diff(const DiffRun& base, const DiffRun& next, const DiffOptions& options,
+                std::ostream& out);
+
+}  // namespace qprof::cli

@@ -1,0 +1,121 @@
+#include "input.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+#include <stdexcept>
+
+#include "progress.hpp"
+#include "raw_reader.hpp"
+#include "trace_merge.hpp"
+
+namespace qprof::cli {
+
+namespace {
+
+std::string read_all(const std::string& path) {
+    std::ifstream in{path, std::ios::binary};
+    if (!in) {
+        throw std::runtime_error(std::strerror(errno));
+    }
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    return std::move(bytes).str();
+}
+
+void print_diagnostic(const std::string& path, const detail::Diagnostic& diagnostic) {
+    const bool error = diagnostic.severity == detail::Diagnostic::Severity::error;
+    std::cerr << "qprof: " << (error ? "error: " : "warning: ") << path << ": byte "
+              << diagnostic.offset << ": " << diagnostic.text << '\n';
+}
+
+std::string run_name(const detail::RecordedRun& run, std::size_t index) {
+    const std::string program =
+        run.program.empty() ? "run " + std::to_string(index + 1) : run.program;
+    return program + "[" + std::to_string(run.pid) + "]";
+}
+
+}  // namespace
+
+InputFile::InputFile(std::string path) : path_(std::move(path)) {
+    const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        throw std::runtime_error(std::string{"cannot open it: "} + std::strerror(errno));
+    }
+    struct stat info {};
+    if (::fstat(fd, &info) == 0 && S_ISDIR(info.st_mode)) {
+        ::close(fd);
+        throw std::runtime_error("it is a directory (expected a .qprof file)");
+    }
+    if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0) {
+        void* map =
+            ::mmap(nullptr, static_cast<std::size_t>(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+        if (map != MAP_FAILED) {
+            data_ = static_cast<const unsigned char*>(map);
+            size_ = static_cast<std::size_t>(info.st_size);
+            mapped_ = true;
+        }
+    }
+    ::close(fd);
+    if (!mapped_) {  // a pipe, an empty file, or a mapping refused
+        copy_ = read_all(path_);
+        data_ = reinterpret_cast<const unsigned char*>(copy_.data());
+        size_ = copy_.size();
+    }
+}
+
+InputFile::~InputFile() {
+    if (mapped_) {
+        ::munmap(const_cast<unsigned char*>(data_), size_);
+    }
+}
+
+void print_error(const std::string& path, const std::string& message) {
+    std::cerr << "qprof: error: " << path << ": " << message << '\n';
+}
+
+LoadedTrace load_trace(const std::string& path, const LoadOptions& options) {
+    LoadedTrace loaded;
+    loaded.status = kExitFailed;
+    try {
+        const InputFile file{path};
+        Progress progress{
+            "reading " + path, file.bytes().size(),
+            Progress::wanted(file.bytes().size(), options.quiet || !options.progress)};
+        detail::ReadOptions read_options{
+            .keep_nodes = options.keep_nodes,
+            .progress = [&progress](std::uint64_t done) { progress.update(done); }};
+        detail::ReadResult read = detail::read_stream(file.bytes(), read_options);
+        progress.finish();
+        for (const detail::Diagnostic& diagnostic : read.diagnostics) {
+            if (!options.quiet || diagnostic.severity == detail::Diagnostic::Severity::error) {
+                print_diagnostic(path, diagnostic);
+            }
+        }
+        if (read.runs.empty()) {
+            return loaded;
+        }
+        std::vector<detail::NamedTrace> traces;
+        for (std::size_t index = 0; index < read.runs.size(); ++index) {
+            detail::RecordedRun& run = read.runs[index];
+            traces.push_back({detail::complete_trace(std::move(run.inputs)), run_name(run, index)});
+        }
+        loaded.report = read.runs.front().report;
+        loaded.runs = static_cast<std::uint32_t>(read.runs.size());
+        loaded.trace = detail::merge_traces(std::move(traces));
+        loaded.status = read.damaged ? kExitPartial : kExitOk;
+    } catch (const std::exception& error) {
+        print_error(path, error.what());
+    }
+    return loaded;
+}
+
+}  // namespace qprof::cli

@@ -1,0 +1,57 @@
+// Loads saved runs for the qprof subcommands: maps the file, reads it with a progress bar,
+// tells every problem on stderr (file, byte offset, what was expected) and completes the
+// trace -- one trace for all the runs of a merged file.
+#pragma once
+
+#include <cstdint>
+#include <qprof/report_options.hpp>
+#include <qprof/trace.hpp>
+#include <span>
+#include <string>
+
+namespace qprof::cli {
+
+// Exit statuses shared by every subcommand.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailed = 1;   // bad usage, or nothing usable in an input
+inline constexpr int kExitPartial = 2;  // an input was damaged: what came before was used
+
+// A file's bytes, mapped read-only (or read whole when it cannot be mapped).
+class InputFile {
+  public:
+    // Throws std::runtime_error naming the file and the reason.
+    explicit InputFile(std::string path);
+    ~InputFile();
+    InputFile(const InputFile&) = delete;
+    InputFile& operator=(const InputFile&) = delete;
+    std::span<const unsigned char> bytes() const { return {data_, size_}; }
+    const std::string& path() const { return path_; }
+
+  private:
+    std::string path_;
+    const unsigned char* data_ = nullptr;
+    std::size_t size_ = 0;
+    bool mapped_ = false;
+    std::string copy_;  // when not mapped
+};
+
+struct LoadOptions {
+    bool keep_nodes = true;  // false: totals only (summarize, diff)
+    bool quiet = false;      // -q: no progress bar, no warnings
+    bool progress = true;    // --no-progress turns it off
+};
+
+struct LoadedTrace {
+    Trace trace;
+    ReportOptions report;  // the options the (first) run was recorded with
+    int status = kExitOk;  // kExitFailed: `trace` is empty and must not be used
+    std::uint32_t runs = 0;
+};
+
+// Never throws: problems are told on stderr and reflected in `status`.
+LoadedTrace load_trace(const std::string& path, const LoadOptions& options);
+
+// "qprof: error: FILE: MESSAGE" on stderr.
+void print_error(const std::string& path, const std::string& message);
+
+}  // namespace qprof::cli

@@ -1,0 +1,301 @@
+// qprof summarize: the rows, their order and filter, and the table and JSON they are written as.
+#include "summary.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+#include "html_parts.hpp"
+#include "json_text.hpp"
+#include "text.hpp"
+
+namespace qprof::cli {
+
+namespace {
+
+// In the order of SummarySort.
+std::vector<std::string> sort_names() {
+    return {"self", "total", "count", "hits", "hit-rate", "blocked", "load", "name"};
+}
+
+SummarySort sort_named(const std::string& name) {
+    const std::vector<std::string> names = sort_names();
+    const auto it = std::find(names.begin(), names.end(), name);
+    return static_cast<SummarySort>(it - names.begin());  // parse_args checked the choice
+}
+
+std::optional<double> percent_named(std::string_view text) {
+    double value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc{} || end != text.data() + text.size() || !(value >= 0 && value <= 100)) {
+        return std::nullopt;
+    }
+    return value;
+}
+
+std::int64_t summed_self_ns(const Trace& trace) {
+    std::int64_t sum = 0;
+    for (const ProviderTotals& provider : trace.providers) {
+        sum += provider.self_ns;
+    }
+    return sum;
+}
+
+SummaryRow row_of(const ProviderTotals& provider, std::int64_t summed_self) {
+    SummaryRow row;
+    row.provider = &provider;
+    if (summed_self > 0) {
+        row.self_percent =
+            100.0 * static_cast<double>(provider.self_ns) / static_cast<double>(summed_self);
+    }
+    if (!provider.is_activity && provider.count > 0) {
+        row.hit_rate = static_cast<double>(provider.hits) / static_cast<double>(provider.count);
+    }
+    return row;
+}
+
+// The value a row is sorted by, largest first; a row without one goes last.
+std::optional<double> sort_value(const SummaryRow& row, SummarySort sort) {
+    const ProviderTotals& provider = *row.provider;
+    switch (sort) {
+        case SummarySort::self:
+            return provider.self_ns;
+        case SummarySort::total:
+            return provider.total_ns;
+        case SummarySort::count:
+            return provider.count;
+        case SummarySort::hits:
+            return provider.hits;
+        case SummarySort::hit_rate:
+            return row.hit_rate;
+        case SummarySort::blocked:
+            return provider.blocked_ns;
+        case SummarySort::load:
+            return provider.load_ns;
+        case SummarySort::name:
+            break;
+    }
+    return 0.0;  // every row alike, so the names decide
+}
+
+SortKey sort_key(const SummaryRow& row, SummarySort sort) {
+    return {sort_value(row, sort), row.provider->provider, row.provider->is_activity};
+}
+
+std::string provider_label(const ProviderTotals& provider) {
+    return provider.is_activity ? provider.provider + " (activity)" : provider.provider;
+}
+
+std::string share_text(std::int64_t part, std::int64_t whole) {
+    return part > 0 ? detail::html::percent_text(part, whole) : "0.0 %";
+}
+
+std::vector<std::string> table_cells(const SummaryRow& row, std::int64_t summed_self) {
+    const ProviderTotals& p = *row.provider;
+    const std::string hit_rate = row.hit_rate ? share_text(static_cast<std::int64_t>(p.hits),
+                                                           static_cast<std::int64_t>(p.count))
+                                              : "\u2014";
+    return {provider_label(p),
+            ms_text(p.self_ns),
+            share_text(p.self_ns, summed_self),
+            ms_text(p.total_ns),
+            detail::with_thousands(p.count),
+            detail::with_thousands(p.hits),
+            hit_rate,
+            ms_text(p.blocked_ns),
+            ms_text(p.load_ns)};
+}
+
+TextTable summary_table() {
+    using Align = TextTable::Align;
+    return TextTable{{{"provider", Align::left},
+                      {"self ms"},
+                      {"self %"},
+                      {"total ms"},
+                      {"count"},
+                      {"hits"},
+                      {"hit rate"},
+                      {"blocked ms"},
+                      {"load ms"}}};
+}
+
+void write_totals_line(const Trace& trace, std::size_t hidden, const SummaryOptions& options,
+                       std::ostream& out) {
+    const std::size_t threads = trace.threads.size();
+    out << "total: " << ms_text(trace.wall_ns) << " ms wall time, " << events_text(trace) << ", "
+        << threads << (threads == 1 ? " thread" : " threads") << '\n';
+    if (hidden > 0) {
+        out << hidden << (hidden == 1 ? " provider" : " providers") << " with "
+            << json_number(*options.percent_above) << " % of the self time or less not shown\n";
+    }
+}
+
+void append_json_row(std::string& json, const SummaryRow& row) {
+    const ProviderTotals& p = *row.provider;
+    json += "{\"provider\":" + detail::json_string(p.provider);
+    json += p.is_activity ? ",\"activity\":true" : ",\"activity\":false";
+    json += ",\"self_ns\":" + std::to_string(p.self_ns);
+    json += ",\"self_percent\":" + json_number(row.self_percent);
+    json += ",\"total_ns\":" + std::to_string(p.total_ns);
+    json += ",\"count\":" + std::to_string(p.count);
+    json += ",\"hits\":" + std::to_string(p.hits);
+    json += ",\"hit_rate\":" + (row.hit_rate ? json_number(*row.hit_rate) : "null");
+    json += ",\"blocked_ns\":" + std::to_string(p.blocked_ns);
+    json += ",\"load_ns\":" + std::to_string(p.load_ns) + "}";
+}
+
+}  // namespace
+
+CommandSpec summarize_command() {
+    return {
+        "summarize",
+        "Prints where the time of a saved run went: one row per provider, activities marked "
+        "\"(activity)\", with its self time (its own, without the queries it asked), its "
+        "share of all self time, its total time, how often it was asked, its hits and hit "
+        "rate, and the time it spent blocked on other threads and loading from a persistent "
+        "cache. Times are in milliseconds; with --json, in nanoseconds.",
+        {{"sort", 0, "KEY", "order of the rows, largest first; name sorts A to Z", sort_names()},
+         {"percent-above", 0, "P", "only the providers with more than P % of the self time"},
+         {"json", 0, "", "write JSON instead of a table"},
+         {"no-progress", 'q', "", "no progress bar on stderr while reading FILE"}},
+        {{"FILE", "a saved run (.qprof)"}}};
+}
+
+SummaryOptions summary_options(const ParsedArgs& args) {
+    SummaryOptions options;
+    options.sort = sort_named(args.value_or("sort", "self"));
+    options.json = args.has("json");
+    if (args.has("percent-above")) {
+        const std::string text = args.value_or("percent-above", "");
+        options.percent_above = percent_named(text);
+        if (!options.percent_above) {
+            throw usage_error(summarize_command(),
+                              "bad value '" + text +
+                                  "' for '--percent-above': expected a number from 0 to 100, as "
+                                  "in '--percent-above=1.5'.");
+        }
+    }
+    return options;
+}
+
+std::vector<SummaryRow> summary_rows(const Trace& trace, const SummaryOptions& options) {
+    const std::int64_t summed_self = summed_self_ns(trace);
+    std::vector<SummaryRow> rows;
+    for (const ProviderTotals& provider : trace.providers) {
+        SummaryRow row = row_of(provider, summed_self);
+        if (!options.percent_above || row.self_percent > *options.percent_above) {
+            rows.push_back(row);
+        }
+    }
+    std::sort(rows.begin(), rows.end(), [&](const SummaryRow& a, const SummaryRow& b) {
+        return sorts_before(sort_key(a, options.sort), sort_key(b, options.sort));
+    });
+    return rows;
+}
+
+void write_summary_text(const Trace& trace, const SummaryOptions& options, std::ostream& out) {
+    const std::int64_t summed_self = summed_self_ns(trace);
+    const std::vector<SummaryRow> rows = summary_rows(trace, options);
+    TextTable table = summary_table();
+    for (const SummaryRow& row : rows) {
+        table.add_row(table_cells(row, summed_self));
+    }
+    table.write(out);
+    write_totals_line(trace, trace.providers.size() - rows.size(), options, out);
+}
+
+void write_summary_json(const Trace& trace, const SummaryOptions& options, std::ostream& out) {
+    std::string json = "{\"wall_ns\":" + std::to_string(trace.wall_ns);
+    json += ",\"events\":" + std::to_string(trace.events);
+    json += ",\"threads\":" + std::to_string(trace.threads.size());
+    json += ",\"total_self_ns\":" + std::to_string(summed_self_ns(trace));
+    json += ",\"providers\":[";
+    const std::vector<SummaryRow> rows = summary_rows(trace, options);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        json += i > 0 ? ",\n" : "\n";
+        append_json_row(json, rows[i]);
+    }
+    out << json << "]}\n";
+}
+
+void write_summary(const Trace& trace, const SummaryOptions& options, std::ostream& out) {
+    if (options.json) {
+        write_summary_json(trace, options, out);
+    } else {
+        write_summary_text(trace, options, out);
+    }
+}
+
+std::string ms_text(std::int64_t ns) {
+    const std::uint64_t magnitude_ns = ns < 0 ? 0 - static_cast<std::uint64_t>(ns) : ns;
+    const std::uint64_t us = (magnitude_ns + 500) / 1000;
+    char fraction[8];
+    std::snprintf(fraction, sizeof fraction, ".%03u", static_cast<unsigned>(us % 1000));
+    return (ns < 0 && us > 0 ? "-" : "") + detail::with_thousands(us / 1000) + fraction;
+}
+
+std::string json_number(double value) {
+    const double rounded = std::round(value * 1000) / 1000 + 0.0;  // -0 becomes 0
+    char text[64];
+    auto [end, error] = std::to_chars(text, text + sizeof text, rounded, std::chars_format::fixed);
+    if (error != std::errc{}) {  // too long for fixed notation
+        end = std::to_chars(text, text + sizeof text, rounded).ptr;
+    }
+    return {text, end};
+}
+
+std::string events_text(const Trace& trace) {
+    const std::uint64_t events = trace.events;
+    return detail::with_thousands(events) + (events == 1 ? " event" : " events");
+}
+
+std::size_t display_width(std::string_view utf8_text) {
+    return static_cast<std::size_t>(std::count_if(utf8_text.begin(), utf8_text.end(), [](char c) {
+        return (static_cast<unsigned char>(c) & 0xc0) != 0x80;  // not a continuation byte
+    }));
+}
+
+bool sorts_before(const SortKey& a, const SortKey& b) {
+    if (a.value != b.value) {
+        return !b.value || (a.value && *a.value > *b.value);
+    }
+    if (a.name != b.name) {
+        return a.name < b.name;
+    }
+    return !a.is_activity && b.is_activity;
+}
+
+TextTable::TextTable(std::vector<Column> columns) : columns_(std::move(columns)) {
+    std::vector<std::string> titles;
+    for (const Column& column : columns_) {
+        titles.push_back(column.title);
+    }
+    rows_.push_back(std::move(titles));
+}
+
+void TextTable::add_row(std::vector<std::string> cells) {
+    cells.resize(columns_.size());
+    rows_.push_back(std::move(cells));
+}
+
+void TextTable::write(std::ostream& out) const {
+    std::vector<std::size_t> widths(columns_.size(), 0);
+    for (const auto& row : rows_) {
+        for (std::size_t i = 0; i < row.size(); ++i) {
+            widths[i] = std::max(widths[i], display_width(row[i]));
+        }
+    }
+    for (const auto& row : rows_) {
+        std::string line;
+        for (std::size_t i = 0; i < row.size(); ++i) {
+            const std::string gap(widths[i] - display_width(row[i]), ' ');
+            const bool left = columns_[i].align == Align::left;
+            line += (i > 0 ? "  " : "") + (left ? row[i] + gap : gap + row[i]);
+        }
+        line.erase(line.find_last_not_of(' ') + 1);
+        out << line << '\n';
+    }
+}
+
+}  // namespace qprof::cli

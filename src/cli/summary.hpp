@@ -1,0 +1,94 @@
+// qprof summarize: one row per provider of a saved run, as an aligned table or as JSON.
+//
+//   const CommandSpec command = summarize_command();
+//   const ParsedArgs args = parse_args(command, words);
+//   const SummaryOptions options = summary_options(args);   // throws UsageError
+//   write_summary(trace, options, std::cout);
+//
+// The table: provider (an activity with a trailing " (activity)"), self ms, self % (of the
+// summed self time of every provider), total ms, count, hits, hit rate, blocked ms, load ms;
+// times in milliseconds with 3 decimals; then a line with the wall time, events and threads.
+//
+// The JSON (--json), one provider a line, times in integer nanoseconds:
+//   {"wall_ns":N,"events":N,"threads":N,"total_self_ns":N,"providers":[
+//   {"provider":S,"activity":B,"self_ns":N,"self_percent":X,"total_ns":N,"count":N,"hits":N,
+//    "hit_rate":X|null,"blocked_ns":N,"load_ns":N},
+//   ...]}
+// self_percent is 0..100 (of total_self_ns), hit_rate 0..1 (hits / count; null for an activity
+// or a provider never asked), both rounded to 3 decimals; rows in the order and with the filter
+// of the table.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <qprof/trace.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "args.hpp"
+
+namespace qprof::cli {
+
+// Every key sorts largest first, ties by name; `name` sorts A to Z.
+enum class SummarySort { self, total, count, hits, hit_rate, blocked, load, name };
+
+struct SummaryOptions {
+    SummarySort sort = SummarySort::self;
+    std::optional<double> percent_above;  // keep the rows whose self % is above this
+    bool json = false;
+};
+
+struct SummaryRow {
+    const ProviderTotals* provider = nullptr;
+    double self_percent = 0;         // of the summed self time of every provider
+    std::optional<double> hit_rate;  // 0..1; none for an activity or a provider never asked
+};
+
+// The declaration of `qprof summarize FILE` (--sort, --percent-above, --json, -q).
+CommandSpec summarize_command();
+// Throws UsageError when --percent-above is not a number from 0 to 100.
+SummaryOptions summary_options(const ParsedArgs& args);
+
+std::vector<SummaryRow> summary_rows(const Trace& trace, const SummaryOptions& options);
+void write_summary_text(const Trace& trace, const SummaryOptions& options, std::ostream& out);
+void write_summary_json(const Trace& trace, const SummaryOptions& options, std::ostream& out);
+// The table, or JSON with options.json.
+void write_summary(const Trace& trace, const SummaryOptions& options, std::ostream& out);
+
+// Formatting shared with qprof diff.
+
+std::string ms_text(std::int64_t ns);                   // 1234567891 -> "1,234.568"
+std::string json_number(double value);                  // rounded to 3 decimals: "57.143"
+std::string events_text(const Trace& trace);            // "1,234 events"
+std::size_t display_width(std::string_view utf8_text);  // columns, not bytes
+
+// How a row sorts: larger values first, a row without a value last; ties by name, then a
+// provider before an activity of the same name.
+struct SortKey {
+    std::optional<double> value;
+    std::string_view name;
+    bool is_activity = false;
+};
+bool sorts_before(const SortKey& a, const SortKey& b);
+
+// Columns padded to their widest cell and separated by two spaces; no line ends in spaces.
+class TextTable {
+  public:
+    enum class Align { left, right };
+    struct Column {
+        std::string title;
+        Align align = Align::right;
+    };
+
+    explicit TextTable(std::vector<Column> columns);
+    void add_row(std::vector<std::string> cells);  // one cell per column
+    void write(std::ostream& out) const;           // the titles, then the rows
+
+  private:
+    std::vector<Column> columns_;
+    std::vector<std::vector<std::string>> rows_;
+};
+
+}  // namespace qprof::cli

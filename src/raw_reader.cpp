@@ -1,0 +1,441 @@
+#include "raw_reader.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "raw_format.hpp"
+
+namespace qprof::detail {
+
+namespace {
+
+using raw::Block;
+using raw::BlockType;
+using raw::FormatError;
+using raw::PayloadReader;
+
+constexpr std::uint32_t kProgressBlocks = 256;
+
+[[noreturn]] void corrupt(std::uint64_t offset, const std::string& what) {
+    throw FormatError(FormatError::Kind::corrupt, offset, what);
+}
+
+std::string clock_text(std::uint8_t clock, std::uint64_t offset) {
+    static constexpr const char* kClocks[] = {"tsc", "steady", "manual"};
+    if (clock >= std::size(kClocks)) {
+        corrupt(offset, "unknown clock " + std::to_string(clock) +
+                            " (expected 0 tsc, 1 steady "
+                            "or 2 manual)");
+    }
+    return kClocks[clock];
+}
+
+ReportOptions report_options(std::uint8_t bits, std::uint32_t extent, double percent) {
+    ReportOptions report;
+    report.folded_merge_threads = (bits & 1) != 0;
+    report.folded_hits = (bits & 2) != 0;
+    report.folded_keys = (bits & 4) != 0;
+    report.chrome_hits = (bits & 8) != 0;
+    report.important_extent = extent;
+    report.important_percent = std::isfinite(percent) ? percent : 1.0;
+    return report;
+}
+
+// Reads a stream block by block into runs; damage ends the reading and becomes a diagnostic.
+class StreamReader {
+  public:
+    StreamReader(std::span<const unsigned char> bytes, const ReadOptions& options,
+                 ReadResult& result)
+        : bytes_(bytes), options_(options), result_(result), cursor_(bytes) {}
+
+    void read() {
+        try {
+            cursor_.read_file_header();
+        } catch (const FormatError& error) {
+            result_.foreign = error.kind() == FormatError::Kind::foreign;
+            result_.damaged = !result_.foreign;
+            report(Diagnostic::Severity::error, error.offset(), error.what());
+            return;
+        }
+        try {
+            read_blocks();
+        } catch (const FormatError& error) {
+            result_.damaged = true;
+            report(Diagnostic::Severity::error, error.offset(), error.what());
+            close_partial_run(error.offset());
+        }
+    }
+
+  private:
+    void report(Diagnostic::Severity severity, std::uint64_t offset, std::string text) {
+        result_.diagnostics.push_back(Diagnostic{severity, offset, std::move(text)});
+    }
+
+    void read_blocks() {
+        while (const std::optional<Block> block = cursor_.next()) {
+            if (block->seq != next_seq_) {
+                corrupt(block->offset + 8, "block #" + std::to_string(block->index) +
+                                               " has sequence number " +
+                                               std::to_string(block->seq) + " (expected " +
+                                               std::to_string(next_seq_) + ")");
+            }
+            ++next_seq_;
+            read_block(*block);
+            if (options_.progress && block->index % kProgressBlocks == 0) {
+                options_.progress(cursor_.offset());
+            }
+        }
+        if (run_ != nullptr) {
+            result_.damaged = true;
+            report(Diagnostic::Severity::error, bytes_.size(),
+                   "the stream ends after block #" + std::to_string(blocks_read_ - 1) +
+                       " without an END block (was the program killed, or did it crash?)");
+            close_partial_run(bytes_.size());
+        } else if (result_.runs.empty()) {
+            result_.damaged = true;
+            report(Diagnostic::Severity::error, bytes_.size(),
+                   "the stream holds no run (expected a SESSION block after the file header)");
+        }
+    }
+
+    void read_block(const Block& block) {
+        ++blocks_read_;
+        ++run_blocks_;
+        PayloadReader payload{block};
+        const auto type = static_cast<BlockType>(block.type);
+        if (run_ == nullptr && type != BlockType::session) {
+            corrupt(block.offset, "block #" + std::to_string(block.index) + " is " +
+                                      std::string{raw::block_name(block.type)} +
+                                      " (expected SESSION, which starts every run)");
+        }
+        switch (type) {
+            case BlockType::session:
+                return start_run(block, payload);
+            case BlockType::sites:
+                return read_sites(payload);
+            case BlockType::thread:
+                return read_thread(payload);
+            case BlockType::records:
+                return read_records(payload);
+            case BlockType::key_types:
+                return read_key_types(payload);
+            case BlockType::key_texts:
+                return read_key_texts(payload);
+            case BlockType::clock:
+                return read_clock(payload);
+            case BlockType::end:
+                return end_run(payload);
+            default:
+                if (block.type < raw::kFirstOptionalType) {
+                    corrupt(block.offset, "block #" + std::to_string(block.index) +
+                                              " has unknown required type " +
+                                              std::to_string(block.type));
+                }
+        }
+    }
+
+    void start_run(const Block& block, PayloadReader& in) {
+        if (run_ != nullptr) {
+            corrupt(block.offset, "block #" + std::to_string(block.index) +
+                                      " starts a new run (SESSION) before the last one's END");
+        }
+        RecordedRun run;
+        run.inputs.calibration.start_tick = in.u64();
+        const std::uint64_t start_steady_ns = in.u64();
+        run.start_unix_ns = in.u64();
+        const std::uint64_t clock_at = in.offset();
+        const std::uint8_t clock = in.u8();
+        run.inputs.clock = clock_text(clock, clock_at);
+        run.inputs.keys_recorded = in.u8() != 0;
+        const std::uint8_t bits = in.u8();
+        in.u8();
+        const std::uint32_t extent = in.u32();
+        run.report = report_options(bits, extent, in.f64());
+        run.pid = in.u32();
+        in.u32();
+        run.program = std::string{in.str()};
+        run.inputs.sites.resize(1);  // id 0 is never used
+        run.inputs.slots.add_sites(run.inputs.sites);
+        run_ = &result_.runs.emplace_back(std::move(run));
+        run_blocks_ = 1;
+        clock_ = clock;
+        start_steady_ns_ = start_steady_ns;
+        keys_ = RecordedKeyTexts{};
+        max_tick_ = 0;
+        samples_ = 0;
+        last_sample_tick_ = 0;
+        last_sample_ns_ = 0;
+        events_ = 0;
+    }
+
+    void read_sites(PayloadReader& in) {
+        std::vector<SiteInfo>& sites = run_->inputs.sites;
+        const std::uint64_t first_at = in.offset();
+        const std::uint32_t first = in.u32();
+        if (first != sites.size()) {
+            corrupt(first_at, "sites start at id " + std::to_string(first) + " (expected " +
+                                  std::to_string(sites.size()) + ", the next undeclared id)");
+        }
+        const std::uint32_t count = in.u32();
+        std::vector<SiteInfo> added;
+        for (std::uint32_t i = 0; i < count; ++i) {
+            SiteInfo site{};
+            site.line = in.u32();
+            const std::uint64_t kind_at = in.offset();
+            const std::uint8_t kind = in.u8();
+            if (kind > static_cast<std::uint8_t>(SiteKind::activity)) {
+                corrupt(kind_at, "unknown site kind " + std::to_string(kind) +
+                                     " (expected 0 query or 1 activity)");
+            }
+            site.kind = static_cast<SiteKind>(kind);
+            site.provider = std::string{in.str()};
+            site.file = std::string{in.str()};
+            added.push_back(std::move(site));
+        }
+        sites.insert(sites.end(), added.begin(), added.end());
+        run_->inputs.slots.add_sites(added);
+    }
+
+    std::uint32_t thread_index(PayloadReader& in) {
+        const std::uint64_t at = in.offset();
+        const std::uint32_t thread = in.u32();
+        if (thread >= raw::kMaxThreads) {
+            corrupt(at, "thread index " + std::to_string(thread) + " (expected less than " +
+                            std::to_string(raw::kMaxThreads) + ")");
+        }
+        return thread;
+    }
+
+    void read_thread(PayloadReader& in) {
+        const std::uint32_t thread = thread_index(in);
+        std::vector<std::string>& names = run_->inputs.thread_names;
+        names.resize(std::max<std::size_t>(names.size(), thread + 1));
+        names[thread] = std::string{in.str()};
+    }
+
+    void read_records(PayloadReader& in) {
+        const std::uint32_t thread = thread_index(in);
+        const std::uint64_t count_at = in.offset();
+        const std::uint32_t count = in.u32();
+        if (count == 0 || count > in.remaining() / 8) {
+            corrupt(count_at, std::to_string(count) + " record words declared (expected 1 to " +
+                                  std::to_string(in.remaining() / 8) + ", what the block holds)");
+        }
+        const std::uint64_t words_at = in.offset();
+        words_.resize(count);
+        in.words(words_.data(), count);
+        check_records(words_at);
+        add_records(thread);
+    }
+
+    // Every record sound before any reaches a builder, which trusts them as it trusts live ones.
+    void check_records(std::uint64_t words_at) {
+        const std::uint64_t* words = words_.data();
+        const std::size_t count = words_.size();
+        for (std::size_t pos = 0; pos < count;) {
+            const std::uint64_t at = words_at + pos * 8;
+            const std::uint64_t head = words[pos];
+            const RecordKind kind = head_kind(head);
+            if (head_depth(head) >= raw::kMaxDepth) {
+                corrupt(at, "record depth " + std::to_string(head_depth(head)) +
+                                " (expected less than " + std::to_string(raw::kMaxDepth) + ")");
+            }
+            const std::uint32_t length = record_length(head, at);
+            if (count - pos < length) {
+                corrupt(at, "a record of " + std::to_string(length) +
+                                " words is cut off by the "
+                                "end of its block");
+            }
+            if (kind != RecordKind::key && kind != RecordKind::hit) {
+                check_tick(words[pos + 1], at + 8);
+                check_tick(words[pos + 2], at + 16);
+            }
+            events_ += kind != RecordKind::key;
+            pos += length;
+        }
+    }
+
+    std::uint32_t record_length(std::uint64_t head, std::uint64_t at) {
+        const RecordKind kind = head_kind(head);
+        const std::uint32_t id = head_site(head);
+        if (kind == RecordKind::key) {
+            const std::uint32_t words = keys_.payload_words(id);
+            if (words == 0) {
+                corrupt(at, "key record of undeclared key type " + std::to_string(id));
+            }
+            return 1 + words;
+        }
+        if (kind < RecordKind::hit || kind > RecordKind::load) {
+            corrupt(at, "unknown record kind " + std::to_string(static_cast<int>(kind)) +
+                            " (expected 1 to 6)");
+        }
+        if (id == 0 || id >= run_->inputs.sites.size()) {
+            corrupt(at, "record of undeclared site " + std::to_string(id) + " (" +
+                            std::to_string(run_->inputs.sites.size() - 1) + " declared)");
+        }
+        return record_words(kind);
+    }
+
+    void check_tick(std::uint64_t tick, std::uint64_t at) {
+        const std::uint64_t start = run_->inputs.calibration.start_tick;
+        const std::uint64_t distance = tick >= start ? tick - start : start - tick;
+        if (distance > raw::kMaxTickDistance) {
+            corrupt(at, "clock value " + std::to_string(tick) + " is " + std::to_string(distance) +
+                            " ticks from the session start (expected "
+                            "at most 2^52)");
+        }
+        max_tick_ = std::max(max_tick_, tick);
+    }
+
+    void add_records(std::uint32_t thread) {
+        TraceInputs& inputs = run_->inputs;
+        const std::uint64_t* begin = words_.data();
+        const std::uint64_t* end = begin + words_.size();
+        if (options_.keep_nodes) {
+            while (inputs.trees.size() <= thread) {
+                inputs.trees.emplace_back(inputs.keys_recorded);
+            }
+            inputs.trees[thread].add_records(begin, end, keys_);
+        } else {
+            inputs.totals.resize(std::max<std::size_t>(inputs.totals.size(), thread + 1));
+            inputs.totals[thread].add_records(begin, end, keys_, inputs.slots);
+        }
+    }
+
+    void read_key_types(PayloadReader& in) {
+        const std::uint64_t first_at = in.offset();
+        const std::uint32_t first = in.u32();
+        if (first != keys_.type_count()) {
+            corrupt(first_at, "key types start at id " + std::to_string(first) + " (expected " +
+                                  std::to_string(keys_.type_count()) + ")");
+        }
+        const std::uint32_t count = in.u32();
+        for (std::uint32_t i = 0; i < count; ++i) {
+            const std::uint64_t words_at = in.offset();
+            const std::uint32_t words = in.u32();
+            if (words < 1 || words > 4) {
+                corrupt(words_at, "key type of " + std::to_string(words) +
+                                      " payload words (expected 1 to 4)");
+            }
+            in.u32();  // flags: whether interned; the reader needs only the bindings
+            keys_.add_type(words);
+        }
+    }
+
+    void read_key_texts(PayloadReader& in) {
+        const std::uint32_t count = in.u32();
+        for (std::uint32_t i = 0; i < count; ++i) {
+            const std::uint64_t type_at = in.offset();
+            KeyBytes bytes{in.u32(), {}};
+            const std::uint32_t words = keys_.payload_words(bytes.type);
+            if (words == 0) {
+                corrupt(type_at, "key text for undeclared key type " + std::to_string(bytes.type));
+            }
+            in.words(bytes.payload.data(), words);
+            keys_.bind(bytes, std::string{in.str()});
+        }
+    }
+
+    void read_clock(PayloadReader& in) {
+        last_sample_tick_ = in.u64();
+        last_sample_ns_ = in.u64();
+        ++samples_;
+    }
+
+    void end_run(PayloadReader& in) {
+        Calibration& calibration = run_->inputs.calibration;
+        calibration.end_tick = in.u64();
+        in.u64();  // end_steady_ns
+        const std::uint64_t ratio_at = in.offset();
+        calibration.ns_per_tick = in.f64();
+        if (!(calibration.ns_per_tick >= 1e-3 && calibration.ns_per_tick <= 1e3)) {
+            corrupt(ratio_at, "nanoseconds per tick is " + std::to_string(calibration.ns_per_tick) +
+                                  " (expected a number between 0.001 and 1000)");
+        }
+        const std::uint64_t events_at = in.offset();
+        const std::uint64_t events = in.u64();
+        if (events != events_) {
+            report(Diagnostic::Severity::warning, events_at,
+                   "the END block counts " + std::to_string(events) + " events, the records hold " +
+                       std::to_string(events_));
+        }
+        finish_run(true);
+    }
+
+    void finish_run(bool complete) {
+        run_->complete = complete;
+        if (keys_.unbound() > 0) {
+            report(Diagnostic::Severity::warning, cursor_.offset(),
+                   std::to_string(keys_.unbound()) +
+                       " keys have no text in the stream; they "
+                       "show as empty");
+        }
+        run_->inputs.key_texts = std::move(keys_.texts());
+        run_ = nullptr;
+        next_seq_ = 0;
+    }
+
+    // What came before the damage, with the session's end estimated from the records.
+    void close_partial_run(std::uint64_t offset) {
+        if (run_ == nullptr) {
+            return;
+        }
+        Calibration& calibration = run_->inputs.calibration;
+        calibration.end_tick = std::max({calibration.start_tick, max_tick_, last_sample_tick_});
+        calibration.ns_per_tick = estimated_ns_per_tick(offset);
+        const std::uint32_t sound_blocks = run_blocks_ - (offset < cursor_.offset() ? 1 : 0);
+        report(Diagnostic::Severity::warning, offset,
+               "reporting the " + std::to_string(events_) + " events of the run's " +
+                   std::to_string(sound_blocks) + " sound blocks before byte " +
+                   std::to_string(offset) +
+                   "; scopes still open there are missing, so their finished children show as "
+                   "roots");
+        finish_run(false);
+    }
+
+    double estimated_ns_per_tick(std::uint64_t offset) {
+        const std::uint64_t start_tick = run_->inputs.calibration.start_tick;
+        if (clock_ != 0) {
+            return 1.0;  // steady and manual clocks count nanoseconds
+        }
+        if (samples_ > 0 && last_sample_tick_ > start_tick && last_sample_ns_ > start_steady_ns_) {
+            const double ratio = static_cast<double>(last_sample_ns_ - start_steady_ns_) /
+                                 static_cast<double>(last_sample_tick_ - start_tick);
+            if (ratio >= 1e-3 && ratio <= 1e3) {
+                return ratio;
+            }
+        }
+        report(Diagnostic::Severity::warning, offset,
+               "the run was cut before its first clock sample: times are shown in CPU clock "
+               "ticks, not nanoseconds");
+        return 1.0;
+    }
+
+    std::span<const unsigned char> bytes_;
+    const ReadOptions& options_;
+    ReadResult& result_;
+    raw::BlockCursor cursor_;
+    RecordedRun* run_ = nullptr;  // the run being read, until its END
+    RecordedKeyTexts keys_;
+    std::vector<std::uint64_t> words_;  // one RECORDS block's words, aligned
+    std::uint32_t next_seq_ = 0;
+    std::uint32_t blocks_read_ = 0;
+    std::uint32_t run_blocks_ = 0;  // of the run being read, SESSION included
+    std::uint8_t clock_ = 0;
+    std::uint64_t start_steady_ns_ = 0;
+    std::uint64_t max_tick_ = 0;
+    std::uint64_t last_sample_tick_ = 0;
+    std::uint64_t last_sample_ns_ = 0;
+    std::uint32_t samples_ = 0;
+    std::uint64_t events_ = 0;
+};
+
+}  // namespace
+
+ReadResult read_stream(std::span<const unsigned char> bytes, const ReadOptions& options) {
+    ReadResult result;
+    StreamReader{bytes, options, result}.read();
+    return result;
+}
+
+}  // namespace qprof::detail

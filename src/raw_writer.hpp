@@ -1,0 +1,88 @@
+// Writes profile_queries.qprof while the program runs: the collector hands it every slice of
+// records it takes, and it copies them into RECORDS blocks together with whatever the reader
+// will need to make sense of them (sites, key types, key texts, thread names) -- each declared
+// before the first block that uses it. A crash leaves a readable prefix of at most a second
+// less; a full disk turns the writer off with one message, never the program.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <qprof/report_options.hpp>
+#include <string>
+#include <vector>
+
+#include "key_texts.hpp"
+#include "raw_format.hpp"
+
+namespace qprof::detail {
+
+// What the SESSION block says about the run.
+struct RawSession {
+    std::uint64_t start_tick = 0;
+    std::uint64_t start_steady_ns = 0;
+    std::uint64_t start_unix_ns = 0;
+    std::uint8_t clock = 0;  // ClockKind: 0 tsc, 1 steady, 2 manual
+    bool keys = false;
+    ReportOptions report;
+    std::uint32_t pid = 0;
+    std::string program;
+};
+
+// What the END block says.
+struct RawEnd {
+    std::uint64_t end_tick = 0;
+    std::uint64_t end_steady_ns = 0;
+    double ns_per_tick = 1.0;
+    std::uint64_t events = 0;
+};
+
+class RawWriter {
+  public:
+    // Creates the file and writes its header and SESSION block. Throws std::runtime_error
+    // naming the path and the reason when it cannot.
+    RawWriter(std::string path, const RawSession& session);
+    ~RawWriter();
+    RawWriter(const RawWriter&) = delete;
+    RawWriter& operator=(const RawWriter&) = delete;
+
+    // Whether a THREAD block has named this thread yet; name it before its first records.
+    bool knows_thread(std::uint32_t thread) const {
+        return thread < thread_known_.size() && thread_known_[thread];
+    }
+    void name_thread(std::uint32_t thread, const std::string& name);
+    // One thread's complete records [begin, end), after the collector has read them (so
+    // that `keys`, when given, knows their types and texts).
+    void records(std::uint32_t thread, const std::uint64_t* begin, const std::uint64_t* end,
+                 KeyTexts* keys);
+    // A calibration sample and a flush of what has waited a second or more.
+    void tick(std::uint64_t tick, std::uint64_t steady_ns);
+    // Final thread names, END, and the file closed.
+    void finish(const RawEnd& end, const std::vector<std::string>& thread_names);
+
+    const std::string& path() const { return path_; }
+    // Whether writing stopped on an error (said on stderr): the file is a valid prefix.
+    bool failed() const { return failed_; }
+
+  private:
+    void sync_sites();
+    void sync_key_types(const KeyTexts& keys);
+    void write_bindings(KeyTexts& keys);
+    raw::BlockEncoder block(raw::BlockType type) { return {buffer_, type, seq_++}; }
+    void flush();
+
+    std::string path_;
+    int fd_ = -1;  // -1 once closed or failed
+    bool failed_ = false;
+    std::uint64_t offset_ = 0;  // bytes written to the file
+    std::uint32_t seq_ = 0;
+    std::string buffer_;
+    std::chrono::steady_clock::time_point last_flush_;
+    std::uint64_t last_sample_ns_ = 0;
+    std::uint32_t samples_ = 0;
+    std::uint32_t sites_written_ = 1;      // id 0 is never written
+    std::uint32_t key_types_written_ = 1;  // likewise
+    std::vector<std::string> thread_names_;
+    std::vector<bool> thread_known_;
+};
+
+}  // namespace qprof::detail

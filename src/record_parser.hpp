@@ -1,0 +1,41 @@
+// The one reading of a thread's records, shared by every consumer of them: the tree builder,
+// the totals-only builder, live and off-line. A sink receives
+//   key(depth, text_id)        the key of the next node completed at that depth
+//   node(head, start, end)     a node (hits: start and end 0)
+#pragma once
+
+#include <cstdint>
+#include <qprof/detail/recorder.hpp>
+
+namespace qprof::detail {
+
+// Reads the complete records in [begin, end); returns where it stopped: `end`, or a record it
+// does not know or one cut off by `end`.
+template <typename Keys, typename Sink>
+const std::uint64_t* parse_records(const std::uint64_t* begin, const std::uint64_t* end, Keys& keys,
+                                   Sink& sink) {
+    for (const std::uint64_t* pos = begin; pos < end;) {
+        const RecordKind kind = head_kind(*pos);
+        if (kind == RecordKind::key) {
+            const std::uint32_t words = keys.payload_words(head_site(*pos));
+            if (words == 0 || end - pos < 1 + words) {
+                return pos;
+            }
+            sink.key(head_depth(*pos), keys.text_id(head_site(*pos), pos + 1));
+            pos += 1 + words;
+            continue;
+        }
+        if (kind < RecordKind::hit || kind > RecordKind::load || end - pos < record_words(kind)) {
+            return pos;
+        }
+        if (kind == RecordKind::hit) {
+            sink.node(pos[0], 0, 0);
+        } else {
+            sink.node(pos[0], pos[1], pos[2]);
+        }
+        pos += record_words(kind);
+    }
+    return end;
+}
+
+}  // namespace qprof::detail

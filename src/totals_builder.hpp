@@ -1,0 +1,73 @@
+// The collector's lighter mode, for runs whose reports need only per-provider totals (counts,
+// raw): each thread's records go straight into a TotalsAccumulator and no node is kept, so
+// memory stays flat however long the program runs.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <qprof/detail/recorder.hpp>
+#include <qprof/detail/site.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "record_parser.hpp"
+#include "totals.hpp"
+#include "tree_builder.hpp"
+
+namespace qprof::detail {
+
+// Numbers providers -- a name and whether it is an activity, as Trace::providers counts
+// them -- so that re-entrance is seen across the call sites of one provider.
+class ProviderSlots {
+  public:
+    // Sites with the next ids, in id order (id 0 included, first).
+    void add_sites(const std::vector<SiteInfo>& sites);
+    std::uint32_t site_count() const { return static_cast<std::uint32_t>(slot_of_site_.size()); }
+    // The slot of a site id; ids not added yet share slot 0.
+    std::uint32_t slot(std::uint32_t site) const {
+        return site < slot_of_site_.size() ? slot_of_site_[site] : 0;
+    }
+    // Each slot's provider, by slot.
+    const std::vector<std::pair<std::string, bool>>& providers() const { return providers_; }
+
+  private:
+    std::vector<std::uint32_t> slot_of_site_;
+    std::map<std::pair<std::string, bool>, std::uint32_t> slot_of_provider_;
+    std::vector<std::pair<std::string, bool>> providers_;
+};
+
+class TotalsBuilder {
+  public:
+    template <typename Keys>
+    const std::uint64_t* add_records(const std::uint64_t* begin, const std::uint64_t* end,
+                                     Keys& key_texts, const ProviderSlots& slots) {
+        slots_ = &slots;
+        return parse_records(begin, end, key_texts, *this);
+    }
+
+    // parse_records' sink: keys are read (the raw stream needs their texts) and dropped.
+    void key(std::uint32_t, std::uint32_t) {}
+    void node(std::uint64_t head, std::uint64_t start, std::uint64_t end) {
+        const std::uint32_t site = head_site(head);
+        if (site >= sites_seen_.size()) {
+            sites_seen_.resize(site + 1, false);
+        }
+        sites_seen_[site] = true;
+        totals_.add(slots_->slot(site), head_depth(head), outcome_of(head_kind(head)),
+                    static_cast<std::int64_t>(start), static_cast<std::int64_t>(end));
+        ++events_;
+    }
+
+    const std::vector<bool>& sites_seen() const { return sites_seen_; }
+    const TotalsAccumulator& totals() const { return totals_; }
+    std::uint64_t events() const { return events_; }
+
+  private:
+    const ProviderSlots* slots_ = nullptr;
+    TotalsAccumulator totals_;
+    std::vector<bool> sites_seen_;
+    std::uint64_t events_ = 0;
+};
+
+}  // namespace qprof::detail

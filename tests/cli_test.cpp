@@ -1,0 +1,191 @@
+// The qprof tool as a user runs it, on saved runs of the example compiler: reports equal to
+// the live ones, diffs with the right signs, merged runs, and damaged files that end in a
+// message and an exit status, never a signal.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <regex>
+
+#include "json.hpp"
+#include "test_support.hpp"
+
+using qprof::test::CommandResult;
+using qprof::test::read_file;
+using qprof::test::TempDir;
+namespace json = qprof::test::json;
+
+namespace {
+
+CommandResult qprof_tool(const std::string& arguments, const TempDir& dir) {
+    CommandResult run = qprof::test::run_command(std::string(QPROF_TOOL) + " " + arguments, dir);
+    INFO("qprof " << arguments << "\n" << run.err);
+    REQUIRE_FALSE(run.signaled);
+    return run;
+}
+
+// toyc run with -Z profile-queries=REPORTERS into `dir`; returns the stream's path.
+std::string toyc_run(const std::string& arguments, const std::string& reporters,
+                     const TempDir& dir) {
+    const CommandResult run = qprof::test::run_command(
+        std::string(QPROF_TOYC) + " " + arguments + " -Z profile-queries=" + reporters +
+            " -Z profile-queries-dir=" + dir.path().string(),
+        dir);
+    INFO(run.err);
+    REQUIRE(run.status == 0);
+    return (dir.path() / "profile_queries.qprof").string();
+}
+
+void write_file(const std::filesystem::path& path, const std::string& bytes) {
+    std::ofstream{path, std::ios::binary} << bytes;
+}
+
+const json::Value* provider_row(const json::Value& doc, const std::string& name) {
+    for (const json::Value& row : doc["providers"].items) {
+        if (row["provider"].text == name) {
+            return &row;
+        }
+    }
+    return nullptr;
+}
+
+double events_of(const std::string& stream, const TempDir& dir) {
+    const CommandResult run = qprof_tool("summarize --json " + stream, dir);
+    REQUIRE(run.status == 0);
+    return json::parse(run.out)["events"].number;
+}
+
+const std::regex kByteOffset{"qprof: error: [^:]+: byte [0-9]+: "};
+
+}  // namespace
+
+TEST_CASE("qprof and each of its commands explain themselves") {
+    TempDir dir;
+    const CommandResult help = qprof_tool("--help", dir);
+    CHECK(help.status == 0);
+    for (const std::string command : {"summarize", "report", "diff", "merge"}) {
+        CHECK_THAT(help.out, Catch::Contains(command));
+        const CommandResult own = qprof_tool(command + " --help", dir);
+        CHECK(own.status == 0);
+        CHECK_THAT(own.out, Catch::StartsWith("Usage: qprof " + command));
+    }
+    const CommandResult typo = qprof_tool("sumarize x.qprof", dir);
+    CHECK(typo.status == 1);
+    CHECK_THAT(typo.err, Catch::Contains("Did you mean 'summarize'?"));
+    const CommandResult option = qprof_tool("summarize --sortt=self x.qprof", dir);
+    CHECK(option.status == 1);
+    CHECK_THAT(option.err, Catch::Contains("Did you mean '--sort'?"));
+}
+
+TEST_CASE("qprof report writes, from toyc's stream, the very reports toyc wrote") {
+    TempDir live;
+    const std::string stream =
+        toyc_run("--items 400 --threads 2", "raw,counts,folded,html,keys", live);
+    TempDir offline;
+    const CommandResult run = qprof_tool(
+        "report " + stream + " --reporters=counts,folded,html -o " + offline.path().string(),
+        offline);
+    REQUIRE(run.status == 0);
+    for (const std::string file : {"counts.txt", "folded", "html"}) {
+        INFO(file);
+        CHECK(read_file(offline.path() / ("profile_queries." + file)) ==
+              read_file(live.path() / ("profile_queries." + file)));
+    }
+    const CommandResult raw = qprof_tool("report " + stream + " --reporters=raw", offline);
+    CHECK(raw.status == 1);
+    CHECK_THAT(raw.err, Catch::Contains("qprof merge"));
+}
+
+TEST_CASE("qprof diff of a small and a larger toyc run shows growth and a new activity") {
+    TempDir small_dir;
+    TempDir large_dir;
+    const std::string small = toyc_run("--items 1000 --threads 1", "raw", small_dir);
+    const std::string large = toyc_run("--items 3000 --threads 2", "raw", large_dir);
+    const CommandResult diff = qprof_tool("diff --json " + small + " " + large, small_dir);
+    REQUIRE(diff.status == 0);
+    const json::Value doc = json::parse(diff.out);
+    CHECK(doc["new"]["events"].number > doc["base"]["events"].number);
+    const json::Value* typeck = provider_row(doc, "typeck");
+    REQUIRE(typeck != nullptr);
+    CHECK(typeck->find("status")->text == "both");
+    CHECK((*typeck)["count_change"].number > 0);
+    CHECK((*typeck)["new_self_ns"].number > 0);
+    const json::Value* unit = provider_row(doc, "codegen unit");
+    REQUIRE(unit != nullptr);
+    CHECK((*unit)["status"].text == "only in new");
+    CHECK((*unit)["change_percent"].kind == json::Kind::null);
+    const CommandResult page = qprof_tool("diff --html " + small + " " + large, small_dir);
+    REQUIRE(page.status == 0);
+    CHECK_THAT(page.out, Catch::Contains("only in new") && Catch::Contains("typeck"));
+}
+
+TEST_CASE("qprof merge combines runs whose summary counts every event once") {
+    TempDir dir;
+    std::vector<std::string> streams;
+    std::vector<std::unique_ptr<TempDir>> run_dirs;
+    double events = 0;
+    for (int run = 0; run < 3; ++run) {
+        run_dirs.push_back(std::make_unique<TempDir>());
+        streams.push_back(
+            toyc_run("--items " + std::to_string(100 * (run + 1)), "raw", *run_dirs.back()));
+        events += events_of(streams.back(), dir);
+    }
+    const std::string merged = (dir.path() / "merged.qprof").string();
+    const CommandResult merge = qprof_tool(
+        "merge " + streams[0] + " " + streams[1] + " " + streams[2] + " -o " + merged, dir);
+    REQUIRE(merge.status == 0);
+    CHECK_THAT(merge.err, Catch::Contains("merged 3 runs"));
+    CHECK(events_of(merged, dir) == events);
+    const CommandResult twice = qprof_tool(
+        "merge " + merged + " " + streams[0] + " -o " + (dir.path() / "again.qprof").string(), dir);
+    CHECK(twice.status == 0);
+    CHECK(events_of((dir.path() / "again.qprof").string(), dir) ==
+          events + events_of(streams[0], dir));
+}
+
+TEST_CASE("truncated, corrupt and foreign files end in a message and a status, not a signal") {
+    TempDir dir;
+    const std::string stream = toyc_run("--items 2000 --threads 1", "raw,counts", dir);
+    const std::string whole = read_file(stream);
+    const std::filesystem::path cut = dir.path() / "cut.qprof";
+    write_file(cut, whole.substr(0, whole.size() / 2));
+    std::string flipped = whole;
+    flipped[whole.size() / 2] ^= 1;
+    const std::filesystem::path corrupt = dir.path() / "corrupt.qprof";
+    write_file(corrupt, flipped);
+
+    SECTION("a truncated stream is reported up to the cut, with a warning, and exit status 2") {
+        const CommandResult run = qprof_tool("summarize " + cut.string(), dir);
+        CHECK(run.status == 2);
+        CHECK(std::regex_search(run.err, kByteOffset));
+        CHECK_THAT(run.err, Catch::Contains("the stream ends inside block #") &&
+                                Catch::Contains("warning: ") && Catch::Contains("reporting the"));
+        CHECK_THAT(run.out, Catch::Contains("typeck"));
+        const CommandResult report = qprof_tool(
+            "report " + cut.string() + " --reporters=counts -o " + dir.path().string() + "/cut",
+            dir);
+        CHECK(report.status == 2);
+        CHECK_FALSE(read_file(dir.path() / "cut" / "profile_queries.counts.txt").empty());
+        const CommandResult merge = qprof_tool(
+            "merge " + stream + " " + cut.string() + " -o " + dir.path().string() + "/m.qprof",
+            dir);
+        CHECK(merge.status == 1);
+        CHECK_THAT(merge.err, Catch::Contains("not merged"));
+    }
+    SECTION("a corrupt stream names the damaged block and its checksums") {
+        const CommandResult run = qprof_tool("summarize " + corrupt.string(), dir);
+        CHECK(run.status == 2);
+        CHECK(std::regex_search(run.err, kByteOffset));
+        CHECK_THAT(run.err, Catch::Contains("checksum mismatch (expected "));
+    }
+    SECTION("a file that is not a stream is refused with exit status 1") {
+        const std::string counts = (dir.path() / "profile_queries.counts.txt").string();
+        for (const std::string& command :
+             std::vector<std::string>{"summarize ", "report ", "diff " + counts + " "}) {
+            const CommandResult run = qprof_tool(command + counts, dir);
+            CHECK(run.status == 1);
+            CHECK_THAT(run.err, Catch::Contains("byte 0: not a qprof stream (expected magic"));
+        }
+        const CommandResult missing = qprof_tool("summarize nowhere.qprof", dir);
+        CHECK(missing.status == 1);
+        CHECK_THAT(missing.err, Catch::Contains("nowhere.qprof: cannot open it"));
+    }
+}

@@ -1,0 +1,241 @@
+// Damaged, foreign and hostile streams: the reader says what is wrong and where, reports
+// what came before the damage, and never crashes.
+#include "raw_reader.hpp"
+
+#include <catch2/catch.hpp>
+#include <cstring>
+
+#include "raw_format.hpp"
+#include "test_support.hpp"
+
+using qprof::detail::Diagnostic;
+using qprof::detail::ReadResult;
+using qprof::test::read_file;
+using qprof::test::TempDir;
+namespace raw = qprof::detail::raw;
+
+namespace {
+
+// A small stream of a real run: two threads, keys, a few hundred events.
+std::string small_stream() {
+    TempDir dir;
+    qprof::SessionOptions options;
+    options.profile_queries = true;
+    options.record_keys = true;
+    options.reporters = {"raw"};
+    options.output_dir = dir.path().string();
+    {
+        qprof::test::ManualClock clock;
+        qprof::Session session{options};
+        for (int i = 0; i < 200; ++i) {
+            PROFILE_QUERY(typeck, i);
+            PROFILE_QUERY_HIT(type_of, i % 9);
+        }
+    }
+    return read_file(dir.path() / "profile_queries.qprof");
+}
+
+ReadResult read(const std::string& bytes) {
+    return qprof::detail::read_stream(
+        {reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()},
+        {.keep_nodes = true, .progress = {}});
+}
+
+std::uint64_t events(ReadResult& result) {
+    std::uint64_t count = 0;
+    for (auto& run : result.runs) {
+        count += qprof::detail::complete_trace(std::move(run.inputs)).events;
+    }
+    return count;
+}
+
+const Diagnostic* first_error(const ReadResult& result) {
+    for (const Diagnostic& diagnostic : result.diagnostics) {
+        if (diagnostic.severity == Diagnostic::Severity::error) {
+            return &diagnostic;
+        }
+    }
+    return nullptr;
+}
+
+// Where each block starts, read from a sound stream.
+std::vector<raw::Block> blocks_of(const std::string& bytes) {
+    raw::BlockCursor cursor{{reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()}};
+    cursor.read_file_header();
+    std::vector<raw::Block> blocks;
+    while (auto block = cursor.next()) {
+        blocks.push_back(*block);
+    }
+    return blocks;
+}
+
+// A stream made by hand: header, SESSION, one site, then `records` as one RECORDS block.
+std::string forged_stream(const std::vector<std::uint64_t>& records) {
+    std::string out = raw::file_header(0);
+    std::uint32_t seq = 0;
+    raw::BlockEncoder session{out, raw::BlockType::session, seq++};
+    for (std::uint64_t field : {1000, 0, 0}) {
+        session.u64(field);
+    }
+    for (int byte = 0; byte < 4; ++byte) {
+        session.u8(byte == 0 ? 2 : 0);  // manual clock
+    }
+    session.u32(6);
+    session.f64(1.0);
+    session.u32(1);
+    session.u32(0);
+    session.str("forged");
+    session.finish();
+    raw::BlockEncoder sites{out, raw::BlockType::sites, seq++};
+    sites.u32(1);
+    sites.u32(1);
+    sites.u32(7);
+    sites.u8(0);
+    sites.str("typeck");
+    sites.str("a.cpp");
+    sites.finish();
+    raw::BlockEncoder block{out, raw::BlockType::records, seq++};
+    block.u32(0);
+    block.u32(static_cast<std::uint32_t>(records.size()));
+    block.words(records.data(), records.size());
+    block.finish();
+    return out;
+}
+
+std::uint64_t head(int kind, std::uint32_t depth, std::uint32_t site) {
+    return static_cast<std::uint64_t>(kind) << 56 | static_cast<std::uint64_t>(depth) << 32 | site;
+}
+
+// The offset of the first record word of forged_stream's RECORDS block.
+std::uint64_t first_record_offset(const std::string& bytes) {
+    return blocks_of(bytes).back().offset + raw::kBlockHeaderBytes + 8;
+}
+
+}  // namespace
+
+TEST_CASE("CRC32C is the Castagnoli checksum, in hardware and in software") {
+    CHECK(raw::crc32c("123456789", 9) == 0xE3069283);
+    CHECK(raw::crc32c_portable("123456789", 9) == 0xE3069283);
+    std::string noise(4099, '\0');
+    for (std::size_t i = 0; i < noise.size(); ++i) {
+        noise[i] = static_cast<char>(i * 2654435761u >> 13);
+    }
+    for (std::size_t length : {0, 1, 7, 8, 9, 63, 4099}) {
+        CHECK(raw::crc32c(noise.data(), length) == raw::crc32c_portable(noise.data(), length));
+    }
+}
+
+TEST_CASE("a stream cut anywhere reports what came before the cut, and says where") {
+    const std::string whole = small_stream();
+    ReadResult sound = read(whole);
+    REQUIRE(sound.diagnostics.empty());
+    const std::uint64_t all_events = events(sound);
+    REQUIRE(all_events == 400);
+    std::uint64_t last_events = 0;
+    for (std::size_t cut = 0; cut < whole.size(); cut += 8) {
+        INFO("cut at byte " << cut);
+        ReadResult result = read(whole.substr(0, cut));
+        CHECK((result.damaged || result.foreign));
+        const Diagnostic* error = first_error(result);
+        REQUIRE(error != nullptr);
+        CHECK(error->offset <= cut);
+        const std::uint64_t count = events(result);
+        CHECK(count >= last_events);
+        CHECK(count <= all_events);
+        last_events = count;
+    }
+    CHECK(last_events > 0);
+    ReadResult cut = read(whole.substr(0, whole.size() - 3));
+    REQUIRE(first_error(cut) != nullptr);
+    CHECK_THAT(first_error(cut)->text,
+               Catch::Contains("the stream ends inside block #") && Catch::Contains("(END)"));
+}
+
+TEST_CASE("a changed byte in any block is a checksum error at that block") {
+    const std::string whole = small_stream();
+    for (const raw::Block& block : blocks_of(whole)) {
+        if (block.payload.empty()) {
+            continue;
+        }
+        INFO("block #" << block.index << " " << raw::block_name(block.type));
+        std::string damaged = whole;
+        damaged[block.offset + raw::kBlockHeaderBytes] ^= 0x20;
+        const ReadResult result = read(damaged);
+        CHECK(result.damaged);
+        REQUIRE(first_error(result) != nullptr);
+        CHECK(first_error(result)->offset == block.offset + 12);
+        CHECK_THAT(first_error(result)->text, Catch::Contains("checksum mismatch"));
+    }
+}
+
+TEST_CASE("files that are not qprof streams are refused at byte 0 with what was expected") {
+    const std::string whole = small_stream();
+    std::string newer = whole;
+    newer[12] = 2;  // major version 2
+    const std::uint32_t crc = raw::crc32c(newer.data(), 28);
+    std::memcpy(newer.data() + 28, &crc, 4);
+    std::string big_endian = whole;
+    std::reverse(big_endian.begin() + 8, big_endian.begin() + 12);
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {"", "the file is empty"},
+        {"\x89PNG\r\n\x1a\n0000000000000000000000000", "not a qprof stream (expected magic 89 71"},
+        {"typeck,33,0.014\n", "found 74 79 70 65 63 6B 2C 33"},
+        {newer, "format 2.0 is not one this qprof reads"},
+        {big_endian, "byte-order mark"},
+    };
+    for (const auto& [bytes, message] : cases) {
+        INFO(message);
+        const ReadResult result = read(bytes);
+        CHECK(result.foreign);
+        CHECK(result.runs.empty());
+        REQUIRE(first_error(result) != nullptr);
+        CHECK_THAT(first_error(result)->text, Catch::Contains(message));
+    }
+}
+
+TEST_CASE("records with checksums right but contents wrong are refused at their word") {
+    const std::vector<std::pair<std::vector<std::uint64_t>, std::string>> cases{
+        {{head(2, 0, 9), 1000, 1001}, "record of undeclared site 9 (1 declared)"},
+        {{head(2, 0, 0), 1000, 1001}, "record of undeclared site 0"},
+        {{head(7, 0, 1)}, "unknown record kind 7"},
+        {{head(2, 1u << 21, 1), 1000, 1001}, "record depth 2097152"},
+        {{head(6, 0, 3), 5}, "key record of undeclared key type 3"},
+        {{head(2, 0, 1), 1000}, "cut off by the end of its block"},
+    };
+    for (const auto& [records, message] : cases) {
+        INFO(message);
+        const std::string bytes = forged_stream(records);
+        const ReadResult result = read(bytes);
+        CHECK(result.damaged);
+        REQUIRE(first_error(result) != nullptr);
+        CHECK_THAT(first_error(result)->text, Catch::Contains(message));
+        CHECK(first_error(result)->offset == first_record_offset(bytes));
+    }
+    const std::string far = forged_stream({head(2, 0, 1), 1000, 1000 + (1ull << 53)});
+    const ReadResult result = read(far);
+    REQUIRE(first_error(result) != nullptr);
+    CHECK(first_error(result)->offset == first_record_offset(far) + 16);
+    CHECK_THAT(first_error(result)->text, Catch::Contains("ticks from the session start"));
+}
+
+TEST_CASE("a sound forged stream without END is reported with a warning, not dropped") {
+    ReadResult result = read(forged_stream({head(1, 1, 1), head(2, 0, 1), 1000, 1010}));
+    CHECK(result.damaged);
+    REQUIRE(first_error(result) != nullptr);
+    CHECK_THAT(first_error(result)->text, Catch::Contains("without an END block"));
+    REQUIRE(result.runs.size() == 1);
+    const qprof::Trace trace = qprof::detail::complete_trace(std::move(result.runs[0].inputs));
+    CHECK(qprof::test::tree_text(trace) == "typeck(+typeck)");
+    CHECK(trace.wall_ns == 10);  // the end estimated from the last tick seen
+}
+
+TEST_CASE("merged streams hold one run per segment") {
+    const std::string one = small_stream();
+    std::string merged = raw::file_header(raw::kFlagMerged | raw::kFlagKeys);
+    merged += one.substr(raw::kFileHeaderBytes);
+    merged += one.substr(raw::kFileHeaderBytes);
+    ReadResult result = read(merged);
+    CHECK(result.diagnostics.empty());
+    CHECK(result.runs.size() == 2);
+    CHECK(events(result) == 800);
+}

@@ -1,0 +1,181 @@
+// The raw stream round trip: every report made off-line from profile_queries.qprof is byte
+// for byte the report the live run wrote.
+#include <catch2/catch.hpp>
+#include <latch>
+#include <qprof/reporter.hpp>
+#include <thread>
+
+#include "raw_reader.hpp"
+#include "report_writer.hpp"
+#include "test_support.hpp"
+
+using qprof::test::read_file;
+using qprof::test::TempDir;
+
+namespace {
+
+struct DefId {
+    std::uint32_t krate;
+    std::uint32_t index;
+};
+
+const std::vector<std::string> kReporters{"counts", "folded", "html", "chrome", "flamegraph"};
+
+// Nesting, re-entrance, hits, loads and keys of each kind.
+void compile(int items) {
+    PROFILE_ACTIVITY("analysis");
+    for (int i = 0; i < items; ++i) {
+        PROFILE_QUERY(typeck, DefId{0, static_cast<std::uint32_t>(i)});
+        PROFILE_QUERY_HIT(def_span, i % 7);
+        {
+            PROFILE_QUERY(type_of, DefId{1, static_cast<std::uint32_t>(i % 3)});
+            PROFILE_QUERY(typeck, DefId{2, static_cast<std::uint32_t>(i)});  // re-entered
+            PROFILE_QUERY_HIT(by_name, std::string("item ") + std::to_string(i % 5));
+        }
+        PROFILE_QUERY_LOAD(from_disk, i);
+    }
+}
+
+struct Run {
+    TempDir live;
+    qprof::SessionOptions options;
+};
+
+qprof::SessionOptions raw_options(const TempDir& dir, bool keys,
+                                  std::vector<std::string> reporters) {
+    qprof::SessionOptions options;
+    options.profile_queries = true;
+    options.record_keys = keys;
+    options.reporters = std::move(reporters);
+    options.reporters.push_back("raw");
+    options.output_dir = dir.path().string();
+    return options;
+}
+
+qprof::detail::ReadResult read_raw(const TempDir& dir, bool keep_nodes = true) {
+    const std::string bytes = read_file(dir.path() / "profile_queries.qprof");
+    return qprof::detail::read_stream(
+        {reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()},
+        {.keep_nodes = keep_nodes, .progress = {}});
+}
+
+// Reads the live run's stream back, writes every other report of it again into a second
+// directory and compares them with the live ones.
+void check_round_trip(const TempDir& live, const qprof::SessionOptions& options) {
+    qprof::detail::ReadResult read = read_raw(live);
+    for (const auto& diagnostic : read.diagnostics) {
+        FAIL_CHECK("byte " << diagnostic.offset << ": " << diagnostic.text);
+    }
+    REQUIRE(read.runs.size() == 1);
+    REQUIRE(read.runs[0].complete);
+    CHECK(read.runs[0].report == options.report);
+    const qprof::Trace trace = qprof::detail::complete_trace(std::move(read.runs[0].inputs));
+    TempDir offline;
+    qprof::SessionOptions again = options;
+    again.output_dir = offline.path().string();
+    std::erase(again.reporters, "raw");
+    REQUIRE(qprof::detail::write_reports(trace, again).size() == again.reporters.size());
+    for (const std::string& name : again.reporters) {
+        const std::string file =
+            "profile_queries." + std::string{qprof::make_reporter(name)->file_suffix()};
+        INFO(file);
+        CHECK(read_file(offline.path() / file) == read_file(live.path() / file));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("reports made from the raw stream equal the live ones, keys and options included") {
+    const bool keys = GENERATE(false, true);
+    TempDir live;
+    std::vector<std::string> reporters = kReporters;
+    if (keys) {
+        reporters.push_back("keys");
+    }
+    qprof::SessionOptions options = raw_options(live, keys, reporters);
+    options.report.important_extent = 3;
+    options.report.folded_hits = true;
+    options.report.folded_keys = keys;
+    options.report.chrome_hits = true;
+    {
+        qprof::test::ManualClock clock;
+        qprof::Session session{options};
+        compile(200);
+    }
+    check_round_trip(live, options);
+}
+
+TEST_CASE("the round trip holds with threads named late, threads ended early and open scopes") {
+    TempDir live;
+    const qprof::SessionOptions options = raw_options(live, true, kReporters);
+    {
+        qprof::Session session{options};
+        std::thread early{[] { compile(300); }};
+        early.join();
+        std::latch started{1};
+        std::latch release{1};
+        std::thread late{[&] {
+            compile(50);
+            qprof::name_this_thread("named late");
+            started.count_down();
+            release.wait();
+        }};
+        started.wait();
+        PROFILE_QUERY(still_open, 1);  // unfinished when the session ends
+        compile(100);
+        session.finish();
+        release.count_down();
+        late.join();
+    }
+    check_round_trip(live, options);
+    qprof::detail::ReadResult read = read_raw(live);
+    REQUIRE(read.runs.size() == 1);
+    const qprof::Trace trace = qprof::detail::complete_trace(std::move(read.runs[0].inputs));
+    REQUIRE(trace.threads.size() == 3);
+    const auto named = [&](const std::string& name) {
+        return std::count_if(trace.threads.begin(), trace.threads.end(),
+                             [&](const qprof::ThreadTrace& thread) { return thread.name == name; });
+    };
+    CHECK(named("named late") == 1);
+    CHECK(named("main") == 1);
+    const auto unfinished = std::count_if(
+        trace.threads.begin(), trace.threads.end(), [](const qprof::ThreadTrace& thread) {
+            return std::any_of(thread.nodes.begin(), thread.nodes.end(),
+                               [](const qprof::Node& node) { return node.unfinished; });
+        });
+    CHECK(unfinished == 1);
+}
+
+TEST_CASE("a raw and counts run keeps no nodes, and its counts equal a run that kept them") {
+    TempDir totals_dir;
+    TempDir trees_dir;
+    for (TempDir* dir : {&totals_dir, &trees_dir}) {
+        const bool trees = dir == &trees_dir;
+        qprof::test::ManualClock clock;
+        qprof::Session session{
+            raw_options(*dir, false, trees ? kReporters : std::vector<std::string>{"counts"})};
+        compile(500);
+        session.finish();
+        CHECK(session.trace().events == 500 * 6 + 1);
+        CHECK(session.trace().node_count() == (trees ? 500 * 6 + 1 : 0));
+    }
+    const std::string counts = read_file(trees_dir.path() / "profile_queries.counts.txt");
+    CHECK(read_file(totals_dir.path() / "profile_queries.counts.txt") == counts);
+    for (const bool keep_nodes : {false, true}) {
+        qprof::detail::ReadResult read = read_raw(totals_dir, keep_nodes);
+        REQUIRE(read.runs.size() == 1);
+        const qprof::Trace trace = qprof::detail::complete_trace(std::move(read.runs[0].inputs));
+        CHECK(qprof::test::report_text("counts", trace) == counts);
+        CHECK(trace.events == 500 * 6 + 1);
+    }
+}
+
+TEST_CASE("a raw stream that cannot be created stops the session before it starts") {
+    TempDir dir;
+    qprof::SessionOptions options = raw_options(dir, false, {"counts"});
+    std::filesystem::create_directory(dir.path() / "profile_queries.qprof");  // in the way
+    CHECK_THROWS_WITH(qprof::Session{options}, Catch::Contains("profile_queries.qprof") &&
+                                                   Catch::Contains("Is a directory"));
+    qprof::Session next{qprof::test::recording_options()};  // recording was not left on
+    CHECK(next.recording());
+}
