@@ -127,9 +127,12 @@ class EventWriter {
     static std::int64_t written_end(const Node& node, std::int64_t parent_end) {
         std::int64_t end = std::min(node.end_ns, parent_end);
         const auto microseconds = [](std::int64_t ns) { return static_cast<double>(ns) / 1000.0; };
-        while (end > node.start_ns &&
-               microseconds(node.start_ns) + microseconds(end - node.start_ns) >
-                   microseconds(end)) {
+        // A step or two for any real time; times beyond 2^53 ns (a damaged stream) are left
+        // as they are rather than stepped through one nanosecond at a time.
+        for (int step = 0;
+             step < 16 && end > node.start_ns &&
+             microseconds(node.start_ns) + microseconds(end - node.start_ns) > microseconds(end);
+             ++step) {
             --end;
         }
         return end;

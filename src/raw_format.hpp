@@ -40,6 +40,9 @@ inline constexpr std::uint32_t kFlagMerged = 2;  // several runs, one segment ea
 inline constexpr std::uint32_t kMaxThreads = 1u << 16;
 inline constexpr std::uint32_t kMaxDepth = 1u << 20;
 inline constexpr std::uint64_t kMaxTickDistance = std::uint64_t{1} << 52;
+// The durations of a file's nodes add up to at most this many nanoseconds (36 years), so that
+// no sum a report makes of them can overflow.
+inline constexpr double kMaxSummedNs = 0x1p60;
 
 enum class BlockType : std::uint16_t {
     session = 1,  // first block of each run

@@ -166,6 +166,7 @@ class StreamReader {
         last_sample_tick_ = 0;
         last_sample_ns_ = 0;
         events_ = 0;
+        summed_ticks_ = 0;
     }
 
     void read_sites(PayloadReader& in) {
@@ -249,6 +250,9 @@ class StreamReader {
             if (kind != RecordKind::key && kind != RecordKind::hit) {
                 check_tick(words[pos + 1], at + 8);
                 check_tick(words[pos + 2], at + 16);
+                const std::uint64_t start = words[pos + 1];
+                const std::uint64_t end = words[pos + 2];
+                summed_ticks_ += static_cast<double>(end >= start ? end - start : start - end);
             }
             events_ += kind != RecordKind::key;
             pos += length;
@@ -345,6 +349,7 @@ class StreamReader {
     void end_run(PayloadReader& in) {
         Calibration& calibration = run_->inputs.calibration;
         calibration.end_tick = in.u64();
+        check_tick(calibration.end_tick, in.offset() - 8);
         in.u64();  // end_steady_ns
         const std::uint64_t ratio_at = in.offset();
         calibration.ns_per_tick = in.f64();
@@ -352,6 +357,7 @@ class StreamReader {
             corrupt(ratio_at, "nanoseconds per tick is " + std::to_string(calibration.ns_per_tick) +
                                   " (expected a number between 0.001 and 1000)");
         }
+        check_summed_time(ratio_at);
         const std::uint64_t events_at = in.offset();
         const std::uint64_t events = in.u64();
         if (events != events_) {
@@ -360,6 +366,21 @@ class StreamReader {
                        std::to_string(events_));
         }
         finish_run(true);
+    }
+
+    // Refuses a run whose nodes' durations add up past what reports can sum (hostile input:
+    // a real run would take decades), dropping it rather than reporting nonsense.
+    void check_summed_time(std::uint64_t offset) {
+        summed_ns_ += summed_ticks_ * run_->inputs.calibration.ns_per_tick;
+        summed_ticks_ = 0;
+        if (summed_ns_ > raw::kMaxSummedNs) {
+            result_.runs.pop_back();
+            run_ = nullptr;
+            next_seq_ = 0;
+            corrupt(offset,
+                    "the durations of the nodes add up to more than 2^60 ns (36 years); "
+                    "the run is not used");
+        }
     }
 
     void finish_run(bool complete) {
@@ -383,6 +404,12 @@ class StreamReader {
         Calibration& calibration = run_->inputs.calibration;
         calibration.end_tick = std::max({calibration.start_tick, max_tick_, last_sample_tick_});
         calibration.ns_per_tick = estimated_ns_per_tick(offset);
+        try {
+            check_summed_time(offset);
+        } catch (const FormatError& error) {
+            report(Diagnostic::Severity::error, error.offset(), error.what());
+            return;
+        }
         const std::uint32_t sound_blocks = run_blocks_ - (offset < cursor_.offset() ? 1 : 0);
         report(Diagnostic::Severity::warning, offset,
                "reporting the " + std::to_string(events_) + " events of the run's " +
@@ -428,6 +455,8 @@ class StreamReader {
     std::uint64_t last_sample_ns_ = 0;
     std::uint32_t samples_ = 0;
     std::uint64_t events_ = 0;
+    double summed_ticks_ = 0;  // of the run being read: its nodes' durations
+    double summed_ns_ = 0;     // of the runs read before it
 };
 
 }  // namespace

@@ -239,3 +239,17 @@ TEST_CASE("merged streams hold one run per segment") {
     CHECK(result.runs.size() == 2);
     CHECK(events(result) == 800);
 }
+
+TEST_CASE("a run whose durations add up past what reports can sum is refused, not reported") {
+    std::vector<std::uint64_t> records;
+    for (int node = 0; node < 300; ++node) {  // 300 siblings of 2^52 ns: 2^60 ns and more
+        records.insert(records.end(), {head(2, 0, 1), 1000, 1000 + (1ull << 52) - 1});
+    }
+    const ReadResult result = read(forged_stream(records));
+    CHECK(result.damaged);
+    CHECK(result.runs.empty());
+    CHECK(std::any_of(result.diagnostics.begin(), result.diagnostics.end(), [](const auto& d) {
+        return d.severity == Diagnostic::Severity::error &&
+               d.text.find("add up to more than 2^60 ns") != std::string::npos;
+    }));
+}
