@@ -371,14 +371,17 @@ class StreamReader {
     // Refuses a run whose nodes' durations add up past what reports can sum (hostile input:
     // a real run would take decades), dropping it rather than reporting nonsense.
     void check_summed_time(std::uint64_t offset) {
-        summed_ns_ += summed_ticks_ * run_->inputs.calibration.ns_per_tick;
+        const Calibration& calibration = run_->inputs.calibration;
+        const std::uint64_t wall = calibration.end_tick - calibration.start_tick;
+        summed_ticks_ += static_cast<double>(std::min(wall, 0 - wall));  // merged walls add up
+        summed_ns_ += summed_ticks_ * calibration.ns_per_tick;
         summed_ticks_ = 0;
         if (summed_ns_ > raw::kMaxSummedNs) {
             result_.runs.pop_back();
             run_ = nullptr;
             next_seq_ = 0;
             corrupt(offset,
-                    "the durations of the nodes add up to more than 2^60 ns (36 years); "
+                    "the durations of the nodes and runs add up to more than 2^60 ns (36 years); "
                     "the run is not used");
         }
     }
