@@ -64,20 +64,24 @@ class FoldedReporter : public Reporter {
     void write(const Trace& trace, std::ostream& out) override {
         const StackTree tree{trace, options_};
         const std::vector<StackFrame>& frames = tree.frames();
-        // Each frame's stack as text; parents come before their children.
-        std::vector<std::string> stacks(frames.size());
         std::map<std::string, std::int64_t> values;  // by stack: byte order, merged by text
+        // Each frame's stack as text, kept once: as its key in `values`. Parents come before
+        // their children.
+        std::vector<const std::string*> stacks(frames.size(), nullptr);
         for (std::size_t f = 0; f < frames.size(); ++f) {
             const StackFrame& frame = frames[f];
             const bool root = frame.parent == StackFrame::kNoParent;
             if (root && options_.merge_threads) {
                 continue;  // "all threads" is no frame: stacks start at the providers
             }
-            if (!root && !stacks[frame.parent].empty()) {
-                stacks[f] = stacks[frame.parent] + ';';
+            std::string stack;
+            if (!root && stacks[frame.parent] != nullptr) {
+                stack = *stacks[frame.parent] + ';';
             }
-            stacks[f] += frame_text(frame);
-            values[stacks[f]] += value_of(frame);
+            stack += frame_text(frame);
+            const auto entry = values.try_emplace(std::move(stack), 0).first;
+            entry->second += value_of(frame);
+            stacks[f] = &entry->first;
         }
         for (const auto& [stack, value] : values) {
             if (value > 0) {

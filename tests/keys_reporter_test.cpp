@@ -42,3 +42,15 @@ TEST_CASE("keys.txt says how to get keys when none were recorded") {
           "# provider\tkey\tcount\thits\ttotal_s\tself_s\n"
           "# no keys: run with -Z profile-queries-and-keys to record them\n");
 }
+
+TEST_CASE("a key holding tabs or line breaks stays in its own field") {
+    qprof::test::ManualClock clock;
+    qprof::SessionOptions options = qprof::test::recording_options();
+    options.record_keys = true;
+    qprof::Session session{options};
+    { PROFILE_QUERY(parse, std::string("a\tb\nc\rd")); }
+    session.finish();
+    const std::string text = qprof::test::report_text("keys", session.trace());
+    CHECK_THAT(text, Catch::Contains("\nparse\ta\\tb\\nc\\rd\t1\t0\t"));
+    CHECK(std::count(text.begin(), text.end(), '\n') == 2);  // the header and one row
+}
