@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "raw_format.hpp"
+#include "raw_records.hpp"
 
 namespace qprof::detail {
 
@@ -161,12 +162,10 @@ class StreamReader {
         clock_ = clock;
         start_steady_ns_ = start_steady_ns;
         keys_ = RecordedKeyTexts{};
-        max_tick_ = 0;
+        records_.start(run_->inputs.calibration.start_tick);
         samples_ = 0;
         last_sample_tick_ = 0;
         last_sample_ns_ = 0;
-        events_ = 0;
-        summed_ticks_ = 0;
     }
 
     void read_sites(PayloadReader& in) {
@@ -225,70 +224,9 @@ class StreamReader {
         const std::uint64_t words_at = in.offset();
         words_.resize(count);
         in.words(words_.data(), count);
-        check_records(words_at);
+        records_.check(words_, words_at, static_cast<std::uint32_t>(run_->inputs.sites.size()),
+                       keys_);
         add_records(thread);
-    }
-
-    // Every record sound before any reaches a builder, which trusts them as it trusts live ones.
-    void check_records(std::uint64_t words_at) {
-        const std::uint64_t* words = words_.data();
-        const std::size_t count = words_.size();
-        for (std::size_t pos = 0; pos < count;) {
-            const std::uint64_t at = words_at + pos * 8;
-            const std::uint64_t head = words[pos];
-            const RecordKind kind = head_kind(head);
-            if (head_depth(head) >= raw::kMaxDepth) {
-                corrupt(at, "record depth " + std::to_string(head_depth(head)) +
-                                " (expected less than " + std::to_string(raw::kMaxDepth) + ")");
-            }
-            const std::uint32_t length = record_length(head, at);
-            if (count - pos < length) {
-                corrupt(at, "a record of " + std::to_string(length) +
-                                " words is cut off by the "
-                                "end of its block");
-            }
-            if (kind != RecordKind::key && kind != RecordKind::hit) {
-                check_tick(words[pos + 1], at + 8);
-                check_tick(words[pos + 2], at + 16);
-                const std::uint64_t start = words[pos + 1];
-                const std::uint64_t end = words[pos + 2];
-                summed_ticks_ += static_cast<double>(end >= start ? end - start : start - end);
-            }
-            events_ += kind != RecordKind::key;
-            pos += length;
-        }
-    }
-
-    std::uint32_t record_length(std::uint64_t head, std::uint64_t at) {
-        const RecordKind kind = head_kind(head);
-        const std::uint32_t id = head_site(head);
-        if (kind == RecordKind::key) {
-            const std::uint32_t words = keys_.payload_words(id);
-            if (words == 0) {
-                corrupt(at, "key record of undeclared key type " + std::to_string(id));
-            }
-            return 1 + words;
-        }
-        if (kind < RecordKind::hit || kind > RecordKind::load) {
-            corrupt(at, "unknown record kind " + std::to_string(static_cast<int>(kind)) +
-                            " (expected 1 to 6)");
-        }
-        if (id == 0 || id >= run_->inputs.sites.size()) {
-            corrupt(at, "record of undeclared site " + std::to_string(id) + " (" +
-                            std::to_string(run_->inputs.sites.size() - 1) + " declared)");
-        }
-        return record_words(kind);
-    }
-
-    void check_tick(std::uint64_t tick, std::uint64_t at) {
-        const std::uint64_t start = run_->inputs.calibration.start_tick;
-        const std::uint64_t distance = tick >= start ? tick - start : start - tick;
-        if (distance > raw::kMaxTickDistance) {
-            corrupt(at, "clock value " + std::to_string(tick) + " is " + std::to_string(distance) +
-                            " ticks from the session start (expected "
-                            "at most 2^52)");
-        }
-        max_tick_ = std::max(max_tick_, tick);
     }
 
     void add_records(std::uint32_t thread) {
@@ -349,7 +287,7 @@ class StreamReader {
     void end_run(PayloadReader& in) {
         Calibration& calibration = run_->inputs.calibration;
         calibration.end_tick = in.u64();
-        check_tick(calibration.end_tick, in.offset() - 8);
+        records_.check_tick(calibration.end_tick, in.offset() - 8);
         in.u64();  // end_steady_ns
         const std::uint64_t ratio_at = in.offset();
         calibration.ns_per_tick = in.f64();
@@ -360,10 +298,10 @@ class StreamReader {
         check_summed_time(ratio_at);
         const std::uint64_t events_at = in.offset();
         const std::uint64_t events = in.u64();
-        if (events != events_) {
+        if (events != records_.events()) {
             report(Diagnostic::Severity::warning, events_at,
                    "the END block counts " + std::to_string(events) + " events, the records hold " +
-                       std::to_string(events_));
+                       std::to_string(records_.events()));
         }
         finish_run(true);
     }
@@ -373,9 +311,9 @@ class StreamReader {
     void check_summed_time(std::uint64_t offset) {
         const Calibration& calibration = run_->inputs.calibration;
         const std::uint64_t wall = calibration.end_tick - calibration.start_tick;
-        summed_ticks_ += static_cast<double>(std::min(wall, 0 - wall));  // merged walls add up
-        summed_ns_ += summed_ticks_ * calibration.ns_per_tick;
-        summed_ticks_ = 0;
+        const double ticks = records_.take_summed_ticks() +
+                             static_cast<double>(std::min(wall, 0 - wall));  // merged walls add up
+        summed_ns_ += ticks * calibration.ns_per_tick;
         if (summed_ns_ > raw::kMaxSummedNs) {
             result_.runs.pop_back();
             run_ = nullptr;
@@ -405,7 +343,8 @@ class StreamReader {
             return;
         }
         Calibration& calibration = run_->inputs.calibration;
-        calibration.end_tick = std::max({calibration.start_tick, max_tick_, last_sample_tick_});
+        calibration.end_tick =
+            std::max({calibration.start_tick, records_.max_tick(), last_sample_tick_});
         calibration.ns_per_tick = estimated_ns_per_tick(offset);
         try {
             check_summed_time(offset);
@@ -415,7 +354,7 @@ class StreamReader {
         }
         const std::uint32_t sound_blocks = run_blocks_ - (offset < cursor_.offset() ? 1 : 0);
         report(Diagnostic::Severity::warning, offset,
-               "reporting the " + std::to_string(events_) + " events of the run's " +
+               "reporting the " + std::to_string(records_.events()) + " events of the run's " +
                    std::to_string(sound_blocks) + " sound blocks before byte " +
                    std::to_string(offset) +
                    "; scopes still open there are missing, so their finished children show as "
@@ -453,13 +392,11 @@ class StreamReader {
     std::uint32_t run_blocks_ = 0;  // of the run being read, SESSION included
     std::uint8_t clock_ = 0;
     std::uint64_t start_steady_ns_ = 0;
-    std::uint64_t max_tick_ = 0;
     std::uint64_t last_sample_tick_ = 0;
     std::uint64_t last_sample_ns_ = 0;
     std::uint32_t samples_ = 0;
-    std::uint64_t events_ = 0;
-    double summed_ticks_ = 0;  // of the run being read: its nodes' durations
-    double summed_ns_ = 0;     // of the runs read before it
+    RecordChecker records_;
+    double summed_ns_ = 0;  // of the runs read before it
 };
 
 }  // namespace

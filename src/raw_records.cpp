@@ -1,0 +1,83 @@
+#include "raw_records.hpp"
+
+#include <algorithm>
+#include <qprof/detail/recorder.hpp>
+#include <string>
+#include <utility>
+
+#include "raw_format.hpp"
+
+namespace qprof::detail {
+
+namespace {
+
+[[noreturn]] void corrupt(std::uint64_t offset, const std::string& what) {
+    throw raw::FormatError(raw::FormatError::Kind::corrupt, offset, what);
+}
+
+}  // namespace
+
+void RecordChecker::start(std::uint64_t start_tick) { *this = RecordChecker{start_tick}; }
+
+void RecordChecker::check(std::span<const std::uint64_t> words, std::uint64_t words_at,
+                          std::uint32_t sites, const RecordedKeyTexts& keys) {
+    for (std::size_t pos = 0; pos < words.size();) {
+        const std::uint64_t at = words_at + pos * 8;
+        const std::uint64_t head = words[pos];
+        const RecordKind kind = head_kind(head);
+        if (head_depth(head) >= raw::kMaxDepth) {
+            corrupt(at, "record depth " + std::to_string(head_depth(head)) +
+                            " (expected less than " + std::to_string(raw::kMaxDepth) + ")");
+        }
+        const std::uint32_t length = record_length(head, at, sites, keys);
+        if (words.size() - pos < length) {
+            corrupt(at, "a record of " + std::to_string(length) +
+                            " words is cut off by the end of its block");
+        }
+        if (kind != RecordKind::key && kind != RecordKind::hit) {
+            const std::uint64_t start = words[pos + 1];
+            const std::uint64_t end = words[pos + 2];
+            check_tick(start, at + 8);
+            check_tick(end, at + 16);
+            summed_ticks_ += static_cast<double>(end >= start ? end - start : start - end);
+        }
+        events_ += kind != RecordKind::key;
+        pos += length;
+    }
+}
+
+std::uint32_t RecordChecker::record_length(std::uint64_t head, std::uint64_t at,
+                                           std::uint32_t sites,
+                                           const RecordedKeyTexts& keys) const {
+    const RecordKind kind = head_kind(head);
+    const std::uint32_t id = head_site(head);
+    if (kind == RecordKind::key) {
+        const std::uint32_t words = keys.payload_words(id);
+        if (words == 0) {
+            corrupt(at, "key record of undeclared key type " + std::to_string(id));
+        }
+        return 1 + words;
+    }
+    if (kind < RecordKind::hit || kind > RecordKind::load) {
+        corrupt(at, "unknown record kind " + std::to_string(static_cast<int>(kind)) +
+                        " (expected 1 to 6)");
+    }
+    if (id == 0 || id >= sites) {
+        corrupt(at, "record of undeclared site " + std::to_string(id) + " (" +
+                        std::to_string(sites - 1) + " declared)");
+    }
+    return record_words(kind);
+}
+
+void RecordChecker::check_tick(std::uint64_t tick, std::uint64_t at) {
+    const std::uint64_t distance = tick >= start_tick_ ? tick - start_tick_ : start_tick_ - tick;
+    if (distance > raw::kMaxTickDistance) {
+        corrupt(at, "clock value " + std::to_string(tick) + " is " + std::to_string(distance) +
+                        " ticks from the session start (expected at most 2^52)");
+    }
+    max_tick_ = std::max(max_tick_, tick);
+}
+
+double RecordChecker::take_summed_ticks() { return std::exchange(summed_ticks_, 0.0); }
+
+}  // namespace qprof::detail

@@ -1,0 +1,41 @@
+// The reader's checks of a RECORDS block: every record sound before any reaches a builder,
+// which trusts records as it trusts live ones. Kept per run: what the run's records showed
+// (events, latest tick, summed durations), for its END and for estimates when it is cut.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "key_texts.hpp"
+
+namespace qprof::detail {
+
+class RecordChecker {
+  public:
+    RecordChecker() = default;
+    // A new run, whose clock started at `start_tick`.
+    void start(std::uint64_t start_tick);
+    // Throws raw::FormatError at the first bad word: `words` were read at `words_at` in the
+    // file; `sites` ids and `keys` types are declared so far.
+    void check(std::span<const std::uint64_t> words, std::uint64_t words_at, std::uint32_t sites,
+               const RecordedKeyTexts& keys);
+    // Throws unless `tick` lies within raw::kMaxTickDistance of the start.
+    void check_tick(std::uint64_t tick, std::uint64_t at);
+
+    std::uint64_t events() const { return events_; }
+    std::uint64_t max_tick() const { return max_tick_; }
+    // The durations of the timed records since the last call, in ticks.
+    double take_summed_ticks();
+
+  private:
+    explicit RecordChecker(std::uint64_t start_tick) : start_tick_(start_tick) {}
+    std::uint32_t record_length(std::uint64_t head, std::uint64_t at, std::uint32_t sites,
+                                const RecordedKeyTexts& keys) const;
+
+    std::uint64_t start_tick_ = 0;
+    std::uint64_t events_ = 0;
+    std::uint64_t max_tick_ = 0;
+    double summed_ticks_ = 0;
+};
+
+}  // namespace qprof::detail
