@@ -83,7 +83,7 @@ void check_output_dir(const std::string& dir) {
 }
 
 std::vector<std::string> write_reports(const Trace& trace, const SessionOptions& options,
-                                       const std::string& raw_path) {
+                                       const std::string& raw_path, std::string_view done) {
     if (trace.events == 0) {
         std::cerr << "qprof: no query was recorded. Are the PROFILE_* macros compiled in "
                      "(not built with -Dprofiling=disabled or QPROF_ENABLED 0) and reached "
@@ -120,7 +120,7 @@ std::vector<std::string> write_reports(const Trace& trace, const SessionOptions&
             written.push_back(path);
         }
     }
-    std::cerr << "qprof: recorded " << summary(trace) << "; "
+    std::cerr << "qprof: " << done << ' ' << summary(trace) << "; "
               << (options.reporters.empty() ? "no report was asked for"
                   : written.empty()         ? "no report could be written"
                                             : "wrote " + join(written, ", "))

@@ -4,6 +4,7 @@
 #include <qprof/session.hpp>
 #include <qprof/trace.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace qprof::detail {
@@ -14,9 +15,11 @@ void check_output_dir(const std::string& dir);
 
 // Runs every reporter of options.reporters; returns the paths written. Never throws: a
 // report that cannot be written where asked goes to the temporary directory, and every
-// failure is told on stderr. The raw stream is written while the program runs: `raw_path` is
+// failure is told on stderr, after a line saying what was `done` ("recorded" by a run,
+// "read" from a saved one). The raw stream is written while the program runs: `raw_path` is
 // where it went (empty when it failed).
 std::vector<std::string> write_reports(const Trace& trace, const SessionOptions& options,
-                                       const std::string& raw_path = {});
+                                       const std::string& raw_path = {},
+                                       std::string_view done = "recorded");
 
 }  // namespace qprof::detail

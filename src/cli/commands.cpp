@@ -248,7 +248,8 @@ int run_report(std::span<const std::string> words) {
             std::cerr << error.what() << '\n';
             return kExitFailed;
         }
-        const std::vector<std::string> written = detail::write_reports(loaded.trace, options);
+        const std::vector<std::string> written =
+            detail::write_reports(loaded.trace, options, {}, "read");
         return written.size() < options.reporters.size() ? kExitFailed : loaded.status;
     });
 }
