@@ -215,6 +215,11 @@ def check_search(page):
     page.browser.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 1, "y": 1})
     page.browser.settle()  # no hover outline on the pixel sampled below
     painted = page.js(MATCH_PAINTED_JS % json.dumps(name))
+    deadline = time.monotonic() + 10  # on a loaded machine, drawing can lag a frame or more
+    while not painted["ok"] and time.monotonic() < deadline:
+        time.sleep(0.1)
+        page.browser.settle()
+        painted = page.js(MATCH_PAINTED_JS % json.dumps(name))
     if not painted["ok"]:
         raise CheckFailed("a drawn frame of %r is not in the match colour: %r" % (name, painted))
     return "%r: %s; frame %d painted %s" % (name, status, painted["frame"], painted["pixel"])
