@@ -46,4 +46,16 @@ bool tsc_is_usable() {
 #endif
 }
 
+std::string_view clock_name(ClockKind kind) {
+    switch (kind) {
+        case ClockKind::tsc:
+            return "tsc";
+        case ClockKind::steady:
+            return "steady";
+        case ClockKind::manual:
+            return "manual";
+    }
+    return "unknown";
+}
+
 }  // namespace qprof::detail

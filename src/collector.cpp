@@ -54,7 +54,7 @@ void Collector::drain() {
     }
 }
 
-bool Collector::sealed(std::uint32_t thread) {
+bool Collector::open_thread(std::uint32_t thread) {
     if (thread >= sealed_.size()) {
         sealed_.resize(thread + 1, false);
         if (mode_ == CollectMode::trees) {
@@ -65,7 +65,7 @@ bool Collector::sealed(std::uint32_t thread) {
             totals_.resize(thread + 1);
         }
     }
-    return sealed_[thread];
+    return !sealed_[thread];
 }
 
 void Collector::read_records(std::uint32_t thread, const std::uint64_t* begin,
@@ -81,7 +81,7 @@ void Collector::read_records(std::uint32_t thread, const std::uint64_t* begin,
 }
 
 void Collector::consume(Chunk& chunk) {
-    if (sealed(chunk.thread)) {
+    if (!open_thread(chunk.thread)) {
         return;
     }
     const std::uint64_t* begin = chunk.words + chunk.consumed;

@@ -43,7 +43,8 @@ class Collector {
     void drain();
     void consume(Chunk& chunk);
     void read_records(std::uint32_t thread, const std::uint64_t* begin, const std::uint64_t* end);
-    bool sealed(std::uint32_t thread);
+    // Makes room for a thread's builder; false once the thread was taken at the end.
+    bool open_thread(std::uint32_t thread);
     const std::string& thread_name(std::uint32_t thread);
 
     const std::uint32_t generation_;

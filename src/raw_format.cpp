@@ -140,6 +140,16 @@ void BlockEncoder::words(const std::uint64_t* words, std::size_t count) {
     out_.append(reinterpret_cast<const char*>(words), count * sizeof(std::uint64_t));
 }
 
+std::size_t BlockEncoder::later_u32() {
+    const std::size_t place = out_.size();
+    u32(0);
+    return place;
+}
+
+void BlockEncoder::set_u32(std::size_t place, std::uint32_t value) {
+    std::memcpy(out_.data() + place, &value, sizeof value);
+}
+
 void BlockEncoder::pad_to_8() { out_.append((8 - payload_bytes() % 8) % 8, '\0'); }
 
 std::size_t BlockEncoder::payload_bytes() const { return out_.size() - start_ - kBlockHeaderBytes; }
@@ -283,8 +293,10 @@ void PayloadReader::words(std::uint64_t* out, std::size_t count) {
     std::memcpy(out, take(count * 8, "words"), count * 8);
 }
 
-void PayloadReader::fail(const std::string& what, std::uint64_t at) const {
-    throw FormatError(FormatError::Kind::corrupt, at, what);
+void PayloadReader::fail(const std::string& what, std::uint64_t at) const { corrupt(at, what); }
+
+void corrupt(std::uint64_t offset, const std::string& what) {
+    throw FormatError(FormatError::Kind::corrupt, offset, what);
 }
 
 }  // namespace qprof::detail::raw

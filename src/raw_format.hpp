@@ -78,6 +78,9 @@ class BlockEncoder {
     void f64(double value);
     void str(std::string_view text);  // u32 length, then the bytes
     void words(const std::uint64_t* words, std::size_t count);
+    // A u32 written later, once known (a list's length): returns its place for set_u32.
+    std::size_t later_u32();
+    void set_u32(std::size_t place, std::uint32_t value);
     void pad_to_8();
     // The payload bytes written so far.
     std::size_t payload_bytes() const;
@@ -103,6 +106,9 @@ class FormatError : public std::runtime_error {
     Kind kind_;
     std::uint64_t offset_;
 };
+
+// Throws FormatError: corruption found at `offset`.
+[[noreturn]] void corrupt(std::uint64_t offset, const std::string& what);
 
 struct FileHeader {
     std::uint16_t major = 0;

@@ -12,23 +12,18 @@ namespace {
 
 using raw::Block;
 using raw::BlockType;
+using raw::corrupt;
 using raw::FormatError;
 using raw::PayloadReader;
 
 constexpr std::uint32_t kProgressBlocks = 256;
 
-[[noreturn]] void corrupt(std::uint64_t offset, const std::string& what) {
-    throw FormatError(FormatError::Kind::corrupt, offset, what);
-}
-
 std::string clock_text(std::uint8_t clock, std::uint64_t offset) {
-    static constexpr const char* kClocks[] = {"tsc", "steady", "manual"};
-    if (clock >= std::size(kClocks)) {
+    if (clock > static_cast<std::uint8_t>(ClockKind::manual)) {
         corrupt(offset, "unknown clock " + std::to_string(clock) +
-                            " (expected 0 tsc, 1 steady "
-                            "or 2 manual)");
+                            " (expected 0 tsc, 1 steady or 2 manual)");
     }
-    return kClocks[clock];
+    return std::string{clock_name(static_cast<ClockKind>(clock))};
 }
 
 ReportOptions report_options(std::uint8_t bits, std::uint32_t extent, double percent) {

@@ -9,13 +9,7 @@
 
 namespace qprof::detail {
 
-namespace {
-
-[[noreturn]] void corrupt(std::uint64_t offset, const std::string& what) {
-    throw raw::FormatError(raw::FormatError::Kind::corrupt, offset, what);
-}
-
-}  // namespace
+using raw::corrupt;
 
 void RecordChecker::start(std::uint64_t start_tick) { *this = RecordChecker{start_tick}; }
 

@@ -91,8 +91,7 @@ void RawWriter::sync_sites() {
     for (std::size_t first = 0; first < sites.size();) {
         raw::BlockEncoder out = block(raw::BlockType::sites);
         out.u32(sites_written_);
-        const std::size_t count_at = buffer_.size();
-        out.u32(0);
+        const std::size_t count_at = out.later_u32();
         std::uint32_t in_block = 0;
         for (; first < sites.size() && out.payload_bytes() < kListBlockBytes; ++first) {
             const SiteInfo& site = sites[first];
@@ -102,7 +101,7 @@ void RawWriter::sync_sites() {
             out.str(site.file);
             ++in_block;
         }
-        std::memcpy(buffer_.data() + count_at, &in_block, sizeof in_block);
+        out.set_u32(count_at, in_block);
         out.finish();
         sites_written_ += in_block;
     }
@@ -129,8 +128,7 @@ void RawWriter::write_bindings(KeyTexts& keys) {
     const std::vector<KeyType>& types = keys.types();
     for (std::size_t next = 0; next < bindings.size();) {
         raw::BlockEncoder out = block(raw::BlockType::key_texts);
-        const std::size_t count_at = buffer_.size();
-        out.u32(0);
+        const std::size_t count_at = out.later_u32();
         std::uint32_t in_block = 0;
         for (; next < bindings.size() && out.payload_bytes() < kListBlockBytes; ++next) {
             const KeyBinding& binding = bindings[next];
@@ -140,7 +138,7 @@ void RawWriter::write_bindings(KeyTexts& keys) {
             out.str(std::string_view{text}.substr(0, kMaxKeyTextBytes));
             ++in_block;
         }
-        std::memcpy(buffer_.data() + count_at, &in_block, sizeof in_block);
+        out.set_u32(count_at, in_block);
         out.finish();
     }
 }

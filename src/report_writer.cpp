@@ -38,8 +38,7 @@ std::string why_not_writable(const fs::path& dir) {
 
 // Writes one report; returns the path written, or an empty string after telling why not.
 std::string write_report(const Trace& trace, Reporter& reporter, const fs::path& dir) {
-    const fs::path path =
-        (dir / ("profile_queries." + std::string(reporter.file_suffix()))).lexically_normal();
+    const fs::path path = report_path(dir, reporter);
     std::ofstream out{path, std::ios::binary};
     if (!out) {
         std::cerr << "qprof: cannot write " << path.string() << ": " << std::strerror(errno)
@@ -73,6 +72,10 @@ std::string summary(const Trace& trace) {
 }
 
 }  // namespace
+
+fs::path report_path(const fs::path& dir, const Reporter& reporter) {
+    return (dir / ("profile_queries." + std::string(reporter.file_suffix()))).lexically_normal();
+}
 
 void check_output_dir(const std::string& dir) {
     const std::string reason = why_not_writable(dir);

@@ -1,6 +1,8 @@
 // Writes the selected reports into the output directory and says where on stderr.
 #pragma once
 
+#include <filesystem>
+#include <qprof/reporter.hpp>
 #include <qprof/session.hpp>
 #include <qprof/trace.hpp>
 #include <string>
@@ -8,6 +10,9 @@
 #include <vector>
 
 namespace qprof::detail {
+
+// Where `reporter`'s report goes in `dir`: profile_queries.<file_suffix>.
+std::filesystem::path report_path(const std::filesystem::path& dir, const Reporter& reporter);
 
 // Throws FlagError naming the directory and the reason when reports cannot be written
 // there, so that a long run is not made for nothing.

@@ -79,18 +79,6 @@ detail::ClockKind choose_clock(ClockChoice choice) {
     return detail::ClockKind::tsc;
 }
 
-std::string_view clock_name(detail::ClockKind kind) {
-    switch (kind) {
-        case detail::ClockKind::tsc:
-            return "tsc";
-        case detail::ClockKind::steady:
-            return "steady";
-        case detail::ClockKind::manual:
-            return "manual";
-    }
-    return "unknown";
-}
-
 void warn_unused_flags(const SessionOptions& options) {
     const SessionOptions defaults;
     if (options.output_dir != defaults.output_dir || options.clock != defaults.clock ||
@@ -120,9 +108,8 @@ detail::CollectMode collect_mode(const SessionOptions& options) {
 
 std::unique_ptr<detail::RawWriter> open_raw(const SessionOptions& options, detail::ClockKind clock,
                                             const detail::RecordingStart& start) {
-    const std::string path = (std::filesystem::path{options.output_dir} / "profile_queries.qprof")
-                                 .lexically_normal()
-                                 .string();
+    const std::string path =
+        detail::report_path(options.output_dir, *make_reporter(detail::kRawReporter)).string();
     detail::RawSession session{
         .start_tick = start.tick,
         .start_steady_ns = start.steady_ns,
@@ -222,7 +209,7 @@ void Session::finish() {
         inputs.thread_names = names;
         inputs.sites = detail::registered_sites();
         inputs.calibration = s.calibration;
-        inputs.clock = clock_name(s.clock);
+        inputs.clock = detail::clock_name(s.clock);
         s.trace = detail::complete_trace(std::move(inputs));
         std::string raw_path;
         if (s.raw) {

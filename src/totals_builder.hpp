@@ -50,10 +50,7 @@ class TotalsBuilder {
     void key(std::uint32_t, std::uint32_t) {}
     void node(std::uint64_t head, std::uint64_t start, std::uint64_t end) {
         const std::uint32_t site = head_site(head);
-        if (site >= sites_seen_.size()) {
-            sites_seen_.resize(site + 1, false);
-        }
-        sites_seen_[site] = true;
+        mark_site_seen(sites_seen_, site);
         totals_.add(slots_->slot(site), head_depth(head), outcome_of(head_kind(head)),
                     static_cast<std::int64_t>(start), static_cast<std::int64_t>(end));
         ++events_;

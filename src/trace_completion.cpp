@@ -50,16 +50,6 @@ std::vector<std::uint32_t> add_used_sites(const std::vector<SiteInfo>& registere
     return new_site;
 }
 
-void add_totals(const TickTotals& ticks, const TickConverter& to_ns, ProviderTotals& totals) {
-    totals.count += ticks.count;
-    totals.hits += ticks.hits;
-    totals.misses += ticks.misses;
-    totals.total_ns += to_ns.duration(ticks.total);
-    totals.self_ns += to_ns.duration(ticks.self);
-    totals.blocked_ns += to_ns.duration(ticks.blocked);
-    totals.load_ns += to_ns.duration(ticks.load);
-}
-
 ThreadTrace& add_thread(Trace& trace, std::uint32_t index, const TraceInputs& inputs) {
     ThreadTrace& thread = trace.threads.emplace_back();
     thread.index = index;
@@ -69,30 +59,29 @@ ThreadTrace& add_thread(Trace& trace, std::uint32_t index, const TraceInputs& in
     return thread;
 }
 
-// A thread's nodes: site indexes into trace.sites, totals summed in ticks, then times in
-// nanoseconds.
+// A thread's nodes: site indexes into trace.sites, totals summed in ticks (by provider
+// index) into `ticks`, then times in nanoseconds.
 void complete_tree(ThreadTrace& thread, const std::vector<std::uint32_t>& new_site,
-                   const TickConverter& to_ns, Trace& trace) {
-    TotalsAccumulator ticks;
+                   const TickConverter& to_ns, const Trace& trace, std::vector<TickTotals>& ticks) {
+    TotalsAccumulator totals;
     for (Node& node : thread.nodes) {
         node.site = node.site < new_site.size() ? new_site[node.site] : kUnused;
-        ticks.add(trace.sites[node.site].provider_index, node.depth, node.outcome, node.start_ns,
-                  node.end_ns);
+        totals.add(trace.sites[node.site].provider_index, node.depth, node.outcome, node.start_ns,
+                   node.end_ns);
         if (node.outcome != Outcome::hit) {
             node.start_ns = to_ns(node.start_ns);
             node.end_ns = to_ns(node.end_ns);
         }
     }
-    const std::vector<TickTotals>& totals = ticks.totals();
-    for (std::uint32_t provider = 0; provider < totals.size(); ++provider) {
-        add_totals(totals[provider], to_ns, trace.providers[provider]);
-    }
-    trace.events += thread.nodes.size();
+    totals.add_to(ticks);
 }
 
-void complete_trees(TraceInputs& inputs, const TickConverter& to_ns, Trace& trace) {
+// Returns the totals in ticks by provider index.
+std::vector<TickTotals> complete_trees(TraceInputs& inputs, const TickConverter& to_ns,
+                                       Trace& trace) {
     const std::vector<std::uint32_t> new_site =
         add_used_sites(inputs.sites, sites_used(inputs.trees), trace);
+    std::vector<TickTotals> ticks;
     for (std::uint32_t index = 0; index < inputs.trees.size(); ++index) {
         TreeBuilder& builder = inputs.trees[index];
         if (builder.nodes().empty()) {
@@ -101,31 +90,52 @@ void complete_trees(TraceInputs& inputs, const TickConverter& to_ns, Trace& trac
         ThreadTrace& thread = add_thread(trace, index, inputs);
         thread.nodes = std::move(builder.nodes());
         thread.keys = std::move(builder.keys());
-        complete_tree(thread, new_site, to_ns, trace);
+        complete_tree(thread, new_site, to_ns, trace, ticks);
+        trace.events += thread.nodes.size();
     }
+    return ticks;
 }
 
-void complete_totals(TraceInputs& inputs, const TickConverter& to_ns, Trace& trace) {
+// Returns the totals in ticks by provider index.
+std::vector<TickTotals> complete_totals(TraceInputs& inputs, Trace& trace) {
     add_used_sites(inputs.sites, sites_used(inputs.totals), trace);
-    std::map<std::pair<std::string, bool>, std::uint32_t> provider_index;
-    for (std::uint32_t index = 0; index < trace.providers.size(); ++index) {
-        provider_index[{trace.providers[index].provider, trace.providers[index].is_activity}] =
-            index;
-    }
+    std::vector<TickTotals> by_slot;
     for (std::uint32_t index = 0; index < inputs.totals.size(); ++index) {
         const TotalsBuilder& builder = inputs.totals[index];
         if (builder.events() == 0) {
             continue;
         }
         add_thread(trace, index, inputs);
-        const std::vector<TickTotals>& totals = builder.totals().totals();
-        for (std::uint32_t slot = 0; slot < totals.size(); ++slot) {
-            const auto found = provider_index.find(inputs.slots.providers()[slot]);
-            if (found != provider_index.end()) {
-                add_totals(totals[slot], to_ns, trace.providers[found->second]);
-            }
-        }
+        builder.totals().add_to(by_slot);
         trace.events += builder.events();
+    }
+    std::map<std::pair<std::string, bool>, std::uint32_t> slot_of;
+    for (std::uint32_t slot = 0; slot < by_slot.size(); ++slot) {
+        slot_of[inputs.slots.providers()[slot]] = slot;
+    }
+    std::vector<TickTotals> ticks(trace.providers.size());
+    for (std::uint32_t index = 0; index < trace.providers.size(); ++index) {
+        const auto found =
+            slot_of.find({trace.providers[index].provider, trace.providers[index].is_activity});
+        if (found != slot_of.end()) {
+            ticks[index] = by_slot[found->second];
+        }
+    }
+    return ticks;
+}
+
+// Each provider's totals converted once, from ticks summed over every thread.
+void set_totals(const std::vector<TickTotals>& ticks, const TickConverter& to_ns, Trace& trace) {
+    for (std::uint32_t index = 0; index < ticks.size() && index < trace.providers.size(); ++index) {
+        const TickTotals& sum = ticks[index];
+        ProviderTotals& totals = trace.providers[index];
+        totals.count = sum.count;
+        totals.hits = sum.hits;
+        totals.misses = sum.misses;
+        totals.total_ns = to_ns.duration(sum.total);
+        totals.self_ns = to_ns.duration(sum.self);
+        totals.blocked_ns = to_ns.duration(sum.blocked);
+        totals.load_ns = to_ns.duration(sum.load);
     }
 }
 
@@ -147,11 +157,9 @@ Trace complete_trace(TraceInputs&& inputs) {
                               calibration.ns_per_tick};
     trace.ns_per_tick = calibration.ns_per_tick;
     trace.wall_ns = to_ns(static_cast<std::int64_t>(calibration.end_tick));
-    if (!inputs.totals.empty()) {
-        complete_totals(inputs, to_ns, trace);
-    } else {
-        complete_trees(inputs, to_ns, trace);
-    }
+    set_totals(inputs.totals.empty() ? complete_trees(inputs, to_ns, trace)
+                                     : complete_totals(inputs, trace),
+               to_ns, trace);
     trace.clock = std::move(inputs.clock);
     trace.keys_recorded = inputs.keys_recorded;
     trace.key_texts = std::move(inputs.key_texts);

@@ -23,6 +23,14 @@ constexpr Outcome outcome_of(RecordKind kind) {
     return index < std::size(kOutcomes) ? kOutcomes[index] : Outcome::miss;
 }
 
+// Marks a site id as used by some record, growing the set as ids appear.
+inline void mark_site_seen(std::vector<bool>& seen, std::uint32_t site) {
+    if (site >= seen.size()) {
+        seen.resize(site + 1, false);
+    }
+    seen[site] = true;
+}
+
 class TreeBuilder {
   public:
     // With keys, every node gets an entry in keys() (0 when it has no key).
@@ -55,10 +63,7 @@ class TreeBuilder {
         }
         Node& node = nodes_.emplace_back();
         node.site = head_site(head);
-        if (node.site >= sites_seen_.size()) {
-            sites_seen_.resize(node.site + 1, false);
-        }
-        sites_seen_[node.site] = true;
+        mark_site_seen(sites_seen_, node.site);
         node.depth = depth;
         node.extent = extent;
         node.first = first;

@@ -143,9 +143,9 @@ std::optional<MergeInput> merge_input(const std::string& path, const LoadOptions
     events += loaded.trace.events;
     runs += loaded.runs;
     MergeInput input{std::make_unique<InputFile>(path)};
-    const auto bytes = input.file->bytes();
-    std::memcpy(&input.flags, bytes.data() + 20, sizeof input.flags);
-    std::memcpy(&input.header_bytes, bytes.data() + 16, sizeof input.header_bytes);
+    detail::raw::BlockCursor cursor{input.file->bytes()};  // read whole above: sound
+    input.flags = cursor.read_file_header().flags;
+    input.header_bytes = static_cast<std::uint32_t>(cursor.offset());
     return input;
 }
 

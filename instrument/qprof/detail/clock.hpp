@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #if defined(__x86_64__) || defined(_M_X64)
 #include <x86intrin.h>
@@ -21,6 +22,9 @@ enum class ClockKind : std::uint8_t { tsc, steady, manual };
 
 // Selected by the session before recording starts; read on every clock read.
 extern ClockKind g_clock_kind;
+
+// "tsc", "steady" or "manual", as reports and the raw stream name the clock.
+std::string_view clock_name(ClockKind kind);
 
 inline std::uint64_t read_tsc() {
 #if defined(__x86_64__) || defined(_M_X64)

@@ -34,7 +34,6 @@ std::uint32_t register_key_type(KeyType type);
 std::vector<KeyType> registered_key_types();
 
 std::uint32_t intern_key_text(std::string text);
-// The interned texts from `first` on, in id order (ids start at 1).
 std::string interned_key_text(std::uint32_t id);  // empty for an unknown id
 
 // Whether a key's bytes alone say what it is, so that it can be copied now and formatted

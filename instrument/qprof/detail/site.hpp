@@ -47,7 +47,7 @@ struct SiteInfo {
 };
 
 // Every site registered so far, indexed by id (index 0 is an unused placeholder).
-std::vector<SiteInfo> registered_sites();  // by id; id 0 is a blank entry
+std::vector<SiteInfo> registered_sites();
 std::vector<SiteInfo> registered_sites_from(std::uint32_t first);
 // Sites registered so far, id 0 included: a check cheap enough to make for every chunk.
 std::uint32_t registered_site_count();
