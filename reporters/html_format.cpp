@@ -113,6 +113,9 @@ std::string node_class(const Preorder& order, std::uint32_t n, const Importance&
     if (node.unfinished) {
         classes += " unfinished";
     }
+    if (order.depth(n) >= kDeepDepth) {
+        classes += " deep";
+    }
     return classes;
 }
 

@@ -271,7 +271,8 @@ class InitialTree {
                  << escape(node_label(trace_, node, important_.total_ns())) << "</span>";
         }
         const auto opened = opened_.find(n);
-        if (draw_all_ || small(n) || opened != opened_.end()) {
+        const bool shallow = order_.depth(n) < kMaxOpenDepth;
+        if (small(n) || (shallow && (draw_all_ || opened != opened_.end()))) {
             return drawn_pieces(n + 1, order_.end(n),
                                 opened != opened_.end() ? opened->second : Rule{});
         }

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <regex>
 #include <sstream>
 
@@ -249,4 +250,40 @@ TEST_CASE("a fold names the provider that takes its time") {
     CHECK(text(0, order.size()) == "+28 queries \u00b7 92.7 % \u00b7 mostly analysis");
     CHECK(text(18, 21) == "+3 queries \u00b7 7.3 % \u00b7 typeck");  // one provider only
     CHECK(text(5, 6) == "+1 query \u00b7 <0.1 % \u00b7 type_of");    // a hit: counted, not timed
+}
+
+TEST_CASE("a chain 20,000 deep is written without recursion, its markup nested boundedly") {
+    constexpr int kDepth = 20'000;
+    static constinit qprof::detail::Site chain{"chain", __FILE__, __LINE__,
+                                               qprof::detail::SiteKind::query};
+    qprof::test::ManualClock clock;
+    qprof::Session session{qprof::test::recording_options()};
+    {
+        // Scopes opened in a loop, not by recursion: the test's own stack stays flat.
+        std::vector<std::unique_ptr<qprof::detail::ScopeGuard>> open;
+        for (int level = 0; level < kDepth; ++level) {
+            open.push_back(std::make_unique<qprof::detail::ScopeGuard>(
+                chain, qprof::detail::RecordKind::miss));
+        }
+        while (!open.empty()) {
+            open.pop_back();
+        }
+    }
+    session.finish();
+    const std::string page = qprof::test::without_viewer(html_of(session.trace()));
+    int nesting = 0;
+    int deepest = 0;
+    // The nesting of the tree's boxes: every "<div class=\"node" opens, every "</div>" closes.
+    for (std::size_t at = 0; at < page.size(); ++at) {
+        if (page.compare(at, 17, "<div class=\"node ") == 0) {
+            deepest = std::max(deepest, ++nesting);
+        } else if (page.compare(at, 6, "</div>") == 0 && nesting > 0) {
+            --nesting;
+        }
+    }
+    using qprof::detail::html::kMaxOpenDepth;
+    CHECK(deepest > static_cast<int>(kMaxOpenDepth) - 8);        // drawn open down to the limit...
+    CHECK(deepest <= static_cast<int>(kMaxOpenDepth) + 1);       // ... and no further
+    CHECK_THAT(page, Catch::Contains(" deep\" data-n=\"40\""));  // flattened from depth 32
+    CHECK_THAT(page, Catch::Contains("\"size\":[20000,19999,"));
 }

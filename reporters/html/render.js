@@ -102,7 +102,9 @@
     const opened = new Map();
     const heap = maxHeap((n) => T.dur[n]);
     const seed = (list) => {
-      for (const p of list) if (!p.fold && (T.tag[p.n] & 16) && !isSmall(T, p.n)) heap.push(p.n);
+      for (const p of list) {
+        if (!p.fold && (T.tag[p.n] & 16) && !isSmall(T, p.n) && T.depth[p.n] < qp.MAX_OPEN_DEPTH) heap.push(p.n);
+      }
     };
     seed(ps);
     while (heap.size() > 0 && budget > 0) {

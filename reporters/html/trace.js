@@ -12,6 +12,11 @@ const qp = {};
   'use strict';
 
   const OUTCOMES = ['miss', 'hit', 'blocked', 'load', 'activity'];
+  // Deep chains are drawn flattened (kDeepDepth and kMaxOpenDepth in html_parts.hpp): from
+  // DEEP_DEPTH on a box is a plain block; nodes MAX_OPEN_DEPTH deep are never opened by a plan,
+  // only one level per action, so that no markup nests near the HTML parser's limit.
+  qp.DEEP_DEPTH = 32;
+  qp.MAX_OPEN_DEPTH = 256;
   const HIT = 1;
   qp.OUTCOMES = OUTCOMES;
   qp.HIT = HIT;
@@ -151,6 +156,7 @@ const qp = {};
     c += ' ' + durBucket(d) + ' ' + shareGrade(d);
     if (tag & 16) c += ' important';
     if (tag & 8) c += ' unfinished';
+    if (T.depth[n] >= qp.DEEP_DEPTH) c += ' deep';
     return c;
   };
 
