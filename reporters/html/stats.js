@@ -72,12 +72,25 @@
     return h + '</tbody></table>';
   }
 
+  // Callers and callees merged over the whole run; each name opens that provider.
+  function calls(id, title, edges) {
+    if (!Array.isArray(edges) || edges.length === 0) return '';
+    let h = '<h3>' + title + '</h3><table id="' + id + '" class="calls"><thead><tr><th>Provider</th><th>Calls</th><th>Time</th></tr></thead><tbody>';
+    for (const [p, count, ns] of edges) {
+      const name = qp.providers[p] ? qp.providers[p].name : '?';
+      h += '<tr><td><a href="#" data-provider="' + p + '">' + qp.escape(name) + '</a></td><td>' + qp.thousands(count) +
+        '</td><td>' + qp.escape(qp.durationText(ns)) + '</td></tr>';
+    }
+    return h + '</tbody></table>';
+  }
+
   qp.providerHtml = function providerHtml(p) {
     const s = qp.stats[p];
     const provider = qp.providers[p];
     if (!s || !provider) return '<p class="hint">No statistics for this provider.</p>';
     return '<h2>' + (provider.activity ? 'Pass ' : 'Provider ') + '<span data-field="provider">' + qp.escape(provider.name) +
-      '</span></h2>' + numbers(s, provider.activity) + histogram(s) + slowestRuns(s) + topKeys(s, provider.activity);
+      '</span></h2>' + numbers(s, provider.activity) + histogram(s) + slowestRuns(s) + topKeys(s, provider.activity) +
+      calls('callers', 'Called by', s.callers) + calls('callees', 'Calls', s.callees);
   };
 
   qp.showProvider = function showProvider(p) {
@@ -103,6 +116,12 @@
   }
 
   function onDetailsClick(e) {
+    const other = e.target.closest('a[data-provider]');
+    if (other) {
+      e.preventDefault();
+      qp.showProvider(Number(other.dataset.provider));
+      return;
+    }
     const run = e.target.closest('a[data-thread][data-n]');
     const back = e.target.closest('a[data-back]');
     if (!run && !back) return;

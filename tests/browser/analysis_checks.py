@@ -177,3 +177,23 @@ def check_order_switch(page):
                           % (again, heaviest))
     return "heaviest first %s, call order %s" % ([n for n, _ in heaviest][:5],
                                                  [n for n, _ in call][:5])
+
+
+def check_callers_callees(page):
+    """The top provider's statistics name its callers and callees, merged over the run; a
+    click on a caller opens that provider's statistics."""
+    page.browser.click("#hot-providers li:first-child a[data-provider]")
+    page.browser.settle()
+    found = page.js("""(() => {
+        const names = (id) => [...document.querySelectorAll('#details #' + id + ' a')]
+            .map(a => a.textContent);
+        return {callers: names('callers'), callees: names('callees')};
+    })()""")
+    if not found["callers"]:
+        raise CheckFailed("the top provider's statistics list no caller: %s" % found)
+    page.browser.click("#details #callers a[data-provider]")
+    page.browser.settle()
+    shown = page.js("document.querySelector('#details [data-field=provider]')?.textContent")
+    if shown != found["callers"][0]:
+        raise CheckFailed("clicking the caller %r shows %r" % (found["callers"][0], shown))
+    return "called by %s; calls %s" % (found["callers"][:3], found["callees"][:3])
