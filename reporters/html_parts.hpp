@@ -60,7 +60,7 @@ void write_initial_tree(std::ostream& out, const Trace& trace, const Preorder& o
 void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preorder>& orders,
                    const Importance& important);
 
-// reporters/html/viewer.css and the viewer's scripts, embedded at build time (embed.py).
+// reporters/html/viewer.css and the viewer's scripts, embedded at build time (embed_viewer.py).
 void write_viewer_css(std::ostream& out);
 void write_viewer_js(std::ostream& out);
 
