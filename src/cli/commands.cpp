@@ -70,6 +70,7 @@ SessionOptions parse_as_flags(const CommandSpec& command, const std::vector<std:
         words.push_back(flag);
     }
     std::vector<char*> argv;
+    argv.reserve(words.size() + 1);
     for (std::string& word : words) {
         argv.push_back(word.data());
     }
