@@ -7,6 +7,9 @@
 //   }                                         // reports written, their paths printed to stderr
 #pragma once
 
+#include <qprof/detail/require_cxx20.hpp>
+#if QPROF_DETAIL_CXX20
+
 #include <memory>
 #include <qprof/report_options.hpp>
 #include <stdexcept>
@@ -82,3 +85,5 @@ class Session {
 };
 
 }  // namespace qprof
+
+#endif  // QPROF_DETAIL_CXX20
