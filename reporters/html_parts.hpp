@@ -87,7 +87,7 @@ void write_summary(std::ostream& out, const Trace& trace, std::int64_t total_ns)
 // Self time that was work: waits (blocked) are not.
 std::int64_t work_self_ns(const ProviderTotals& provider);
 
-// reporters/html/viewer.css and the viewer's scripts, embedded at build time (embed.py).
+// reporters/html/viewer.css and the viewer's scripts, embedded at build time (embed_viewer.py).
 void write_viewer_css(std::ostream& out);
 void write_viewer_js(std::ostream& out);
 

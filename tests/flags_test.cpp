@@ -183,7 +183,7 @@ TEST_CASE("bad values name the valid choices") {
           "clocks: tsc, steady.");
     CHECK(error_of({"-Z", "profile-queries=cuonts"}) ==
           "qprof: unknown reporter 'cuonts' in '-Z profile-queries=cuonts'. Did you mean "
-          "'counts'? Valid reporters: counts, html, keys, folded, chrome, flamegraph, raw.");
+          "'counts'? Valid reporters: counts, html, keys, folded, chrome, flamegraph, pprof, raw.");
     CHECK(error_of({"-Z", "profile-queries=counts,"}) ==
           "qprof: empty reporter name in '-Z profile-queries=counts,'; list reporters separated "
           "by commas, as in '-Z profile-queries=counts,html'.");

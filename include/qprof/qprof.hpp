@@ -23,6 +23,9 @@
 // to 0 before including this header) turns every macro into nothing.
 #pragma once
 
+#include <qprof/detail/require_cxx20.hpp>
+#if QPROF_DETAIL_CXX20
+
 #include <qprof/config.hpp>
 #include <qprof/reporter.hpp>
 #include <qprof/session.hpp>
@@ -111,3 +114,5 @@ char keys_unused(const Keys&...);
 #define PROFILE_WAIT(name) (void)0
 
 #endif
+
+#endif  // QPROF_DETAIL_CXX20

@@ -4,6 +4,9 @@
 //   options.report.important_extent = 10;   // same as -Z profile-queries-important=10,1
 #pragma once
 
+#include <qprof/detail/require_cxx20.hpp>
+#if QPROF_DETAIL_CXX20
+
 #include <cstdint>
 
 namespace qprof {
@@ -30,3 +33,5 @@ struct ReportOptions {
 };
 
 }  // namespace qprof
+
+#endif  // QPROF_DETAIL_CXX20

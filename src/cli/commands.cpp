@@ -24,16 +24,17 @@ namespace qprof::cli {
 
 namespace {
 
-// Runs a subcommand's body, turning a usage mistake into its message and status 1.
+// Runs a subcommand's body, turning a usage mistake into its message and status 1, and a
+// standard output that could not take everything into status 1 too.
 template <typename Body>
 int with_usage(const CommandSpec& command, std::span<const std::string> words, Body body) {
     try {
         const ParsedArgs args = parse_args(command, words);
         if (args.help) {
             std::cout << help_text(command);
-            return kExitOk;
+            return checked_stdout(kExitOk);
         }
-        return body(args);
+        return checked_stdout(body(args));
     } catch (const UsageError& error) {
         std::cerr << error.what() << '\n';
         return kExitFailed;
@@ -70,6 +71,7 @@ SessionOptions parse_as_flags(const CommandSpec& command, const std::vector<std:
         words.push_back(flag);
     }
     std::vector<char*> argv;
+    argv.reserve(words.size() + 1);
     for (std::string& word : words) {
         argv.push_back(word.data());
     }
