@@ -4,10 +4,10 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
-#include <memory>
 #include <regex>
 #include <sstream>
 
+#include "deep_trace.hpp"
 #include "html_parts.hpp"
 #include "test_support.hpp"
 
@@ -253,24 +253,8 @@ TEST_CASE("a fold names the provider that takes its time") {
 }
 
 TEST_CASE("a chain 20,000 deep is written without recursion, its markup nested boundedly") {
-    constexpr int kDepth = 20'000;
-    static constinit qprof::detail::Site chain{"chain", __FILE__, __LINE__,
-                                               qprof::detail::SiteKind::query};
-    qprof::test::ManualClock clock;
-    qprof::Session session{qprof::test::recording_options()};
-    {
-        // Scopes opened in a loop, not by recursion: the test's own stack stays flat.
-        std::vector<std::unique_ptr<qprof::detail::ScopeGuard>> open;
-        for (int level = 0; level < kDepth; ++level) {
-            open.push_back(std::make_unique<qprof::detail::ScopeGuard>(
-                chain, qprof::detail::RecordKind::miss));
-        }
-        while (!open.empty()) {
-            open.pop_back();
-        }
-    }
-    session.finish();
-    const std::string page = qprof::test::without_viewer(html_of(session.trace()));
+    const std::string page =
+        qprof::test::without_viewer(html_of(qprof::test::deep_chain_trace(20'000)));
     int nesting = 0;
     int deepest = 0;
     // The nesting of the tree's boxes: every "<div class=\"node" opens, every "</div>" closes.
@@ -282,8 +266,8 @@ TEST_CASE("a chain 20,000 deep is written without recursion, its markup nested b
         }
     }
     using qprof::detail::html::kMaxOpenDepth;
-    CHECK(deepest > static_cast<int>(kMaxOpenDepth) - 8);        // drawn open down to the limit...
-    CHECK(deepest <= static_cast<int>(kMaxOpenDepth) + 1);       // ... and no further
-    CHECK_THAT(page, Catch::Contains(" deep\" data-n=\"40\""));  // flattened from depth 32
+    CHECK(deepest > static_cast<int>(kMaxOpenDepth) - 8);         // drawn open down to the limit...
+    CHECK(deepest <= static_cast<int>(kMaxOpenDepth) + 1);        // ... and no further
+    CHECK_THAT(page, Catch::Contains(" deep\" data-n=\"40\">"));  // flattened from depth 32
     CHECK_THAT(page, Catch::Contains("\"size\":[20000,19999,"));
 }
