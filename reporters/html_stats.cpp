@@ -91,6 +91,26 @@ void write_edges(std::ostream& out, std::string_view name, const std::vector<Cal
     out << ']';
 }
 
+// Adds, for each provider, the time of the waits inside its timed nodes of this thread (a
+// wait counted once per enclosing node of that provider): children come after their parent in
+// pre-order, so one backward pass sums every subtree.
+void add_waits_inside(const Trace& trace, const Preorder& order,
+                      std::vector<std::int64_t>& waits_inside) {
+    std::vector<std::int64_t> inside(order.size());
+    for (std::uint32_t n = order.size(); n-- > 0;) {
+        const Node& node = order.node(n);
+        if (node.outcome == Outcome::blocked) {
+            inside[n] = node.duration_ns();  // a wait is all waiting
+        }
+        if (node.outcome != Outcome::hit) {
+            waits_inside[trace.sites[node.site].provider_index] += inside[n];
+        }
+        if (order.parent(n) != order.size()) {
+            inside[order.parent(n)] += inside[n];
+        }
+    }
+}
+
 void write_run(std::ostream& out, const RunRef& run) {
     out << '[' << run.thread << ',' << run.n << ',' << run.ns << ',' << run.key << ']';
 }
@@ -110,8 +130,10 @@ std::vector<ProviderStats> provider_stats(const Trace& trace, const std::vector<
     std::vector<std::vector<std::int64_t>> durations(trace.providers.size());
     std::unordered_map<std::uint64_t, KeyAsks> asks;    // by provider << 32 | key
     std::unordered_map<std::uint64_t, CallEdge> edges;  // by caller << 32 | callee
+    std::vector<std::int64_t> waits_inside(trace.providers.size());
     for (std::uint32_t t = 0; t < orders.size(); ++t) {
         const Preorder& order = orders[t];
+        add_waits_inside(trace, order, waits_inside);
         const bool keyed = trace.keys_recorded && !order.thread().keys.empty();
         for (std::uint32_t n = 0; n < order.size(); ++n) {
             const Node& node = order.node(n);
@@ -147,6 +169,7 @@ std::vector<ProviderStats> provider_stats(const Trace& trace, const std::vector<
         stats[p].total_ns = trace.providers[p].total_ns;
         stats[p].self_ns = work_self_ns(trace.providers[p]);
         stats[p].wait_ns = trace.providers[p].blocked_ns;
+        stats[p].work_ns = std::max<std::int64_t>(0, stats[p].total_ns - waits_inside[p]);
         finish_durations(stats[p], durations[p]);
     }
     finish_keys(stats, asks);
@@ -160,8 +183,9 @@ void write_stats(std::ostream& out, const std::vector<ProviderStats>& stats) {
         out << (s.provider > 0 ? ",\n" : "") << "{\"provider\":" << s.provider
             << ",\"runs\":" << s.runs << ",\"hits\":" << s.hits << ",\"waits\":" << s.waits
             << ",\"total_ns\":" << s.total_ns << ",\"self_ns\":" << s.self_ns
-            << ",\"wait_ns\":" << s.wait_ns << ",\"mean_ns\":" << s.mean_ns
-            << ",\"median_ns\":" << s.median_ns << ",\"max_ns\":" << s.max_ns << ",\"histogram\":[";
+            << ",\"wait_ns\":" << s.wait_ns << ",\"work_ns\":" << s.work_ns
+            << ",\"mean_ns\":" << s.mean_ns << ",\"median_ns\":" << s.median_ns
+            << ",\"max_ns\":" << s.max_ns << ",\"histogram\":[";
         for (std::size_t b = 0; b < s.histogram.size(); ++b) {
             out << (b > 0 ? "," : "") << s.histogram[b];
         }

@@ -49,6 +49,7 @@ struct ProviderStats {
     std::int64_t total_ns = 0;  // inclusive, a provider inside itself counted once
     std::int64_t self_ns = 0;   // work only: waits excluded
     std::int64_t wait_ns = 0;
+    std::int64_t work_ns = 0;    // total less the waits inside its runs: what a pass did
     std::int64_t mean_ns = 0;    // of the runs
     std::int64_t median_ns = 0;  // the middle run; the lower middle one of an even count
     std::int64_t max_ns = 0;

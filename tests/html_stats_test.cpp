@@ -132,6 +132,9 @@ TEST_CASE("PROFILE_WAIT is a wait: never a run, never self time of work") {
     CHECK(wait.waits == 1);
     CHECK(wait.wait_ns == 1'000'000);
     CHECK(wait.self_ns == 0);
+    CHECK(wait.work_ns == 0);
+    // The pass around it did 19 ms less the 1 ms it waited.
+    CHECK(stats_named(trace, stats, "analysis").work_ns == 18'000'000);
     CHECK(qprof::test::tree_text(trace).find("join workers") != std::string::npos);
 }
 

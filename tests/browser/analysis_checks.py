@@ -50,7 +50,7 @@ def check_first_screen(page):
     self time, each with a time in ms."""
     page.js("window.scrollTo(0, 0)")
     said = []
-    for list_id, key, activity, what in (("hot-passes", "total_ns", True, "pass"),
+    for list_id, key, activity, what in (("hot-passes", "work_ns", True, "pass"),
                                          ("hot-providers", "self_ns", False, "provider")):
         row = _first_row(page, list_id)
         best = _payload_best(page, key, activity)
