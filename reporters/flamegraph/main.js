@@ -86,8 +86,17 @@
   function zoomTo(i) {
     if (!valid(i)) return false;
     fg.view.zoom = i;
-    $('zoom-status').textContent = i === 0 ? ''
+    const status = $('zoom-status');
+    status.textContent = i === 0 ? ''
       : 'Zoomed to ' + fg.nameOf(i) + ' \u00b7 ' + fg.percentText(fg.F.total_ns[i]) + ' of total';
+    if (i !== 0 && fg.isProvider(i)) {
+      // The HTML report beside this page (-Z profile-queries=html,flamegraph) opens on that
+      // provider's statistics: its slowest runs, keys, callers and callees.
+      const link = document.createElement('a');
+      link.href = 'profile_queries.html#provider=' + encodeURIComponent(fg.nameOf(i));
+      link.textContent = 'statistics in profile_queries.html';
+      status.append(' \u00b7 ', link);
+    }
     $('reset').disabled = i === 0;
     $('tooltip').hidden = true;
     fg.draw();

@@ -130,8 +130,20 @@
     else qp.reveal(Number(run.dataset.thread), Number(run.dataset.n));
   }
 
+  // profile_queries.html#provider=NAME (the flame graph links so) opens NAME's statistics.
+  function showProviderOfHash() {
+    const match = /^#provider=(.*)$/.exec(window.location.hash);
+    if (!match) return;
+    let name = '';
+    try { name = decodeURIComponent(match[1]); } catch { return; }
+    const p = qp.providers.findIndex((provider) => provider.name === name);
+    if (p >= 0) qp.showProvider(p);
+  }
+
   qp.initStats = function initStats(payload) {
     qp.stats = Array.isArray(payload.stats) ? payload.stats : [];
+    showProviderOfHash();
+    window.addEventListener('hashchange', showProviderOfHash);
     for (const id of ['where-time-went', 'provider-table']) {
       const el = document.getElementById(id);
       if (el) el.addEventListener('click', onProviderClick);

@@ -197,3 +197,19 @@ def check_callers_callees(page):
     if shown != found["callers"][0]:
         raise CheckFailed("clicking the caller %r shows %r" % (found["callers"][0], shown))
     return "called by %s; calls %s" % (found["callers"][:3], found["callees"][:3])
+
+
+def check_provider_anchor(page):
+    """profile_queries.html#provider=NAME, as the flame graph links, opens NAME's statistics."""
+    name = page.js("document.querySelector('#hot-providers li:nth-child(2) a')?.textContent")
+    if not name:
+        raise CheckFailed("no second provider in #hot-providers")
+    page.call("(n) => { window.location.hash = 'provider=' + encodeURIComponent(n); }", name)
+    deadline = time.monotonic() + 5
+    shown = None
+    while time.monotonic() < deadline and shown != name:
+        page.browser.settle()
+        shown = page.js("document.querySelector('#details [data-field=provider]')?.textContent")
+    if shown != name:
+        raise CheckFailed("#provider=%s shows %r" % (name, shown))
+    return "#provider=%s shows its statistics" % name

@@ -608,6 +608,8 @@ def run_checks(browser, page_path, out_dir, shots=None):
                     "html-run.png")
         results.run("a provider's callers and callees lead to their statistics",
                     analysis_checks.check_callers_callees, page)
+        results.run("#provider=NAME opens that provider's statistics",
+                    analysis_checks.check_provider_anchor, page)
     results.run("search highlights a provider", check_search, page)
     results.run("the markup agrees with the viewer after the interactions",
                 check_consistency, page, "rendered", ["selected", "match"])
