@@ -19,6 +19,9 @@
 // (std::hash and == when the key has them, field by field for plain aggregates).
 #pragma once
 
+#include <qprof/detail/require_cxx20.hpp>
+#if QPROF_DETAIL_CXX20
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -307,3 +310,5 @@ void Query<Key, Value>::describe(std::string& out, const void* query, const void
 
 }  // namespace profiled / unprofiled
 }  // namespace qprof
+
+#endif  // QPROF_DETAIL_CXX20

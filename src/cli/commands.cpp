@@ -58,7 +58,7 @@ CommandSpec report_command() {
          {"output", 'o', "DIR", "directory to write them in (default: the current one)"},
          {"important", 0, "EXTENT,PERCENT", "as -Z profile-queries-important"},
          {"folded", 0, "OPTIONS", "as -Z profile-queries-folded (merge-threads,hits,keys)"},
-         {"chrome", 0, "OPTIONS", "as -Z profile-queries-chrome (hits)"},
+         {"chrome", 0, "OPTIONS", "as -Z profile-queries-chrome (hits,keys)"},
          kNoProgress},
         {{"FILE", "a saved run (.qprof)"}}};
 }
@@ -71,6 +71,7 @@ SessionOptions parse_as_flags(const CommandSpec& command, const std::vector<std:
         words.push_back(flag);
     }
     std::vector<char*> argv;
+    argv.reserve(words.size() + 1);
     for (std::string& word : words) {
         argv.push_back(word.data());
     }
@@ -107,6 +108,7 @@ SessionOptions report_session(const ParsedArgs& args, const ReportOptions& recor
     }
     if (args.has("chrome")) {
         options.report.chrome_hits = given.chrome_hits;
+        options.report.chrome_keys = given.chrome_keys;
     }
     if (std::count(options.reporters.begin(), options.reporters.end(), detail::kRawReporter)) {
         throw usage_error(command,
