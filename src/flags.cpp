@@ -5,8 +5,10 @@
 #include <qprof/reporter.hpp>
 #include <qprof/session.hpp>
 #include <sstream>
+#include <stdexcept>
 #include <string_view>
 
+#include "report_files.hpp"
 #include "text.hpp"
 
 namespace qprof {
@@ -101,6 +103,25 @@ void apply_output_dir(SessionOptions& options, const FlagUse& use) {
     options.output_dir = std::string(require_value(use, "=PATH"));
 }
 
+void apply_name(SessionOptions& options, const FlagUse& use) {
+    const std::string_view value = require_value(use, "=PATTERN");
+    try {
+        (void)detail::expand_name_pattern(value, "program", 1, 0);
+    } catch (const std::invalid_argument& error) {
+        throw FlagError("qprof: bad name in " + quoted_flag(use) + std::string(use.origin) + ": " +
+                        error.what() + ". Example: '-Z profile-queries-name=%n-%p'.");
+    }
+    options.name_pattern = std::string(value);
+}
+
+void apply_inherit(SessionOptions& options, const FlagUse& use) {
+    const std::string_view value = require_value(use, "=yes|no");
+    if (value != "yes" && value != "no") {
+        throw FlagError(choice_error("value", value, use, {"yes", "no"}));
+    }
+    options.inherit_flags = value == "yes";
+}
+
 void apply_clock(SessionOptions& options, const FlagUse& use) {
     const std::string_view value = require_value(use, "=tsc|steady");
     if (value == "tsc") {
@@ -184,6 +205,14 @@ constexpr FlagSpec kFlags[] = {
      apply_profile_queries_and_keys},
     {"profile-queries-dir", "=PATH", "directory the reports are written to (default: .)",
      apply_output_dir},
+    {"profile-queries-name", "=PATTERN",
+     "file names of the reports before their suffix: %n program, %p process id, %t start time "
+     "(default: profile_queries; a name taken by another run gets -PID added)",
+     apply_name},
+    {"profile-queries-inherit", "=yes|no",
+     "no: remove QPROF_FLAGS from the environment at start, so child processes are not "
+     "profiled (default: yes)",
+     apply_inherit},
     {"profile-queries-important", "=EXTENT,PERCENT",
      "a node with EXTENT or more children or PERCENT % or more of the time is important: "
      "opened and labelled in the HTML tree (default: 6,1)",

@@ -156,7 +156,8 @@ TEST_CASE("QPROF_FLAGS is read first and the command line wins") {
 // The end of every unknown-flag message.
 const std::string kValidFlags =
     "Valid flags: help, profile-queries, profile-queries-and-keys, profile-queries-dir, "
-    "profile-queries-important, profile-queries-folded, profile-queries-chrome, profile-clock. "
+    "profile-queries-name, profile-queries-inherit, profile-queries-important, "
+    "profile-queries-folded, profile-queries-chrome, profile-clock. "
     "Run with -Z help for a description of each.";
 
 TEST_CASE("an unknown flag names the nearest one and every valid one") {

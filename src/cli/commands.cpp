@@ -243,13 +243,16 @@ int run_report(std::span<const std::string> words) {
         }
         const SessionOptions options = report_session(args, loaded.report);
         try {
-            detail::check_output_dir(options.output_dir);
+            detail::check_output_dir(options.output_dir,
+                                     "Choose a writable directory with '-o DIR'.");
         } catch (const FlagError& error) {
             std::cerr << error.what() << '\n';
             return kExitFailed;
         }
+        detail::ReportFiles files{detail::absolute_dir(options.output_dir), "profile_queries",
+                                  detail::ReportFiles::Existing::replace};
         const std::vector<std::string> written =
-            detail::write_reports(loaded.trace, options, {}, "read");
+            detail::write_reports(loaded.trace, options, files, {}, "read");
         return written.size() < options.reporters.size() ? kExitFailed : loaded.status;
     });
 }
