@@ -97,8 +97,13 @@ void write_hot_providers(std::ostream& out, const Trace& trace) {
 
 void write_summary(std::ostream& out, const Trace& trace) {
     const Totals totals = totals_of(trace);
-    out << "<header id=\"summary\">\n<h1>Query profile</h1>\n<dl>\n"
-        << "<div><dt>Wall time</dt><dd id=\"total-wall\">" << duration_text(trace.wall_ns)
+    out << "<header id=\"summary\">\n<h1>Query profile</h1>\n<dl>\n";
+    if (!trace.program.empty()) {
+        out << "<div><dt>Program</dt><dd id=\"program\">" << escape(trace.program)
+            << (trace.pid != 0 ? " (pid " + std::to_string(trace.pid) + ")" : std::string{})
+            << "</dd></div>\n";
+    }
+    out << "<div><dt>Wall time</dt><dd id=\"total-wall\">" << duration_text(trace.wall_ns)
         << "</dd></div>\n<div><dt>Queries</dt><dd id=\"total-queries\">"
         << with_thousands(totals.queries) << "</dd></div>\n<div><dt>Hits</dt><dd id=\"total-hits\">"
         << with_thousands(totals.hits) << " (" << rate_text(totals.hits, totals.queries)

@@ -269,6 +269,8 @@ void Session::finish() {
         inputs.sites = detail::registered_sites();
         inputs.calibration = s.calibration;
         inputs.clock = detail::clock_name(s.clock);
+        inputs.program = program_invocation_short_name;
+        inputs.pid = static_cast<std::uint32_t>(::getpid());
         s.trace = detail::complete_trace(std::move(inputs));
         std::string raw_path;
         if (s.raw) {

@@ -70,7 +70,10 @@ TEST_CASE("8 processes writing into one directory keep 8 complete sets; merge DI
         const std::string counts = qprof::test::read_file(out / (stem + ".counts.txt"));
         CHECK(counts.find("codegen,") != std::string::npos);
         CHECK(qprof::test::read_file(out / (stem + ".html")).find("</html>") != std::string::npos);
-        events += events_of((out / (stem + ".qprof")).string(), dir);
+        const std::string stream = (out / (stem + ".qprof")).string();
+        events += events_of(stream, dir);
+        CHECK_THAT(qprof_tool("summarize " + stream, dir).out,
+                   Catch::Contains("\nprogram: toyc (pid "));
     }
     CHECK(events > 0);
 
