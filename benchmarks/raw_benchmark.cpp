@@ -1,5 +1,5 @@
 // What the raw stream (-Z profile-queries=raw) costs: the collector writing it while the
-// program runs, and the qprof tool reading it back. Budgets (docs/proposals/raw-stream.md):
+// program runs, and the qprof tool reading it back. Budgets (docs/architecture.md):
 // the writer keeps up with the collector's >= 100 M records/s, and the summarize path reads a
 // 10 M-event stream in under 2 s.
 //
