@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "raw_writer.hpp"
 #include "report_writer.hpp"
 #include "test_support.hpp"
 
@@ -137,4 +138,13 @@ TEST_CASE("a directory that cannot hold new directories is not 'No such file or 
     CHECK_THROWS_WITH(qprof::detail::check_output_dir("/proc/qprof-x",
                                                       "Choose a writable directory with '-o DIR'."),
                       Catch::EndsWith("'-o DIR'.") && !Catch::Contains("profile-queries-dir"));
+}
+
+TEST_CASE("a raw stream opened by path is created at that path") {
+    TempDir dir;
+    const std::string path = (dir.path() / "run.qprof").string();
+    qprof::detail::RawWriter writer{path, qprof::detail::RawSession{}};
+    CHECK(writer.path() == path);
+    CHECK(fs::is_regular_file(path));
+    CHECK_FALSE(writer.failed());
 }
