@@ -65,7 +65,9 @@ class EventWriter {
 
     void write() {
         buffer_ += "{\"traceEvents\":[\n";
-        buffer_ += R"({"name":"process_name","ph":"M","pid":1,"args":{"name":"qprof"}})";
+        buffer_ += R"({"name":"process_name","ph":"M","pid":1,"args":{"name":)";
+        buffer_ += json_string(trace_.program.empty() ? std::string_view{"qprof"} : trace_.program);
+        buffer_ += "}}";
         for (const ThreadTrace& thread : trace_.threads) {
             write_thread_names(thread);
         }

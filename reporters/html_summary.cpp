@@ -95,8 +95,13 @@ std::int64_t work_self_ns(const ProviderTotals& provider) {
 void write_summary(std::ostream& out, const Trace& trace, const std::vector<ProviderStats>& stats,
                    std::int64_t total_ns) {
     const Totals totals = totals_of(trace);
-    out << "<header id=\"summary\">\n<h1>Query profile</h1>\n<dl>\n"
-        << "<div><dt>Wall time</dt><dd id=\"total-wall\">" << duration_text(trace.wall_ns)
+    out << "<header id=\"summary\">\n<h1>Query profile</h1>\n<dl>\n";
+    if (!trace.program.empty()) {
+        out << "<div><dt>Program</dt><dd id=\"program\">" << escape(trace.program)
+            << (trace.pid != 0 ? " (pid " + std::to_string(trace.pid) + ")" : std::string{})
+            << "</dd></div>\n";
+    }
+    out << "<div><dt>Wall time</dt><dd id=\"total-wall\">" << duration_text(trace.wall_ns)
         << "</dd></div>\n<div><dt>Queries</dt><dd id=\"total-queries\">"
         << with_thousands(totals.queries) << "</dd></div>\n<div><dt>Hits</dt><dd id=\"total-hits\">"
         << with_thousands(totals.hits) << " (" << rate_text(totals.hits, totals.queries)

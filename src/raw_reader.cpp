@@ -151,6 +151,8 @@ class StreamReader {
         run.pid = in.u32();
         in.u32();
         run.program = std::string{in.str()};
+        run.inputs.program = run.program;
+        run.inputs.pid = run.pid;
         run.inputs.sites.resize(1);  // id 0 is never used
         run.inputs.slots.add_sites(run.inputs.sites);
         run_ = &result_.runs.emplace_back(std::move(run));

@@ -181,6 +181,8 @@ Trace complete_trace(TraceInputs&& inputs) {
                to_ns, trace);
     name_the_unnamed(trace);
     trace.clock = std::move(inputs.clock);
+    trace.program = std::move(inputs.program);
+    trace.pid = inputs.pid;
     trace.keys_recorded = inputs.keys_recorded;
     trace.key_texts = std::move(inputs.key_texts);
     return trace;

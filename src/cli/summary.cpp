@@ -120,6 +120,13 @@ TextTable summary_table() {
 void write_totals_line(const Trace& trace, std::size_t hidden, const SummaryOptions& options,
                        std::ostream& out) {
     const std::size_t threads = trace.threads.size();
+    if (!trace.program.empty()) {
+        out << "program: " << trace.program;
+        if (trace.pid != 0) {
+            out << " (pid " << trace.pid << ')';
+        }
+        out << '\n';
+    }
     out << "total: " << ms_text(trace.wall_ns) << " ms wall time, " << events_text(trace) << ", "
         << threads << (threads == 1 ? " thread" : " threads") << '\n';
     if (hidden > 0) {
@@ -206,6 +213,8 @@ void write_summary_json(const Trace& trace, const SummaryOptions& options, std::
     std::string json = "{\"wall_ns\":" + std::to_string(trace.wall_ns);
     json += ",\"events\":" + std::to_string(trace.events);
     json += ",\"threads\":" + std::to_string(trace.threads.size());
+    json += ",\"program\":" + detail::json_string(trace.program);
+    json += ",\"pid\":" + std::to_string(trace.pid);
     json += ",\"total_self_ns\":" + std::to_string(summed_self_ns(trace));
     json += ",\"providers\":[";
     const std::vector<SummaryRow> rows = summary_rows(trace, options);
