@@ -1,6 +1,7 @@
 #include "collector.hpp"
 
 #include <chrono>
+#include <qprof/session.hpp>
 
 #include "recording_control.hpp"
 
@@ -21,6 +22,8 @@ Collector::Collector(std::uint32_t generation, CollectMode mode, bool record_key
 Collector::~Collector() { join(); }
 
 void Collector::run() {
+    // Key formatters run here for keys kept as bytes; the queries they run show on this thread.
+    name_this_thread("qprof collector");
     std::unique_lock lock{mutex_};
     while (!stopping_) {
         wake_.wait_for(lock, kDrainInterval);

@@ -1,6 +1,8 @@
 #include "test_support.hpp"
 
+#include <fcntl.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <fstream>
@@ -102,6 +104,30 @@ std::string read_file(const std::filesystem::path& path) {
     std::ostringstream text;
     text << file.rdbuf();
     return text.str();
+}
+
+CapturedStderr::CapturedStderr(std::filesystem::path file)
+    : saved_(::dup(2)), file_(std::move(file)) {
+    std::fflush(stderr);
+    const int fd = ::open(file_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    ::dup2(fd, 2);
+    ::close(fd);
+}
+
+CapturedStderr::~CapturedStderr() { restore(); }
+
+std::string CapturedStderr::text() {
+    restore();
+    return read_file(file_);
+}
+
+void CapturedStderr::restore() {
+    if (saved_ >= 0) {
+        std::fflush(stderr);
+        ::dup2(saved_, 2);
+        ::close(saved_);
+        saved_ = -1;
+    }
 }
 
 CommandResult run_command(const std::string& command, const TempDir& dir) {

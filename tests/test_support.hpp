@@ -43,6 +43,21 @@ const ProviderTotals& totals_of(const Trace& trace, const std::string& provider)
 
 std::string read_file(const std::filesystem::path& path);
 
+// Sends this process's stderr to `file` while alive, or until text() reads what came.
+class CapturedStderr {
+  public:
+    explicit CapturedStderr(std::filesystem::path file);
+    ~CapturedStderr();
+    CapturedStderr(const CapturedStderr&) = delete;
+    CapturedStderr& operator=(const CapturedStderr&) = delete;
+    std::string text();
+
+  private:
+    void restore();
+    int saved_;
+    std::filesystem::path file_;
+};
+
 // A program run through the shell: its exit status (when it exited), whether a signal ended
 // it, and what it printed.
 struct CommandResult {
