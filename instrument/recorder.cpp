@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "fork_safety.hpp"
 #include "recording_control.hpp"
 
 namespace qprof::detail {
@@ -187,6 +188,7 @@ bool swap_full_chunk(ThreadState& t) {
 }
 
 RecordingStart begin_recording(ClockKind clock, bool record_keys) {
+    install_fork_handlers();
     Registry& reg = registry();
     std::lock_guard lock{reg.mutex};
     if (reg.active_generation != 0) {
@@ -242,6 +244,27 @@ std::vector<std::string> thread_names(std::uint32_t generation) {
 }
 
 void close_open_scopes(std::uint64_t end_tick) { write_unfinished_scopes(t_state, end_tick); }
+
+void lock_registry_for_fork() { registry().mutex.lock(); }
+void unlock_registry_after_fork() { registry().mutex.unlock(); }
+
+void forget_recording_in_fork_child() {
+    g_generation.store(0, std::memory_order_release);
+    Registry& reg = registry();
+    reg.active_generation = 0;  // the parent's session goes on without this process
+    reg.names.clear();
+    ThreadState& t = t_state;  // the only thread the child has
+    if (t.generation == kThreadExited) {
+        return;
+    }
+    if (t.record != nullptr) {
+        t.record->current.store(nullptr, std::memory_order_release);
+    }
+    delete t.chunk;  // the child's copy; the parent still has its own
+    t.chunk = nullptr;
+    t.depth = 0;
+    t.generation = 0;  // scopes open at fork() end without a record
+}
 
 }  // namespace qprof::detail
 

@@ -1,6 +1,8 @@
 #include <mutex>
 #include <qprof/detail/site.hpp>
 
+#include "fork_safety.hpp"
+
 namespace qprof::detail {
 
 namespace {
@@ -42,6 +44,9 @@ std::vector<SiteInfo> registered_sites_from(std::uint32_t first) {
     }
     return std::vector<SiteInfo>(table.sites.begin() + first, table.sites.end());
 }
+
+void lock_sites_for_fork() { site_table().mutex.lock(); }
+void unlock_sites_after_fork() { site_table().mutex.unlock(); }
 
 std::uint32_t registered_site_count() { return site_table().count.load(std::memory_order_acquire); }
 
