@@ -16,6 +16,7 @@
 #include <qprof/session.hpp>
 #include <qprof/trace.hpp>
 
+#include "abnormal_end.hpp"
 #include "builtin_reporters.hpp"
 #include "collector.hpp"
 #include "recording_control.hpp"
@@ -62,7 +63,9 @@ void finish_active_session_at_exit() {
 }
 
 void set_active_session(Session* session) {
-    static const bool registered = (std::atexit(finish_active_session_at_exit), true);
+    static const bool registered =
+        (std::atexit(finish_active_session_at_exit),
+         detail::install_abnormal_end_handlers(&finish_active_session_at_exit), true);
     (void)registered;
     std::lock_guard lock{g_active_mutex};
     g_active_session = session;
