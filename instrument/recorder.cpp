@@ -3,6 +3,7 @@
 #include <boost/lockfree/queue.hpp>
 #include <boost/lockfree/stack.hpp>
 #include <mutex>
+#include <qprof/detail/record_limits.hpp>
 #include <stdexcept>
 #include <thread>
 
@@ -160,14 +161,22 @@ bool attach_thread(ThreadState& t, std::uint32_t generation) {
     if (t.chunk != nullptr) {
         give_back_chunk(t.chunk);  // left over from an earlier session
     }
-    t.record->index = static_cast<std::uint32_t>(reg.names.size());
-    reg.names.push_back(
-        t.record->name.empty()
-            ? default_thread_name(t.record->index, std::this_thread::get_id() == reg.session_thread)
-            : t.record->name);
     t.chunk = take_free_chunk();
-    prepare_chunk(t.chunk, generation, t.record->index);
-    t.record->generation = generation;
+    if (reg.names.size() >= kMaxRecordedThreads) [[unlikely]] {
+        // Over the limit: the thread records into chunks of no session, which the collector
+        // drops, so that its events cost no lock either.
+        warn_limit(Limit::threads);
+        prepare_chunk(t.chunk, 0, 0);
+        t.record->generation = 0;
+    } else {
+        t.record->index = static_cast<std::uint32_t>(reg.names.size());
+        reg.names.push_back(t.record->name.empty()
+                                ? default_thread_name(t.record->index, std::this_thread::get_id() ==
+                                                                           reg.session_thread)
+                                : t.record->name);
+        prepare_chunk(t.chunk, generation, t.record->index);
+        t.record->generation = generation;
+    }
     t.record->current.store(t.chunk, std::memory_order_release);
     t.depth = 0;
     t.generation = generation;
@@ -180,7 +189,7 @@ bool swap_full_chunk(ThreadState& t) {
     }
     Chunk* full = t.chunk;
     Chunk* fresh = take_free_chunk();
-    prepare_chunk(fresh, t.generation, full->thread);
+    prepare_chunk(fresh, full->generation, full->thread);  // generation 0: a dropped thread
     t.chunk = fresh;
     t.record->current.store(fresh, std::memory_order_release);  // before the full one leaves
     send_full_chunk(full);
@@ -279,8 +288,10 @@ void name_this_thread(std::string name) {
         return;
     }
     ensure_thread_record(t, reg);
+    cap_name(name);
     t.record->name = std::move(name);
-    if (t.generation != 0 && t.generation == reg.active_generation) {
+    if (t.generation != 0 && t.generation == reg.active_generation &&
+        t.record->generation == t.generation) {
         reg.names[t.record->index] = t.record->name;
     }
 }

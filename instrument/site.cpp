@@ -1,4 +1,5 @@
 #include <mutex>
+#include <qprof/detail/record_limits.hpp>
 #include <qprof/detail/site.hpp>
 
 #include "fork_safety.hpp"
@@ -27,7 +28,10 @@ std::uint32_t register_site(Site& site) {
     std::uint32_t id = site.id.load(std::memory_order_relaxed);
     if (id == 0) {
         id = static_cast<std::uint32_t>(table.sites.size());
-        table.sites.push_back(SiteInfo{site.provider, site.file, site.line, site.kind});
+        SiteInfo info{site.provider, site.file, site.line, site.kind};
+        cap_name(info.provider);  // a Query's name is the program's string, of any length
+        cap_name(info.file);
+        table.sites.push_back(std::move(info));
         table.count.store(id + 1, std::memory_order_release);
         site.id.store(id, std::memory_order_release);
     }

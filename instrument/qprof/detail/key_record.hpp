@@ -192,8 +192,8 @@ void record_hit(Site& site, KeyFn&& key) {
 template <typename KeyFn>
 ScopeGuard::ScopeGuard(Site& site, RecordKind kind, KeyFn&& key) {
     if (ThreadState* t = recording_thread()) {
-        if (g_record_keys) [[unlikely]] {
-            write_key_record(*t, key());
+        if (g_record_keys && t->depth < kMaxRecordedDepth) [[unlikely]] {
+            write_key_record(*t, key());  // not for a scope too deep to be recorded
         }
         enter(*t, site, kind);
     }
