@@ -82,14 +82,6 @@ std::vector<std::string> keyed_nodes(const qprof::Trace& trace) {
     return texts;
 }
 
-std::size_t count_of(const std::string& text, const std::string& part) {
-    std::size_t count = 0;
-    for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
-        ++count;
-    }
-    return count;
-}
-
 }  // namespace
 
 // Declared first: the first format error of the process is the one said on stderr.
@@ -109,8 +101,8 @@ TEST_CASE("a formatter that throws is reported once, and its key shown as a form
     }());
     session.finish();
     const std::string err = captured.text();
-    CHECK(count_of(err, "a key formatter threw") == 1);
-    CHECK(count_of(err, "qprof: warning") == 1);
+    CHECK(qprof::test::count_of(err, "a key formatter threw") == 1);
+    CHECK(qprof::test::count_of(err, "qprof: warning") == 1);
     const std::vector<std::string> nodes = keyed_nodes(session.trace());
     REQUIRE(nodes.size() == 5);
     CHECK(nodes[0].starts_with("name_of[<format error: "));

@@ -46,14 +46,6 @@ RawRun record_and_read(const qprof::test::TempDir& dir, std::string& err, Record
     return run;
 }
 
-std::size_t count_of(const std::string& text, const std::string& part) {
-    std::size_t count = 0;
-    for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
-        ++count;
-    }
-    return count;
-}
-
 }  // namespace
 
 TEST_CASE("scopes nested deeper than a stream can hold are left out, with one warning") {
@@ -73,7 +65,7 @@ TEST_CASE("scopes nested deeper than a stream can hold are left out, with one wa
             scopes.pop_back();  // innermost first
         }
     });
-    CHECK(count_of(err, "nested more than 1,048,575 deep") == 1);
+    CHECK(qprof::test::count_of(err, "nested more than 1,048,575 deep") == 1);
     const qprof::ThreadTrace& thread = run.trace.threads.at(0);
     REQUIRE(thread.nodes.size() == kMaxRecordedDepth + 1);
     CHECK(thread.nodes.front().depth == kMaxRecordedDepth);  // the hit, under the deepest scope
@@ -93,7 +85,7 @@ TEST_CASE("names longer than a stream block can hold are cut, with one warning")
         qprof::Query<int, int> long_query{long_name + "q", [](const int& n) { return n; }};
         long_query(1);
     });
-    CHECK(count_of(err, "longer than 1 MiB is cut") == 1);
+    CHECK(qprof::test::count_of(err, "longer than 1 MiB is cut") == 1);
     REQUIRE(run.trace.threads.size() == 2);
     CHECK(run.trace.threads[0].name == long_name.substr(0, qprof::detail::kMaxNameBytes));
     bool found_query = false;
@@ -112,7 +104,7 @@ TEST_CASE("threads past what a stream can name run unrecorded, with one warning"
             std::thread{[] { PROFILE_QUERY_HIT(one_per_thread); }}.join();
         }
     });
-    CHECK(count_of(err, "more than 65,536 threads") == 1);
+    CHECK(qprof::test::count_of(err, "more than 65,536 threads") == 1);
     CHECK(run.trace.threads.size() == kMaxRecordedThreads);
     CHECK(qprof::test::totals_of(run.trace, "one_per_thread").hits == kMaxRecordedThreads);
 }

@@ -106,6 +106,14 @@ std::string read_file(const std::filesystem::path& path) {
     return text.str();
 }
 
+std::size_t count_of(const std::string& text, const std::string& part) {
+    std::size_t count = 0;
+    for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
+        ++count;
+    }
+    return count;
+}
+
 CapturedStderr::CapturedStderr(std::filesystem::path file)
     : saved_(::dup(2)), file_(std::move(file)) {
     std::fflush(stderr);

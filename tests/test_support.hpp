@@ -43,6 +43,9 @@ const ProviderTotals& totals_of(const Trace& trace, const std::string& provider)
 
 std::string read_file(const std::filesystem::path& path);
 
+// How many times `part` occurs in `text`.
+std::size_t count_of(const std::string& text, const std::string& part);
+
 // Sends this process's stderr to `file` while alive, or until text() reads what came.
 class CapturedStderr {
   public:
