@@ -1,5 +1,5 @@
 // Google Benchmark output as usual, then a table of the measured figures against the budgets
-// of DESIGN.md ("The hot path and its costs").
+// of docs/architecture.md ("Where each budget is measured").
 //
 //   qprof::bench::RecordingReporter reporter;
 //   benchmark::RunSpecifiedBenchmarks(&reporter);

@@ -1,4 +1,4 @@
-// How fast the collector turns records into trees. DESIGN.md budget: it drains >= 100 M
+// How fast the collector turns records into trees. Budget (docs/architecture.md): >= 100 M
 // records/s on one core, so the threads that record never wait on it.
 //
 //   $ ./collector_benchmark --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
@@ -185,7 +185,7 @@ void print_budgets(const qprof::bench::RecordingReporter& runs, const Streams& s
                       : real_rate(runs.time_ns(name), stream.records);
     };
     qprof::bench::BudgetTable table{
-        std::cout, std::string("qprof collector vs DESIGN.md budget, records per second of ") +
+        std::cout, std::string("qprof collector vs its budget, records per second of ") +
                        (by_cpu ? "CPU time" : "real time") + " (" + runs.repetitions_note() + ")"};
     table.at_least("mixed, fresh storage", rate("collector/mixed", streams.mixed),
                    kRecordsPerSecondBudget / 1e6, "M/s", 1e6);

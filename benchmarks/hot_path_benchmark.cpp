@@ -1,4 +1,4 @@
-// The hot path against its budgets (DESIGN.md, "The hot path and its costs"), all in one run
+// The hot path against its budgets (docs/architecture.md), all in one run
 // so that every figure is compared with the clock floor measured on the same machine state:
 //
 //   floor/read_tsc_x2        two bare clock reads, the least a timed scope can cost
@@ -153,7 +153,7 @@ using Figure = std::optional<qprof::bench::Measure> (qprof::bench::RecordingRepo
 void print_budgets(const qprof::bench::RecordingReporter& runs, Figure figure,
                    std::string_view measure) {
     auto time = [&](const char* name) { return (runs.*figure)(name); };
-    qprof::bench::BudgetTable table{std::cout, "qprof hot path vs DESIGN.md budgets, " +
+    qprof::bench::BudgetTable table{std::cout, "qprof hot path vs its budgets, " +
                                                    std::string(measure) + " per iteration (" +
                                                    runs.repetitions_note() + ")"};
     const auto floor = time("floor/read_tsc_x2");

@@ -1,5 +1,5 @@
 // What the raw stream (-Z profile-queries=raw) costs: the collector writing it while the
-// program runs, and the qprof tool reading it back. Budgets (docs/proposals/raw-stream.md):
+// program runs, and the qprof tool reading it back. Budgets (docs/architecture.md):
 // the writer keeps up with the collector's >= 100 M records/s, and the summarize path reads a
 // 10 M-event stream in under 2 s.
 //
@@ -279,7 +279,7 @@ void BM_RawWrite(benchmark::State& state, Sink sink) {
     const std::string path = sink_path(sink).string();
     const std::vector<std::string> names = thread_names(input.threads);
     for (auto _ : state) {
-        detail::RawWriter writer{path, session_block(), 0};
+        detail::RawWriter writer{path, session_block()};
         for (const Slice& slice : input.slices) {
             const std::uint64_t* begin = slice.words.data();
             writer.records(slice.thread, begin, begin + slice.words.size(), nullptr);
@@ -371,7 +371,7 @@ struct ReadInput {
         Workload workload{4, kReadEvents, 101};
         const fs::path path = stream_path(shm_dir(), "read");
         {
-            detail::RawWriter writer{path.string(), session_block(), 0};
+            detail::RawWriter writer{path.string(), session_block()};
             workload.for_each_slice([&writer](const Slice& slice) {
                 const std::uint64_t* begin = slice.words.data();
                 writer.records(slice.thread, begin, begin + slice.words.size(), nullptr);

@@ -13,6 +13,7 @@ std::unique_ptr<Reporter> make_flamegraph_reporter();
 std::unique_ptr<Reporter> make_folded_reporter();
 std::unique_ptr<Reporter> make_html_reporter();
 std::unique_ptr<Reporter> make_keys_reporter();
+std::unique_ptr<Reporter> make_pprof_reporter();
 std::unique_ptr<Reporter> make_raw_reporter();
 
 // The raw stream is written while the program runs (src/raw_writer.hpp), not at the end;

@@ -1,18 +1,19 @@
 // profile_queries.trace.json: the trace in the Chrome Trace Event Format (JSON object form),
-// for Perfetto (https://ui.perfetto.dev) and chrome://tracing. One event per line:
+// for Perfetto (https://ui.perfetto.dev), the DevTools Performance panel and speedscope. One
+// event per line:
 //
 //   {"traceEvents":[
 //   {"name":"process_name","ph":"M","pid":1,"args":{"name":"qprof"}},
 //   {"name":"thread_name","ph":"M","pid":1,"tid":1,"args":{"name":"main"}},
 //   {"name":"thread_sort_index","ph":"M","pid":1,"tid":1,"args":{"sort_index":0}},
-//   {"name":"typeck","cat":"miss","ph":"X","ts":1.000,"dur":5.000,"pid":1,"tid":1,
-//    "args":{"outcome":"miss","key":"DefId{0, 1}"}},
-//   {"name":"type_of","cat":"hit","ph":"i","s":"t","ts":6.000,"pid":1,"tid":1,"args":{...}}
+//   {"name":"typeck","cat":"miss","ph":"X","ts":1.000,"dur":5.000,"pid":1,"tid":1},
+//   {"name":"type_of","cat":"hit","ph":"i","s":"t","ts":6.000,"pid":1,"tid":1}
 //   ],"displayTimeUnit":"ns","otherData":{"clock":"tsc","wall_ns":7000}}
 //
-// - Every node but a hit is a complete event ("X"); cat and args.outcome say miss, blocked,
-//   load or activity; args.key when keys were recorded, args.unfinished for a scope still
-//   open when the session ended. tid is the thread's index + 1.
+// - Every node but a hit is a complete event ("X"); cat says miss, blocked, load or activity,
+//   with ",unfinished" for a scope still open when the session ended. No args by default:
+//   speedscope makes them part of the frame name. With -Z profile-queries-chrome=keys and
+//   keys recorded, args.key. tid is the thread's index + 1.
 // - ts and dur are microseconds from the session start, written from integer nanoseconds
 //   with exactly three decimals, so that a child never pokes out of its parent by rounding.
 //   Where ts + dur added in floating point would pass the exact end (and a neighbour starting
@@ -51,8 +52,12 @@ void append_microseconds(std::string& out, std::int64_t ns) {
 // Writes the events of a trace through a buffer: a large trace makes millions of them.
 class EventWriter {
   public:
-    EventWriter(const Trace& trace, bool hits, std::ostream& out)
-        : trace_(trace), hits_(hits), out_(out), keys_(trace.key_texts.size()) {
+    EventWriter(const Trace& trace, const ReportOptions& options, std::ostream& out)
+        : trace_(trace),
+          hits_(options.chrome_hits),
+          with_keys_(options.chrome_keys),
+          out_(out),
+          keys_(trace.key_texts.size()) {
         for (const ProviderTotals& provider : trace.providers) {
             providers_.push_back(json_string(provider.provider));
         }
@@ -147,6 +152,7 @@ class EventWriter {
         buffer_ += providers_[trace_.sites[node.site].provider_index];
         buffer_ += ",\"cat\":\"";
         buffer_ += outcome;
+        buffer_ += node.unfinished ? ",unfinished" : "";
         buffer_ += hit ? "\",\"ph\":\"i\",\"s\":\"t\",\"ts\":" : "\",\"ph\":\"X\",\"ts\":";
         append_microseconds(buffer_, ts);
         if (!hit) {
@@ -155,29 +161,24 @@ class EventWriter {
         }
         buffer_ += ",\"pid\":1,\"tid\":";
         append_integer(buffer_, thread.index + 1ULL);
-        write_args(thread, index, outcome);
+        write_args(thread, index);
+        buffer_ += '}';
         if (buffer_.size() >= kFlushBytes) {
             flush();
         }
     }
 
-    void write_args(const ThreadTrace& thread, std::uint32_t index, std::string_view outcome) {
-        buffer_ += ",\"args\":{\"outcome\":\"";
-        buffer_ += outcome;
-        buffer_ += '"';
-        const std::uint32_t key = thread.keys.empty() ? 0 : thread.keys[index];
+    void write_args(const ThreadTrace& thread, std::uint32_t index) {
+        const std::uint32_t key = thread.keys.empty() || !with_keys_ ? 0 : thread.keys[index];
         if (key != 0) {
             std::string& text = keys_[key - 1];
             if (text.empty()) {  // each key escaped once, when first used
                 text = json_string(trace_.key_texts[key - 1]);
             }
-            buffer_ += ",\"key\":";
+            buffer_ += ",\"args\":{\"key\":";
             buffer_ += text;
+            buffer_ += '}';
         }
-        if (thread.nodes[index].unfinished) {
-            buffer_ += ",\"unfinished\":true";
-        }
-        buffer_ += "}}";
     }
 
     void flush() {
@@ -189,6 +190,7 @@ class EventWriter {
 
     const Trace& trace_;
     bool hits_;
+    bool with_keys_;
     std::ostream& out_;
     std::string buffer_;
     std::vector<std::string> providers_;  // escaped names
@@ -199,18 +201,18 @@ class ChromeReporter : public Reporter {
   public:
     std::string_view name() const override { return "chrome"; }
     std::string_view description() const override {
-        return "Chrome Trace Event Format (JSON) for Perfetto and chrome://tracing";
+        return "Chrome Trace Event Format (JSON) for Perfetto, DevTools and speedscope";
     }
     std::string_view file_suffix() const override { return "trace.json"; }
 
-    void configure(const ReportOptions& options) override { hits_ = options.chrome_hits; }
+    void configure(const ReportOptions& options) override { options_ = options; }
 
     void write(const Trace& trace, std::ostream& out) override {
-        EventWriter{trace, hits_, out}.write();
+        EventWriter{trace, options_, out}.write();
     }
 
   private:
-    bool hits_ = false;
+    ReportOptions options_;
 };
 
 }  // namespace

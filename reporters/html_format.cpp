@@ -106,19 +106,22 @@ std::string node_class(const Preorder& order, std::uint32_t n, const Importance&
     classes += ' ';
     classes += duration_bucket(node.duration_ns());
     classes += ' ';
-    classes += share_grade(node.duration_ns(), important.wall_ns());
+    classes += share_grade(node.duration_ns(), important.total_ns());
     if (important(node)) {
         classes += " important";
     }
     if (node.unfinished) {
         classes += " unfinished";
     }
+    if (order.depth(n) >= kDeepDepth) {
+        classes += " deep";
+    }
     return classes;
 }
 
-std::string node_label(const Trace& trace, const Node& node, std::int64_t wall_ns) {
-    return trace.provider_of(node).provider + " \u00b7 " +
-           percent_text(node.duration_ns(), wall_ns);
+std::string node_label(const Trace& trace, const Node& node, std::int64_t total_ns) {
+    return trace.provider_of(node).provider + " \u00b7 " + duration_text(node.duration_ns()) +
+           " \u00b7 " + percent_text(node.duration_ns(), total_ns);
 }
 
 // " · P" when every top-level node of the run is provider P, " · mostly P" when P has at

@@ -19,19 +19,30 @@
 
 namespace qprof::detail::html {
 
+// Important: at least `percent` % of the page's time, or an extent of `extent` or more while
+// taking at least 0.1 % (or `percent`, if lower) -- so that a wide graph of cheap nodes does
+// not flood the page with labels. Shares are of `total_ns`, which every share on the page is of.
 class Importance {
   public:
-    Importance(const ReportOptions& options, std::int64_t wall_ns);
+    Importance(const ReportOptions& options, std::int64_t total_ns);
     bool operator()(const Node& node) const;
-    std::int64_t wall_ns() const { return wall_ns_; }
+    std::int64_t total_ns() const { return total_ns_; }
     std::uint32_t extent() const { return extent_; }
     double percent() const { return percent_; }
 
   private:
     std::uint32_t extent_;
     double percent_;
-    std::int64_t wall_ns_;
+    std::int64_t total_ns_;
 };
+
+// The denominator of every share on the page: the busy time of all threads together (the
+// summed durations of their top-level nodes, less their waits), or the wall time when nothing
+// was timed.
+std::int64_t busy_ns(const Trace& trace, const std::vector<Preorder>& orders);
+
+// How siblings are ordered on the page: heaviest first (the default), or as they were called.
+enum class SiblingOrder { heaviest, call };
 
 // How a sibling run [from, to) is drawn: each important node on its own, each maximal run of
 // other nodes as one fold -- or node by node when the run holds kSmallRun nodes or fewer --
@@ -42,6 +53,12 @@ struct Piece {
     bool fold = false;
 };
 inline constexpr std::uint32_t kSmallRun = 4;
+// Deep chains are drawn flattened: from this depth on a box is a plain block (class `deep`),
+// since nested inline boxes take a browser super-linear time to lay out...
+inline constexpr std::uint32_t kDeepDepth = 32;
+// ... and nodes this deep start closed, so that the page's markup never nests near the HTML
+// parser's limit (512 open elements); the viewer opens them one level per action.
+inline constexpr std::uint32_t kMaxOpenDepth = 256;
 inline constexpr std::size_t kMaxPieces = 1'000;
 // With `min_ns`, the siblings at least that long are the ones drawn on their own, important
 // or not: a node opened to show only its longest children.
@@ -54,13 +71,23 @@ std::vector<Piece> pieces(const Preorder& order, const Importance& important, st
 // until about `budget` elements are drawn; everything else folded. A trace of at most half
 // the budget is drawn whole.
 void write_initial_tree(std::ostream& out, const Trace& trace, const Preorder& order,
-                        const Importance& important, std::size_t budget);
+                        const Importance& important, std::size_t budget,
+                        SiblingOrder sibling_order = SiblingOrder::heaviest);
+// Heaviest first: the pieces by their time (a fold by its top-level nodes' time), longest
+// first, ties in call order.
+void sort_heaviest_first(const Preorder& order, std::vector<Piece>& drawn);
 
 // The whole trace for the viewer, as JSON (docs/html-report.md).
+struct ProviderStats;
 void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preorder>& orders,
-                   const Importance& important);
+                   const Importance& important, const std::vector<ProviderStats>& stats);
 
-// reporters/html/viewer.css and the viewer's scripts, embedded at build time (embed.py).
+// The header: the run in numbers and where the time went (html_summary.cpp).
+void write_summary(std::ostream& out, const Trace& trace, std::int64_t total_ns);
+// Self time that was work: waits (blocked) are not.
+std::int64_t work_self_ns(const ProviderTotals& provider);
+
+// reporters/html/viewer.css and the viewer's scripts, embedded at build time (embed_viewer.py).
 void write_viewer_css(std::ostream& out);
 void write_viewer_js(std::ostream& out);
 
@@ -68,8 +95,10 @@ void write_viewer_js(std::ostream& out);
 std::string escape(std::string_view text);                     // for HTML text and attribute values
 std::string duration_text(std::int64_t ns);                    // "850 ns", "12.3 µs", "4.56 ms"
 std::string percent_text(std::int64_t ns, std::int64_t wall);  // "12.3 %", "<0.1 %"
+std::string rate_text(std::uint64_t part, std::uint64_t whole);  // "12.3 %", "–" of nothing
 std::string node_class(const Preorder& order, std::uint32_t n, const Importance& important);
-std::string node_label(const Trace& trace, const Node& node, std::int64_t wall_ns);
+std::string node_label(const Trace& trace, const Node& node,
+                       std::int64_t total_ns);  // "typeck · 4.56 ms · 12.3 %"
 std::string fold_text(const Trace& trace, const Preorder& order, std::uint32_t from,
                       std::uint32_t to,
                       std::int64_t wall_ns);  // "+1,240 queries · 3.1 % · mostly P"

@@ -2,6 +2,7 @@
 // in pre-order, so that a million nodes parse in a fraction of a second.
 
 #include "html_parts.hpp"
+#include "html_stats.hpp"
 
 namespace qprof::detail::html {
 
@@ -45,9 +46,9 @@ void write_thread(std::ostream& out, const Trace& trace, const Preorder& order,
 }  // namespace
 
 void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preorder>& orders,
-                   const Importance& important) {
+                   const Importance& important, const std::vector<ProviderStats>& stats) {
     out << "{\"format\":\"qprof-html-trace\",\"version\":1,\"wall_ns\":" << trace.wall_ns
-        << ",\"clock\":" << json_string(trace.clock)
+        << ",\"total_ns\":" << important.total_ns() << ",\"clock\":" << json_string(trace.clock)
         << ",\"important\":{\"extent\":" << important.extent()
         << ",\"percent\":" << important.percent() << "},\n\"providers\":[";
     for (std::size_t i = 0; i < trace.providers.size(); ++i) {
@@ -58,7 +59,9 @@ void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preo
     for (std::size_t i = 0; i < trace.key_texts.size(); ++i) {
         out << (i > 0 ? "," : "") << json_string(trace.key_texts[i]);
     }
-    out << "],\n\"threads\":[";
+    out << "],\n\"stats\":";
+    write_stats(out, stats);
+    out << ",\n\"threads\":[";
     for (std::size_t i = 0; i < orders.size(); ++i) {
         out << (i > 0 ? ",\n" : "");
         write_thread(out, trace, orders[i], important);

@@ -7,6 +7,7 @@
 
 #include "builtin_reporters.hpp"
 #include "html_parts.hpp"
+#include "html_stats.hpp"
 #include "text.hpp"
 
 namespace qprof::detail {
@@ -19,14 +20,13 @@ using namespace html;
 // a typical run, few enough that the page opens at once.
 constexpr std::size_t kInitialElements = 4'000;
 constexpr std::size_t kShapeListLength = 10;
-constexpr std::size_t kHotProviders = 5;
 
 constexpr std::string_view kLegend = R"(<section id="legend">
 <h2>Legend</h2>
 <ul>
 <li><span class="sample node miss share-2"></span> <code>miss</code> the provider ran; the box holds the queries it asked, in call order</li>
 <li><span class="sample node hit"></span> <code>hit</code> the cache answered</li>
-<li><span class="sample node blocked share-1"></span> <code>blocked</code> waited for another thread computing the same key</li>
+<li><span class="sample node blocked share-1"></span> <code>blocked</code> a wait, not work: for another thread computing the same key, or a PROFILE_WAIT scope</li>
 <li><span class="sample node load share-1"></span> <code>load</code> read from a persistent cache</li>
 <li><span class="sample node activity share-2"></span> <code>activity</code> a pass, not a query</li>
 )";
@@ -40,75 +40,6 @@ constexpr std::string_view kLegendEnd =
 </section>
 )";
 
-struct Totals {
-    std::uint64_t queries = 0;  // activities are not queries
-    std::uint64_t hits = 0;
-};
-
-Totals totals_of(const Trace& trace) {
-    Totals totals;
-    for (const ProviderTotals& provider : trace.providers) {
-        if (!provider.is_activity) {
-            totals.queries += provider.count;
-            totals.hits += provider.hits;
-        }
-    }
-    return totals;
-}
-
-std::string rate_text(std::uint64_t part, std::uint64_t whole) {
-    if (whole == 0) {
-        return "\u2013";
-    }
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f %%",
-                  100.0 * static_cast<double>(part) / static_cast<double>(whole));
-    return text;
-}
-
-// Where the time went, in one line: the providers with the most self time, each a search.
-void write_hot_providers(std::ostream& out, const Trace& trace) {
-    std::vector<const ProviderTotals*> hot;
-    for (const ProviderTotals& provider : trace.providers) {
-        if (provider.self_ns > 0) {
-            hot.push_back(&provider);
-        }
-    }
-    std::stable_sort(hot.begin(), hot.end(),
-                     [](const auto* a, const auto* b) { return a->self_ns > b->self_ns; });
-    hot.resize(std::min(hot.size(), kHotProviders));
-    if (hot.empty()) {
-        return;
-    }
-    // Shares of the time of all threads together, so that parallel work adds up to 100 %.
-    std::int64_t all_threads_ns = 0;
-    for (const ProviderTotals& provider : trace.providers) {
-        all_threads_ns += provider.self_ns;
-    }
-    out << "<p id=\"hot-providers\" title=\"self time as a share of the time of all threads "
-           "together\">Most self time:";
-    for (const ProviderTotals* provider : hot) {
-        out << (provider == hot.front() ? " " : " \u00b7 ") << "<a href=\"#\" data-search=\""
-            << escape(provider->provider) << "\">" << escape(provider->provider) << "</a> "
-            << escape(percent_text(provider->self_ns, all_threads_ns));
-    }
-    out << "</p>\n";
-}
-
-void write_summary(std::ostream& out, const Trace& trace) {
-    const Totals totals = totals_of(trace);
-    out << "<header id=\"summary\">\n<h1>Query profile</h1>\n<dl>\n"
-        << "<div><dt>Wall time</dt><dd id=\"total-wall\">" << duration_text(trace.wall_ns)
-        << "</dd></div>\n<div><dt>Queries</dt><dd id=\"total-queries\">"
-        << with_thousands(totals.queries) << "</dd></div>\n<div><dt>Hits</dt><dd id=\"total-hits\">"
-        << with_thousands(totals.hits) << " (" << rate_text(totals.hits, totals.queries)
-        << ")</dd></div>\n<div><dt>Threads</dt><dd id=\"total-threads\">" << trace.threads.size()
-        << "</dd></div>\n<div><dt>Clock</dt><dd>" << escape(trace.clock)
-        << (trace.keys_recorded ? ", keys recorded" : "") << "</dd></div>\n</dl>\n";
-    write_hot_providers(out, trace);
-    out << "</header>\n";
-}
-
 void write_controls(std::ostream& out, const std::vector<Preorder>& orders) {
     out << "<nav id=\"controls\">\n<label>Thread <select id=\"thread-select\">";
     for (std::size_t i = 0; i < orders.size(); ++i) {
@@ -120,6 +51,8 @@ void write_controls(std::ostream& out, const std::vector<Preorder>& orders) {
             << "</option>";
     }
     out << "</select></label>\n"
+        << "<label>Order <select id=\"order-select\"><option value=\"heaviest\">heaviest "
+           "first</option><option value=\"call\">call order</option></select></label>\n"
         << "<input id=\"search\" type=\"search\" placeholder=\"Search providers\" "
            "autocomplete=\"off\" aria-label=\"Search providers\">\n"
         << "<span id=\"search-status\" aria-live=\"polite\"></span>\n</nav>\n";
@@ -146,32 +79,56 @@ void write_number_cell(std::ostream& out, std::int64_t value, const std::string&
     out << "<td data-value=\"" << value << "\">" << text << "</td>";
 }
 
-void write_provider_table(std::ostream& out, const Trace& trace) {
+// Run durations by decade, as bars of their share of the provider's runs.
+void write_histogram_cell(std::ostream& out, const ProviderStats& s) {
+    out << "<td class=\"histogram\" title=\"runs by duration: &lt;1 \u00b5s, &lt;10 \u00b5s, "
+           "&lt;100 \u00b5s, &lt;1 ms, &lt;10 ms, &lt;100 ms, &lt;1 s, \u2265 1 s\">";
+    for (const std::uint64_t count : s.histogram) {
+        const std::uint64_t height = s.runs > 0 && count > 0 ? 1 + count * 15 / s.runs : 0;
+        out << "<i style=\"height:" << height << "px\"></i>";
+    }
+    out << "</td>";
+}
+
+void write_provider_table(std::ostream& out, const Trace& trace,
+                          const std::vector<ProviderStats>& stats) {
     std::vector<std::uint32_t> rows(trace.providers.size());
     for (std::uint32_t i = 0; i < rows.size(); ++i) {
         rows[i] = i;
     }
     std::stable_sort(rows.begin(), rows.end(), [&](std::uint32_t a, std::uint32_t b) {
-        return trace.providers[a].total_ns > trace.providers[b].total_ns;
+        return stats[a].self_ns > stats[b].self_ns;
     });
-    out << "<section id=\"providers\">\n<h2>Providers</h2>\n<table id=\"provider-table\">\n"
-        << "<thead><tr><th data-sort=\"provider\">Provider</th><th data-sort=\"count\">Count</th>"
-           "<th data-sort=\"total\">Total time</th><th data-sort=\"self\">Self time</th>"
-           "<th data-sort=\"hits\">Hits</th><th data-sort=\"hit-rate\">Hit rate</th></tr>"
-           "</thead>\n<tbody>\n";
+    out << "<section id=\"providers\">\n<h2>Providers</h2>\n<p class=\"hint\">A run is a call "
+           "whose provider ran; a hit, one the cache answered; a wait is not work. Click a "
+           "provider for its slowest runs and most-asked keys.</p>\n<table id=\"provider-table\">\n"
+        << "<thead><tr><th data-sort=\"provider\">Provider</th><th data-sort=\"runs\">Runs</th>"
+           "<th data-sort=\"hits\">Hits</th><th data-sort=\"hit-rate\">Hit rate</th>"
+           "<th data-sort=\"total\">Total</th><th data-sort=\"self\">Self</th>"
+           "<th data-sort=\"mean\">Mean</th><th data-sort=\"median\">Median</th>"
+           "<th data-sort=\"max\">Max</th><th>Runs by duration</th></tr></thead>\n<tbody>\n";
     for (std::uint32_t i : rows) {
         const ProviderTotals& p = trace.providers[i];
-        const auto count = static_cast<std::int64_t>(p.count);
-        const auto hits = static_cast<std::int64_t>(p.hits);
+        const ProviderStats& s = stats[i];
+        const auto runs = static_cast<std::int64_t>(s.runs);
+        const auto hits = static_cast<std::int64_t>(s.hits);
         out << "<tr data-provider=\"" << i << "\"" << (p.is_activity ? " class=\"activity\"" : "")
-            << "><td>" << escape(p.provider) << (p.is_activity ? " <small>activity</small>" : "")
+            << "><td><a href=\"#\">" << escape(p.provider) << "</a>"
+            << (p.is_activity ? " <small>pass</small>" : "")
+            << (s.waits > 0 ? " <small class=\"waits\">" + with_thousands(s.waits) + " waits, " +
+                                  duration_text(s.wait_ns) + "</small>"
+                            : "")
             << "</td>";
-        write_number_cell(out, count, with_thousands(p.count));
-        write_number_cell(out, p.total_ns, duration_text(p.total_ns));
-        write_number_cell(out, p.self_ns, duration_text(p.self_ns));
-        write_number_cell(out, hits, with_thousands(p.hits));
-        write_number_cell(out, count == 0 ? -1 : hits * 1'000'000 / count,
-                          p.is_activity ? "\u2013" : rate_text(p.hits, p.count));
+        write_number_cell(out, runs, with_thousands(s.runs));
+        write_number_cell(out, hits, with_thousands(s.hits));
+        write_number_cell(out, runs + hits == 0 ? -1 : hits * 1'000'000 / (runs + hits),
+                          p.is_activity ? "\u2013" : rate_text(s.hits, s.runs + s.hits));
+        write_number_cell(out, s.total_ns, duration_text(s.total_ns));
+        write_number_cell(out, s.self_ns, duration_text(s.self_ns));
+        write_number_cell(out, s.mean_ns, runs > 0 ? duration_text(s.mean_ns) : "\u2013");
+        write_number_cell(out, s.median_ns, runs > 0 ? duration_text(s.median_ns) : "\u2013");
+        write_number_cell(out, s.max_ns, runs > 0 ? duration_text(s.max_ns) : "\u2013");
+        write_histogram_cell(out, s);
         out << "</tr>\n";
     }
     out << "</tbody>\n</table>\n</section>\n";
@@ -203,7 +160,8 @@ std::vector<NodeRef> top_nodes(const std::vector<Preorder>& orders, std::size_t 
 }
 
 void write_shape_list(std::ostream& out, std::string_view id, const Trace& trace,
-                      const std::vector<Preorder>& orders, const std::vector<NodeRef>& nodes) {
+                      const std::vector<Preorder>& orders, const std::vector<NodeRef>& nodes,
+                      std::int64_t total_ns) {
     out << "<ol id=\"" << id << "\">";
     for (const NodeRef& ref : nodes) {
         const Preorder& order = orders[ref.thread];
@@ -211,7 +169,7 @@ void write_shape_list(std::ostream& out, std::string_view id, const Trace& trace
         out << "<li><a href=\"#\" data-thread=\"" << ref.thread << "\" data-n=\"" << ref.n << "\">"
             << escape(trace.provider_of(node).provider) << " \u00b7 extent " << node.extent
             << " \u00b7 depth " << order.depth(ref.n) << " \u00b7 "
-            << escape(percent_text(order.duration_ns(ref.n), trace.wall_ns)) << "</a>"
+            << escape(percent_text(order.duration_ns(ref.n), total_ns)) << "</a>"
             << (orders.size() > 1 ? " <small>" + escape(order.thread().name) + "</small>" : "")
             << "</li>";
     }
@@ -241,7 +199,8 @@ std::vector<NodeRef> one_per_chain(const std::vector<Preorder>& orders,
     return kept;
 }
 
-void write_shapes(std::ostream& out, const Trace& trace, const std::vector<Preorder>& orders) {
+void write_shapes(std::ostream& out, const Trace& trace, const std::vector<Preorder>& orders,
+                  std::int64_t total_ns) {
     auto longer = [&](NodeRef a, NodeRef b) {
         return orders[a.thread].duration_ns(a.n) > orders[b.thread].duration_ns(b.n);
     };
@@ -270,9 +229,9 @@ void write_shapes(std::ostream& out, const Trace& trace, const std::vector<Preor
     }
     out << "<section id=\"shapes\">\n<h2>Widest nodes</h2>\n<p>Most immediate children: a "
            "change below them reruns many queries.</p>\n";
-    write_shape_list(out, "widest", trace, orders, widest);
+    write_shape_list(out, "widest", trace, orders, widest, total_ns);
     out << "<h2>Deepest nodes</h2>\n<p>Longest chains of queries, one per chain.</p>\n";
-    write_shape_list(out, "deepest", trace, orders, deepest);
+    write_shape_list(out, "deepest", trace, orders, deepest, total_ns);
     out << "</section>\n";
 }
 
@@ -290,10 +249,10 @@ std::string number_text(double value) {
 
 void write_legend(std::ostream& out, const ReportOptions& options) {
     out << kLegend << "<li><span class=\"sample node miss share-3 important\"></span> "
-        << "<code>important</code> " << options.important_extent
-        << " or more immediate children, or " << number_text(options.important_percent)
-        << " % or more of the wall time (-Z profile-queries-important): labelled with its "
-           "share</li>\n"
+        << "<code>important</code> " << number_text(options.important_percent)
+        << " % or more of the busy time, or " << options.important_extent
+        << " or more immediate children and 0.1 % (or that share, if lower) "
+           "(-Z profile-queries-important): labelled with its time and share</li>\n"
         << kLegendEnd;
 }
 
@@ -308,24 +267,26 @@ class HtmlReporter : public Reporter {
     void configure(const ReportOptions& options) override { options_ = options; }
 
     void write(const Trace& trace, std::ostream& out) override {
-        const Importance important{options_, trace.wall_ns};
         std::vector<Preorder> orders;
         for (const ThreadTrace& thread : trace.threads) {
             orders.emplace_back(thread);
         }
+        const std::int64_t total_ns = busy_ns(trace, orders);
+        const Importance important{options_, total_ns};
         out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                "<title>qprof \u00b7 query profile</title>\n<style id=\"qprof-style\">";
         write_viewer_css(out);
         out << "</style>\n</head>\n<body>\n";
-        write_summary(out, trace);
+        write_summary(out, trace, total_ns);
         write_controls(out, orders);
         write_trees(out, trace, orders, important);
-        write_provider_table(out, trace);
-        write_shapes(out, trace, orders);
+        const std::vector<ProviderStats> stats = provider_stats(trace, orders);
+        write_provider_table(out, trace, stats);
+        write_shapes(out, trace, orders, total_ns);
         write_legend(out, options_);
         out << "<script type=\"application/json\" id=\"qprof-trace\">";
-        write_payload(out, trace, orders, important);
+        write_payload(out, trace, orders, important, stats);
         out << "</script>\n<script id=\"qprof-viewer\">";
         write_viewer_js(out);
         out << "</script>\n</body>\n</html>\n";

@@ -11,17 +11,51 @@
 
 namespace qprof::detail::html {
 
-Importance::Importance(const ReportOptions& options, std::int64_t wall_ns)
-    : extent_(options.important_extent), percent_(options.important_percent), wall_ns_(wall_ns) {}
+// A wide node is important only if it also takes this share of the time (or PERCENT, when
+// that is lower): a build graph has thousands of cheap nodes with 6 children.
+constexpr double kExtentFloorPercent = 0.1;
+
+Importance::Importance(const ReportOptions& options, std::int64_t total_ns)
+    : extent_(options.important_extent), percent_(options.important_percent), total_ns_(total_ns) {}
 
 bool Importance::operator()(const Node& node) const {
     if (node.outcome == Outcome::hit) {
         return false;
     }
-    // Without a wall time (an empty or instant session) shares mean nothing.
-    return node.extent >= extent_ ||
-           (wall_ns_ > 0 && static_cast<double>(node.duration_ns()) * 100.0 >=
-                                percent_ * static_cast<double>(wall_ns_));
+    // Without a total (an empty or instant session) shares mean nothing: extent decides.
+    if (total_ns_ <= 0) {
+        return node.extent >= extent_;
+    }
+    const double percent =
+        static_cast<double>(node.duration_ns()) * 100.0 / static_cast<double>(total_ns_);
+    const double floor = std::min(percent_, kExtentFloorPercent);
+    return percent >= percent_ || (node.extent >= extent_ && percent >= floor);
+}
+
+std::int64_t busy_ns(const Trace& trace, const std::vector<Preorder>& orders) {
+    std::int64_t busy = 0;
+    for (const Preorder& order : orders) {
+        busy += order.run_duration_ns(0, order.size());
+    }
+    for (const ProviderTotals& provider : trace.providers) {
+        busy -= provider.blocked_ns;  // waiting is not being busy
+    }
+    return busy > 0 ? busy : trace.wall_ns;
+}
+
+void sort_heaviest_first(const Preorder& order, std::vector<Piece>& drawn) {
+    std::vector<std::pair<std::int64_t, Piece>> timed;  // a fold's time is summed once
+    timed.reserve(drawn.size());
+    for (const Piece& piece : drawn) {
+        timed.emplace_back(piece.fold ? order.run_duration_ns(piece.from, piece.to)
+                                      : order.duration_ns(piece.from),
+                           piece);
+    }
+    std::stable_sort(timed.begin(), timed.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (std::size_t i = 0; i < drawn.size(); ++i) {
+        drawn[i] = timed[i].second;
+    }
 }
 
 namespace {
@@ -85,8 +119,12 @@ using Rule = std::optional<std::int64_t>;
 class InitialTree {
   public:
     InitialTree(std::ostream& out, const Trace& trace, const Preorder& order,
-                const Importance& important)
-        : out_(out), trace_(trace), order_(order), important_(important) {}
+                const Importance& important, SiblingOrder sibling_order)
+        : out_(out),
+          trace_(trace),
+          order_(order),
+          important_(important),
+          sibling_order_(sibling_order) {}
 
     void plan(std::size_t budget) {
         if (std::size_t{order_.size()} * 2 <= budget) {
@@ -114,7 +152,26 @@ class InitialTree {
         }
     }
 
-    void write() { write_pieces(0, order_.size(), std::nullopt); }
+    // Depth-first with an explicit stack of sibling lists: a chain of 100,000 queries must not
+    // take 100,000 frames of the C++ stack.
+    void write() {
+        std::vector<std::pair<std::vector<Piece>, std::size_t>> open;  // pieces, next to draw
+        open.emplace_back(drawn_pieces(0, order_.size(), std::nullopt), 0);
+        while (!open.empty()) {
+            auto& [drawn, next] = open.back();
+            if (next == drawn.size()) {
+                open.pop_back();
+                out_ << (open.empty() ? "" : "</div>");
+                continue;
+            }
+            const Piece piece = drawn[next++];
+            if (piece.fold) {
+                write_fold(piece.from, piece.to);
+            } else if (std::optional<std::vector<Piece>> children = write_node(piece.from)) {
+                open.emplace_back(std::move(*children), 0);
+            }
+        }
+    }
 
   private:
     static constexpr std::size_t kMinOpening = 8;  // elements worth opening a node for
@@ -184,49 +241,51 @@ class InitialTree {
         return small(piece.from) ? piece.to - piece.from : 2;
     }
 
-    void write_pieces(std::uint32_t from, std::uint32_t to, Rule rule) {
-        const std::vector<Piece> drawn =
+    std::vector<Piece> drawn_pieces(std::uint32_t from, std::uint32_t to, Rule rule) const {
+        std::vector<Piece> drawn =
             draw_all_ ? pieces_where(order_, from, to, [](std::uint32_t) { return true; })
                       : pieces(order_, important_, from, to, rule);
-        for (const Piece& piece : drawn) {
-            if (piece.fold) {
-                write_fold(piece.from, piece.to);
-            } else {
-                write_node(piece.from);
-            }
+        if (sibling_order_ == SiblingOrder::heaviest) {
+            sort_heaviest_first(order_, drawn);
         }
+        return drawn;
     }
 
     void write_fold(std::uint32_t from, std::uint32_t to) {
         out_ << "<span class=\"fold\" data-from=\"" << from << "\" data-to=\"" << to << "\">"
-             << escape(fold_text(trace_, order_, from, to, important_.wall_ns())) << "</span>";
+             << escape(fold_text(trace_, order_, from, to, important_.total_ns())) << "</span>";
     }
 
-    void write_node(std::uint32_t n) {
+    // Writes node n up to its children; returns them when they are drawn, to be written
+    // before the node's closing tag, or writes the node whole and returns nullopt.
+    std::optional<std::vector<Piece>> write_node(std::uint32_t n) {
         const Node& node = order_.node(n);
         const std::string classes = node_class(order_, n, important_);
         if (node.outcome == Outcome::hit) {
             out_ << "<i class=\"" << classes << "\" data-n=\"" << n << "\"></i>";
-            return;
+            return std::nullopt;
         }
         out_ << "<div class=\"" << classes << "\" data-n=\"" << n << "\">";
         if (important_(node)) {
             out_ << "<span class=\"label\">"
-                 << escape(node_label(trace_, node, important_.wall_ns())) << "</span>";
+                 << escape(node_label(trace_, node, important_.total_ns())) << "</span>";
         }
         const auto opened = opened_.find(n);
-        if (draw_all_ || small(n) || opened != opened_.end()) {
-            write_pieces(n + 1, order_.end(n), opened != opened_.end() ? opened->second : Rule{});
-        } else {
-            write_fold(n + 1, order_.end(n));
+        const bool shallow = order_.depth(n) < kMaxOpenDepth;
+        if (small(n) || (shallow && (draw_all_ || opened != opened_.end()))) {
+            return drawn_pieces(n + 1, order_.end(n),
+                                opened != opened_.end() ? opened->second : Rule{});
         }
+        write_fold(n + 1, order_.end(n));
         out_ << "</div>";
+        return std::nullopt;
     }
 
     std::ostream& out_;
     const Trace& trace_;
     const Preorder& order_;
     const Importance& important_;
+    SiblingOrder sibling_order_;
     std::unordered_map<std::uint32_t, Rule> opened_;
     std::priority_queue<std::pair<std::int64_t, std::uint32_t>> closed_;  // longest on top
     std::size_t drawn_ = 0;
@@ -236,8 +295,9 @@ class InitialTree {
 }  // namespace
 
 void write_initial_tree(std::ostream& out, const Trace& trace, const Preorder& order,
-                        const Importance& important, std::size_t budget) {
-    InitialTree tree{out, trace, order, important};
+                        const Importance& important, std::size_t budget,
+                        SiblingOrder sibling_order) {
+    InitialTree tree{out, trace, order, important, sibling_order};
     tree.plan(budget);
     tree.write();
 }

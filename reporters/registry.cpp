@@ -21,7 +21,7 @@ struct Registry {
         {"counts", detail::make_counts_reporter}, {"html", detail::make_html_reporter},
         {"keys", detail::make_keys_reporter},     {"folded", detail::make_folded_reporter},
         {"chrome", detail::make_chrome_reporter}, {"flamegraph", detail::make_flamegraph_reporter},
-        {"raw", detail::make_raw_reporter},
+        {"pprof", detail::make_pprof_reporter},   {"raw", detail::make_raw_reporter},
     };
 };
 

@@ -11,9 +11,10 @@ QPROF_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 QPROF_PACKAGES=(meson ninja-build g++ pkg-config libboost1.81-dev catch2 libbenchmark-dev)
 # The tests also open the HTML report in a real browser (headless Chromium), which needs a
 # font to lay text out: packages are installed without their recommendations, and Chromium
-# only recommends one.
+# only recommends one. CMake builds the consumer of qprof's CMake package; Go's toolchain
+# brings `go tool pprof`, which reads the pprof report.
 # shellcheck disable=SC2034
-QPROF_TEST_PACKAGES=(chromium fonts-dejavu-core)
+QPROF_TEST_PACKAGES=(chromium fonts-dejavu-core cmake golang-go)
 
 say() { printf '==> %s\n' "$*"; }
 die() {

@@ -171,7 +171,9 @@ void apply_folded(SessionOptions& options, const FlagUse& use) {
 }
 
 void apply_chrome(SessionOptions& options, const FlagUse& use) {
-    options.report.chrome_hits = parse_choices(use, "=hits", {"hits"})[0];
+    const std::vector<bool> given = parse_choices(use, "=hits,keys", {"hits", "keys"});
+    options.report.chrome_hits = given[0];
+    options.report.chrome_keys = given[1];
 }
 
 constexpr FlagSpec kFlags[] = {
@@ -191,8 +193,8 @@ constexpr FlagSpec kFlags[] = {
     {"profile-queries-folded", "=merge-threads,hits,keys",
      "profile_queries.folded: one root for all threads; hits as leaf frames; keys in frames",
      apply_folded},
-    {"profile-queries-chrome", "=hits", "profile_queries.trace.json: hits as instant events",
-     apply_chrome},
+    {"profile-queries-chrome", "=hits,keys",
+     "profile_queries.trace.json: hits as instant events; keys in the events' args", apply_chrome},
     {"profile-clock", "=tsc|steady",
      "clock for timing (default: tsc where the CPU has an invariant one, else steady)",
      apply_clock},

@@ -32,6 +32,7 @@ ReportOptions report_options(std::uint8_t bits, std::uint32_t extent, double per
     report.folded_hits = (bits & 2) != 0;
     report.folded_keys = (bits & 4) != 0;
     report.chrome_hits = (bits & 8) != 0;
+    report.chrome_keys = (bits & 16) != 0;
     report.important_extent = extent;
     report.important_percent = std::isfinite(percent) ? percent : 1.0;
     return report;

@@ -139,7 +139,34 @@ std::unique_ptr<detail::RawWriter> open_raw(const SessionOptions& options, detai
     }
 }
 
+// begin_recording refuses a second session with std::logic_error; users catch FlagError.
+detail::RecordingStart begin_sole_recording(detail::ClockKind clock, bool record_keys) {
+    try {
+        return detail::begin_recording(clock, record_keys);
+    } catch (const std::logic_error& error) {
+        throw FlagError(std::string{error.what()} +
+                        ". Let the first qprof::Session end (or call its finish()) before "
+                        "creating the next.");
+    }
+}
+
 }  // namespace
+
+SessionStart Session::from_args(int& argc, char** argv) noexcept {
+    SessionStart start;
+    try {
+        SessionOptions options = parse_flags(argc, argv, std::getenv("QPROF_FLAGS"));
+        if (options.show_help) {
+            std::cout << flags_help() << std::flush;
+            start.help_shown = true;
+            return start;
+        }
+        start.session = std::make_unique<Session>(std::move(options));
+    } catch (const std::exception& error) {  // FlagError, or std::bad_alloc
+        start.error = error.what();
+    }
+    return start;
+}
 
 Session::Session(int& argc, char** argv)
     : Session([&] {
@@ -170,7 +197,7 @@ Session::Session(SessionOptions options) : state_(std::make_unique<State>()) {
                      "record nothing; rebuild with -Dprofiling=enabled to profile\n";
     }
     state_->clock = choose_clock(opts.clock);
-    const detail::RecordingStart start = detail::begin_recording(state_->clock, opts.record_keys);
+    const detail::RecordingStart start = begin_sole_recording(state_->clock, opts.record_keys);
     state_->generation = start.generation;
     state_->calibration.start_tick = start.tick;
     state_->start_steady_ns = start.steady_ns;

@@ -36,9 +36,10 @@ void compile() {
     }}.join();
 }
 
-std::string chrome(const qprof::Trace& trace, bool hits) {
+std::string chrome(const qprof::Trace& trace, bool hits, bool keys = false) {
     qprof::ReportOptions options;
     options.chrome_hits = hits;
+    options.chrome_keys = keys;
     return qprof::test::report_text("chrome", trace, options);
 }
 
@@ -112,7 +113,7 @@ TEST_CASE("trace.json hits: instant events only when asked, placed by their neig
                                             "def_span i 2000.000", "type_of i 3000.000",
                                             "type_of X 4000.000", "def_span i 4000.000"});
     CHECK(events[2]["s"].text == "t");
-    CHECK(events[2]["args"]["outcome"].text == "hit");
+    CHECK(events[2]["cat"].text == "hit");
 }
 
 TEST_CASE("trace.json escapes any name and key") {
@@ -128,7 +129,7 @@ TEST_CASE("trace.json escapes any name and key") {
         PROFILE_QUERY_NAMED(ODD_NAME, key);
     }}.join();
     session.finish();
-    const std::string text = chrome(session.trace(), false);
+    const std::string text = chrome(session.trace(), false, true);
     CHECK_THAT(text, Catch::Contains(R"("name":"say \"hi\"\\ \u0001\u0009\u001f \u003cok> é")") &&
                          Catch::Contains(R"("key":"line\u000abreak )") &&
                          Catch::Contains(R"({"name":"thread \"q\"\u000d"})"));

@@ -18,6 +18,7 @@ int compiled_out_queries(int n) {
         PROFILE_QUERY_HIT_NAMED("mir::borrowck");
         sum += static_cast<int>(id.index);
     }
+    PROFILE_WAIT("compiled out wait");
     return sum;
 }
 

@@ -130,18 +130,22 @@ TEST_CASE("options of the folded and chrome reports") {
     CHECK_FALSE(defaults.folded_hits);
     CHECK_FALSE(defaults.folded_keys);
     CHECK_FALSE(defaults.chrome_hits);
+    CHECK_FALSE(defaults.chrome_keys);  // args would split speedscope's frames by key
     Args some{{"-Zprofile-queries-folded=keys,merge-threads", "-Zprofile-queries-chrome=hits"}};
     const qprof::ReportOptions report = parse(some).report;
     CHECK(report.folded_merge_threads);
     CHECK_FALSE(report.folded_hits);
     CHECK(report.folded_keys);
     CHECK(report.chrome_hits);
+    CHECK_FALSE(report.chrome_keys);
+    Args keys{{"-Z", "profile-queries", "-Zprofile-queries-chrome=keys"}};
+    CHECK(parse(keys).report.chrome_keys);
     CHECK(error_of({"-Z", "profile-queries-folded=hit"}) ==
           "qprof: unknown option 'hit' in '-Z profile-queries-folded=hit'. Did you mean 'hits'? "
           "Valid options: merge-threads, hits, keys.");
     CHECK(error_of({"-Z", "profile-queries-chrome"}) ==
           "qprof: flag '-Z profile-queries-chrome' needs a value, as in "
-          "'-Z profile-queries-chrome=hits'.");
+          "'-Z profile-queries-chrome=hits,keys'.");
 }
 
 TEST_CASE("QPROF_FLAGS is read first and the command line wins") {
@@ -179,7 +183,7 @@ TEST_CASE("bad values name the valid choices") {
           "clocks: tsc, steady.");
     CHECK(error_of({"-Z", "profile-queries=cuonts"}) ==
           "qprof: unknown reporter 'cuonts' in '-Z profile-queries=cuonts'. Did you mean "
-          "'counts'? Valid reporters: counts, html, keys, folded, chrome, flamegraph, raw.");
+          "'counts'? Valid reporters: counts, html, keys, folded, chrome, flamegraph, pprof, raw.");
     CHECK(error_of({"-Z", "profile-queries=counts,"}) ==
           "qprof: empty reporter name in '-Z profile-queries=counts,'; list reporters separated "
           "by commas, as in '-Z profile-queries=counts,html'.");

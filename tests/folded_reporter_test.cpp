@@ -7,6 +7,7 @@
 #include <sstream>
 #include <thread>
 
+#include "deep_trace.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -191,4 +192,27 @@ TEST_CASE("folded: blocked waits end in _[k]; stacks equal after sanitising are 
     CHECK(folded(trace) ==
           "main;type_of 10\n"
           "main;type_of;type_of_[k] 3\n");
+}
+
+TEST_CASE("folded: a 100,000-deep chain takes memory linear in the trace, lines cut at 1000") {
+    // Every line repeats the frames above it: kept whole, the stacks of this chain would
+    // take 10 GB. The 1000th frame and those below it are summed into one last frame instead.
+    constexpr std::uint32_t kDepth = 100'000;
+    const std::string text = folded(qprof::test::deep_chain_trace(kDepth));
+    check_tool_friendly(text);
+    const std::vector<std::string> lines = lines_of(text);
+    REQUIRE(lines.size() == 999);  // "main" has no self time; f and g at depths 2 to 999
+    std::int64_t total = 0;
+    std::size_t most_frames = 0;
+    for (const std::string& line : lines) {
+        total += std::stoll(line.substr(line.rfind(' ')));
+        most_frames =
+            std::max<std::size_t>(most_frames, std::count(line.begin(), line.end(), ';') + 1);
+    }
+    CHECK(total == 2 * std::int64_t{kDepth});  // every node's 2 ns, none lost
+    CHECK(most_frames == 1000);
+    CHECK(lines.front() == "main;f 2");
+    CHECK_THAT(text, Catch::Contains(";g;[frames_1000_and_deeper] " +
+                                     std::to_string(2 * (kDepth - 998)) + "\n"));
+    CHECK(text.size() < 4'000'000);
 }

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <regex>
 #include <sstream>
 
@@ -15,6 +16,7 @@ namespace {
 using qprof::detail::Preorder;
 using qprof::detail::html::Importance;
 using qprof::detail::html::Piece;
+using qprof::detail::html::SiblingOrder;
 
 void type_of(int id) { PROFILE_QUERY(type_of, id); }
 
@@ -179,15 +181,17 @@ TEST_CASE("the initial view opens the longest important nodes within its budget"
     const qprof::Trace trace = compile_trace();
     const Preorder order{trace.threads.at(0)};
     const Importance important{{6, 100}, trace.wall_ns};
-    auto tree = [&](std::size_t budget) {
+    auto tree = [&](std::size_t budget, SiblingOrder sibling_order = SiblingOrder::call) {
         std::ostringstream out;
-        qprof::detail::html::write_initial_tree(out, trace, order, important, budget);
+        qprof::detail::html::write_initial_tree(out, trace, order, important, budget,
+                                                sibling_order);
         return std::regex_replace(out.str(), std::regex{" class=\"[^\"]*\""}, "");
     };
     // Roots are opened a level even past the budget; typeck, important, stays closed.
     CHECK(tree(3) ==
           "<div data-n=\"0\"><div data-n=\"1\"></div></div><div data-n=\"2\"><span>analysis "
-          "\u00b7 85.4 %</span><div data-n=\"3\"><span>typeck \u00b7 36.6 %</span><span "
+          "\u00b7 35.00 ms \u00b7 85.4 %</span><div data-n=\"3\"><span>typeck \u00b7 15.00 ms "
+          "\u00b7 36.6 %</span><span "
           "data-from=\"4\" data-to=\"18\">+14 queries \u00b7 17.1 % \u00b7 type_of</span></div>"
           "<span data-from=\"18\" data-to=\"28\">+10 queries \u00b7 24.4 % \u00b7 mostly "
           "type_of</span></div>");
@@ -196,6 +200,14 @@ TEST_CASE("the initial view opens the longest important nodes within its budget"
     // A trace of at most half the budget is drawn whole: no fold at all.
     CHECK(tree(56).find("data-from") == std::string::npos);
     CHECK_THAT(tree(56), Catch::Contains("data-n=\"27\""));  // the last node too
+    // Heaviest first: the same pieces, the longest first: analysis (35 ms) before parsing
+    // (3 ms); inside it typeck (15 ms) before the fold of the ten others (10 ms).
+    CHECK(tree(3, SiblingOrder::heaviest) ==
+          "<div data-n=\"2\"><span>analysis \u00b7 35.00 ms \u00b7 85.4 %</span><div "
+          "data-n=\"3\"><span>typeck \u00b7 15.00 ms \u00b7 36.6 %</span><span data-from=\"4\" "
+          "data-to=\"18\">+14 queries \u00b7 17.1 % \u00b7 type_of</span></div><span "
+          "data-from=\"18\" data-to=\"28\">+10 queries \u00b7 24.4 % \u00b7 mostly "
+          "type_of</span></div><div data-n=\"0\"><div data-n=\"1\"></div></div>");
 }
 
 // check_crate asks typeck with 6, 7, ... 25 sub-queries: all important, each longer.
@@ -218,7 +230,7 @@ TEST_CASE("a node whose children do not fit shows its longest ones, the rest fol
     const Preorder order{trace.threads.at(0)};
     const Importance important{{6, 100}, trace.wall_ns};
     std::ostringstream out;
-    qprof::detail::html::write_initial_tree(out, trace, order, important, 12);
+    qprof::detail::html::write_initial_tree(out, trace, order, important, 12, SiblingOrder::call);
     const std::string tree = out.str();
     // One fold for typeck 6..21 before the four longest, 22..25, each closed over its fold.
     const std::regex typeck{"<span class=\"label\">typeck"};
@@ -238,4 +250,40 @@ TEST_CASE("a fold names the provider that takes its time") {
     CHECK(text(0, order.size()) == "+28 queries \u00b7 92.7 % \u00b7 mostly analysis");
     CHECK(text(18, 21) == "+3 queries \u00b7 7.3 % \u00b7 typeck");  // one provider only
     CHECK(text(5, 6) == "+1 query \u00b7 <0.1 % \u00b7 type_of");    // a hit: counted, not timed
+}
+
+TEST_CASE("a chain 20,000 deep is written without recursion, its markup nested boundedly") {
+    constexpr int kDepth = 20'000;
+    static constinit qprof::detail::Site chain{"chain", __FILE__, __LINE__,
+                                               qprof::detail::SiteKind::query};
+    qprof::test::ManualClock clock;
+    qprof::Session session{qprof::test::recording_options()};
+    {
+        // Scopes opened in a loop, not by recursion: the test's own stack stays flat.
+        std::vector<std::unique_ptr<qprof::detail::ScopeGuard>> open;
+        for (int level = 0; level < kDepth; ++level) {
+            open.push_back(std::make_unique<qprof::detail::ScopeGuard>(
+                chain, qprof::detail::RecordKind::miss));
+        }
+        while (!open.empty()) {
+            open.pop_back();
+        }
+    }
+    session.finish();
+    const std::string page = qprof::test::without_viewer(html_of(session.trace()));
+    int nesting = 0;
+    int deepest = 0;
+    // The nesting of the tree's boxes: every "<div class=\"node" opens, every "</div>" closes.
+    for (std::size_t at = 0; at < page.size(); ++at) {
+        if (page.compare(at, 17, "<div class=\"node ") == 0) {
+            deepest = std::max(deepest, ++nesting);
+        } else if (page.compare(at, 6, "</div>") == 0 && nesting > 0) {
+            --nesting;
+        }
+    }
+    using qprof::detail::html::kMaxOpenDepth;
+    CHECK(deepest > static_cast<int>(kMaxOpenDepth) - 8);        // drawn open down to the limit...
+    CHECK(deepest <= static_cast<int>(kMaxOpenDepth) + 1);       // ... and no further
+    CHECK_THAT(page, Catch::Contains(" deep\" data-n=\"40\""));  // flattened from depth 32
+    CHECK_THAT(page, Catch::Contains("\"size\":[20000,19999,"));
 }

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
+#include "deep_trace.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -87,4 +88,20 @@ TEST_CASE("bad registrations are refused with a reason") {
     CHECK_THROWS_WITH(qprof::register_reporter("empty", nullptr),
                       Catch::Contains("without a factory"));
     CHECK(qprof::make_reporter("no-such-reporter") == nullptr);
+}
+
+TEST_CASE("every built-in reporter but html writes a 200,000-deep chain without recursion") {
+    // A walk that recursed on the depth would overflow the stack here (at a tenth of this
+    // depth under ASan).
+    constexpr std::uint32_t kDepth = 200'000;
+    const qprof::Trace trace = qprof::test::deep_chain_trace(kDepth);
+    qprof::ReportOptions options;
+    options.folded_hits = true;
+    options.chrome_hits = true;
+    // raw is streamed while the program runs; html is tested in html_reporter_test.
+    for (const char* name : {"counts", "keys", "folded", "chrome", "flamegraph"}) {
+        INFO(name);
+        const std::string text = qprof::test::report_text(name, trace, options);
+        CHECK_FALSE(text.empty());
+    }
 }

@@ -77,6 +77,8 @@ std::uint64_t run_codegen(const Ctx& ctx, std::uint32_t threads) {
                 codegen_share(ctx, functions, objects, worker, threads);
             });
         }
+        // The main thread only waits here: reports must not count this as its work.
+        PROFILE_WAIT("join workers");
         for (std::thread& thread : workers) {
             thread.join();
         }

@@ -22,6 +22,9 @@
 // need std::hash, == and a KeyFormatter (without one they print as TypeName{?}).
 #pragma once
 
+#include <qprof/detail/require_cxx20.hpp>
+#if QPROF_DETAIL_CXX20
+
 #include <algorithm>
 #include <boost/pfr/core.hpp>
 #include <concepts>
@@ -211,3 +214,5 @@ struct KeyEqual {
 };
 
 }  // namespace qprof
+
+#endif  // QPROF_DETAIL_CXX20

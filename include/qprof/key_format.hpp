@@ -17,6 +17,9 @@
 //   8. anything else as TypeName{?}: an unprintable key must never break the build.
 #pragma once
 
+#include <qprof/detail/require_cxx20.hpp>
+#if QPROF_DETAIL_CXX20
+
 #include <algorithm>
 #include <array>
 #include <boost/pfr/core.hpp>
@@ -263,3 +266,5 @@ std::string key_text(const Key& key) {
 }
 
 }  // namespace qprof
+
+#endif  // QPROF_DETAIL_CXX20

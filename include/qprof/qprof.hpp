@@ -15,12 +15,16 @@
 //       qprof::Session session{argc, argv};   // run with -Z profile-queries
 //       PROFILE_ACTIVITY("parsing");          // a pass, shown as a phase
 //       ...
+//       PROFILE_WAIT("join workers");         // waiting for other threads: not work
 //   }
 //
 // The key arguments are evaluated only while keys are recorded (-Z profile-queries-and-keys).
 // Building with -Dprofiling=disabled (or defining QPROF_ENABLED
 // to 0 before including this header) turns every macro into nothing.
 #pragma once
+
+#include <qprof/detail/require_cxx20.hpp>
+#if QPROF_DETAIL_CXX20
 
 #include <qprof/config.hpp>
 #include <qprof/reporter.hpp>
@@ -92,6 +96,12 @@ char keys_unused(const Keys&...);
 #define PROFILE_ACTIVITY(name) \
     QPROF_SCOPE_IMPL(QPROF_CONCAT(qprof_activity_, __COUNTER__), "" name, activity, activity)
 
+// Waiting, not work: time until the end of the enclosing scope spent waiting for other
+// threads (joining workers, a condition variable), recorded as a blocked wait of its own
+// provider, so that reports show it as waiting and never as self time of work.
+#define PROFILE_WAIT(name) \
+    QPROF_SCOPE_IMPL(QPROF_CONCAT(qprof_wait_, __COUNTER__), "" name, query, blocked)
+
 #else  // compiled out: every macro is nothing
 
 #define PROFILE_QUERY(provider, ...) QPROF_KEYS_UNUSED(__VA_ARGS__)
@@ -101,5 +111,8 @@ char keys_unused(const Keys&...);
 #define PROFILE_QUERY_HIT(provider, ...) QPROF_KEYS_UNUSED(__VA_ARGS__)
 #define PROFILE_QUERY_HIT_NAMED(name, ...) QPROF_KEYS_UNUSED(__VA_ARGS__)
 #define PROFILE_ACTIVITY(name) (void)0
+#define PROFILE_WAIT(name) (void)0
 
 #endif
+
+#endif  // QPROF_DETAIL_CXX20

@@ -20,6 +20,9 @@
 // not equal to itself (a NaN, or an aggregate holding one) throws std::invalid_argument.
 #pragma once
 
+#include <qprof/detail/require_cxx20.hpp>
+#if QPROF_DETAIL_CXX20
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -338,3 +341,5 @@ void Query<Key, Value>::describe(std::string& out, const void* query, const void
 
 }  // namespace profiled / unprofiled
 }  // namespace qprof
+
+#endif  // QPROF_DETAIL_CXX20

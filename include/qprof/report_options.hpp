@@ -4,6 +4,9 @@
 //   options.report.important_extent = 10;   // same as -Z profile-queries-important=10,1
 #pragma once
 
+#include <qprof/detail/require_cxx20.hpp>
+#if QPROF_DETAIL_CXX20
+
 #include <cstdint>
 
 namespace qprof {
@@ -20,10 +23,15 @@ struct ReportOptions {
     bool folded_hits = false;           // cache hits as annotated leaf frames
     bool folded_keys = false;           // "provider(key)" frames: many more stacks
 
-    // -Z profile-queries-chrome=hits (profile_queries.trace.json): hits as instant events.
+    // -Z profile-queries-chrome=hits,keys (profile_queries.trace.json): hits as instant events;
+    // each event's key in its args. Off by default: viewers such as speedscope make args part
+    // of the frame name, which would split every provider into one frame per key.
     bool chrome_hits = false;
+    bool chrome_keys = false;
 
     bool operator==(const ReportOptions&) const = default;
 };
 
 }  // namespace qprof
+
+#endif  // QPROF_DETAIL_CXX20

@@ -11,6 +11,9 @@
 //   QPROF_REGISTER_REPORTER(top10, TopTen);   // then: -Z profile-queries=counts,top10
 #pragma once
 
+#include <qprof/detail/require_cxx20.hpp>
+#if QPROF_DETAIL_CXX20
+
 #include <functional>
 #include <memory>
 #include <ostream>
@@ -68,3 +71,5 @@ struct ReporterRegistration {
     static const ::qprof::detail::ReporterRegistration<Type> qprof_reporter_registration_##name { \
 #name                                                                                     \
     }
+
+#endif  // QPROF_DETAIL_CXX20

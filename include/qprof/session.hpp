@@ -5,7 +5,18 @@
 //       qprof::Session session{argc, argv};   // consumes -Z flags, may throw qprof::FlagError
 //       ...                                   // argv now holds only the program's own arguments
 //   }                                         // reports written, their paths printed to stderr
+//
+// Without exceptions (a program built with -fno-exceptions, or one that prefers a value):
+//
+//   qprof::SessionStart start = qprof::Session::from_args(argc, argv);
+//   if (!start) {                              // a bad flag (start.error says which), or -Z help
+//       if (!start.error.empty()) std::fprintf(stderr, "%s\n", start.error.c_str());
+//       return start.help_shown ? 0 : 2;
+//   }
 #pragma once
+
+#include <qprof/detail/require_cxx20.hpp>
+#if QPROF_DETAIL_CXX20
 
 #include <memory>
 #include <qprof/report_options.hpp>
@@ -17,8 +28,9 @@ namespace qprof {
 
 struct Trace;
 
-// A -Z flag that is unknown or has a bad value; the message names the flag, the valid
-// choices and the nearest one.
+// A session that cannot start: a -Z flag that is unknown or has a bad value (the message
+// names the flag, the valid choices and the nearest one), an output directory that cannot be
+// written, or another session already recording.
 class FlagError : public std::runtime_error {
   public:
     using std::runtime_error::runtime_error;
@@ -52,10 +64,27 @@ std::string flags_help();
 // Names the calling thread in the reports ("main" and "thread N" otherwise).
 void name_this_thread(std::string name);
 
+class Session;
+
+// What Session::from_args gives back: the session, or why there is none.
+struct SessionStart {
+    std::unique_ptr<Session> session;  // null when the session could not start, or -Z help
+    std::string error;                 // why it could not start (what FlagError would say)
+    bool help_shown = false;           // -Z help: the flags were printed to stdout; end the program
+
+    explicit operator bool() const { return session != nullptr; }
+};
+
 class Session {
   public:
+    // The same as Session(argc, argv), but never throws and never exits: a bad flag comes back
+    // as SessionStart::error, -Z help as SessionStart::help_shown. Usable from code built with
+    // -fno-exceptions (the library itself is built with exceptions and catches them).
+    static SessionStart from_args(int& argc, char** argv) noexcept;
+
     // Parses QPROF_FLAGS and argv (see parse_flags). With -Z help, prints the flags and
-    // exits. Throws FlagError on a bad flag or an output directory that cannot be written.
+    // exits (from_args reports it instead). Throws FlagError on a bad flag, an output
+    // directory that cannot be written, or another session already recording.
     Session(int& argc, char** argv);
     explicit Session(SessionOptions options);
     ~Session();
@@ -82,3 +111,5 @@ class Session {
 };
 
 }  // namespace qprof
+
+#endif  // QPROF_DETAIL_CXX20

@@ -10,6 +10,9 @@
 //   }
 #pragma once
 
+#include <qprof/detail/require_cxx20.hpp>
+#if QPROF_DETAIL_CXX20
+
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -121,3 +124,5 @@ struct Trace {
 };
 
 }  // namespace qprof
+
+#endif  // QPROF_DETAIL_CXX20

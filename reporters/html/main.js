@@ -1,4 +1,4 @@
-// qprof viewer, part 5 of 5: start-up and the hooks the browser tests use (window.qprof). The
+// qprof viewer, part 6 of 6: start-up and the hooks the browser tests use (window.qprof). The
 // script sits at the end of <body>, so the whole page is parsed by now: everything runs at
 // once, synchronously, and `ready` resolves before the first frame is painted.
 (() => {
@@ -39,9 +39,11 @@
   try {
     const source = document.getElementById('qprof-trace');
     if (!source) throw new Error('the page has no #qprof-trace');
-    qp.load(JSON.parse(source.textContent));
+    const payload = JSON.parse(source.textContent);
+    qp.load(payload);
     qp.initTrees();
     qp.initPanels();
+    qp.initStats(payload);
   } catch (e) {
     // Not rethrown: a broken page should say so in the page, and `ready` must still settle
     // so that whoever waits on it learns about `error` instead of timing out.

@@ -1,11 +1,11 @@
-// qprof viewer, part 4 of 5: everything around the trees -- the details panel, the provider
+// qprof viewer, part 4 of 6: everything around the trees -- the details panel, the provider
 // table's sorting, the thread selector, the widest/deepest lists and the search.
 (() => {
   'use strict';
 
   const SEARCH_OPEN = 200;   // matches whose folds a search opens; more would flood the DOM
   const SEARCH_DELAY = 250;  // ms of quiet typing before searching
-  const PATH_SHOWN = 12;     // ancestors listed in the details panel
+  const PATH_SHOWN = 12;     // ancestors listed in the details panel (even)
 
   // ---- details ----
 
@@ -26,22 +26,37 @@
     h += row('outcome', 'Outcome', qp.OUTCOMES[outcome] || '?');
     h += row('inclusive', 'Inclusive time', qp.durationText(T.dur[n]));
     h += row('self', 'Self time', qp.durationText(Math.max(0, T.self[n])));
-    h += row('share', 'Share of wall time', qp.percentText(T.dur[n]));
+    h += row('share', 'Share of busy time', qp.percentText(T.dur[n]));
     h += row('depth', 'Depth', String(T.depth[n]));
     h += row('extent', 'Extent', qp.thousands(T.extent[n]) + (T.extent[n] === 1 ? ' child' : ' children'));
     h += row('subtree', 'Subtree', qp.thousands(T.size[n]) + (T.size[n] === 1 ? ' node' : ' nodes'));
     h += row('unfinished', 'Unfinished', qp.isUnfinished(T, n) ? 'yes' : 'no');
     if (qp.threads.length > 1) h += row('thread', 'Thread', T.name);
     h += '</dl>';
+    h += pathHtml(t, n);
+    if (pinned && T.size[n] > 1 && !qp.isSmall(T, n)) h += '<p class="hint">Enter or a second click opens or closes it; \u2190 goes to the parent.</p>';
+    return h + backLink();
+  }
+
+  // The path from the root to n, each ancestor a link that reveals it; a long path keeps its
+  // first and last PATH_SHOWN / 2 steps.
+  function pathHtml(t, n) {
+    const T = qp.threads[t];
     const path = [];
     for (let a = T.parent[n]; a >= 0; a = T.parent[a]) path.push(a);
-    if (path.length > 0) {
-      const names = path.slice(0, PATH_SHOWN).reverse().map((a) => qp.escape(qp.providerName(t, a)));
-      h += '<p class="path" data-field="path">' + (path.length > PATH_SHOWN ? '\u2026 \u203a ' : '') +
-        names.join(' \u203a ') + '</p>';
-    }
-    if (pinned && T.size[n] > 1 && !qp.isSmall(T, n)) h += '<p class="hint">Enter or a second click opens or closes it; \u2190 goes to the parent.</p>';
-    return h;
+    if (path.length === 0) return '';
+    path.reverse();
+    const link = (a) => '<a href="#" data-thread="' + t + '" data-n="' + a + '">' + qp.escape(qp.providerName(t, a)) + '</a>';
+    const half = PATH_SHOWN / 2;
+    const shownPath = path.length <= PATH_SHOWN ? path.map(link)
+      : path.slice(0, half).map(link).concat(['\u2026 ' + qp.thousands(path.length - PATH_SHOWN) + ' more \u2026'], path.slice(-half).map(link));
+    return '<p class="path" data-field="path">Path from the root: ' + shownPath.join(' \u203a ') + '</p>';
+  }
+
+  function backLink() {
+    const p = qp.shownProvider;
+    if (!(p >= 0) || !qp.providers[p]) return '';
+    return '<p><a href="#" data-back="' + p + '">\u2039 statistics of ' + qp.escape(qp.providers[p].name) + '</a></p>';
   }
 
   function foldDetails(t, from, to, pinned) {
@@ -56,7 +71,7 @@
     h += row('queries', 'Queries', qp.thousands(to - from));
     h += row('top-level', 'Top-level', qp.thousands(tops));
     h += row('inclusive', 'Inclusive time', qp.durationText(runNs));
-    h += row('share', 'Share of wall time', qp.percentText(runNs));
+    h += row('share', 'Share of busy time', qp.percentText(runNs));
     h += '</dl><p class="hint">Click, Enter or \u2192 draws these queries.</p>';
     return h;
   }
@@ -64,7 +79,7 @@
   qp.showDetails = function showDetails(t, el, pinned) {
     const box = document.getElementById('details');
     if (!box) return;
-    let id = 'none';
+    let id = qp.shownProvider >= 0 ? 'provider' + qp.shownProvider : 'none';
     if (el && t >= 0) {
       id = el.classList.contains('fold')
         ? t + 'f' + el.getAttribute('data-from') + '-' + el.getAttribute('data-to')
@@ -75,6 +90,8 @@
     shown = id;
     if (id === 'none') {
       box.innerHTML = HINT;
+    } else if (!el) {
+      box.innerHTML = qp.providerHtml(qp.shownProvider);
     } else if (el.classList.contains('fold')) {
       box.innerHTML = foldDetails(t, Number(el.getAttribute('data-from')), Number(el.getAttribute('data-to')), pinned);
     } else {
@@ -151,6 +168,15 @@
     }
     select.value = String(qp.visible);
     select.addEventListener('change', () => qp.showThread(Number(select.value)));
+    const order = document.getElementById('order-select');
+    if (order) {
+      order.value = qp.siblingOrder;
+      order.addEventListener('change', () => {
+        qp.siblingOrder = order.value === 'call' ? 'call' : 'heaviest';
+        qp.redrawTrees();
+        if (qp.matcher) highlight();
+      });
+    }
   }
 
   function initShapes() {
@@ -318,18 +344,6 @@
     });
     input.addEventListener('keydown', (e) => onSearchKey(input, e));
     document.addEventListener('keydown', (e) => onPageKey(input, e));
-    // The header's hottest providers search themselves: every run of one, highlighted.
-    const hot = document.getElementById('hot-providers');
-    if (hot) {
-      hot.addEventListener('click', (e) => {
-        const link = e.target.closest('a[data-search]');
-        if (!link) return;
-        e.preventDefault();
-        input.value = link.getAttribute('data-search');
-        clearTimeout(search.timer);
-        searchNow(input);
-      });
-    }
   }
 
   qp.initPanels = function initPanels() {

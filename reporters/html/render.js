@@ -1,4 +1,4 @@
-// qprof viewer, part 2 of 5: drawing. Which nodes a list of siblings shows open, folded or
+// qprof viewer, part 2 of 6: drawing. Which nodes a list of siblings shows open, folded or
 // one by one (the rule html_tree.cpp follows for the initial view), their markup as HTML
 // strings (the same markup the C++ reporter writes), and the operations that change what is
 // drawn: expanding a fold, opening or closing a node, opening the path to a node. The DOM is
@@ -102,7 +102,9 @@
     const opened = new Map();
     const heap = maxHeap((n) => T.dur[n]);
     const seed = (list) => {
-      for (const p of list) if (!p.fold && (T.tag[p.n] & 16) && !isSmall(T, p.n)) heap.push(p.n);
+      for (const p of list) {
+        if (!p.fold && (T.tag[p.n] & 16) && !isSmall(T, p.n) && T.depth[p.n] < qp.MAX_OPEN_DEPTH) heap.push(p.n);
+      }
     };
     seed(ps);
     while (heap.size() > 0 && budget > 0) {
@@ -154,8 +156,12 @@
     out.push('</div>');
   }
 
+  // How siblings are drawn: 'heaviest' first (the default, as the page is written) or 'call'.
+  qp.siblingOrder = 'heaviest';
+
   function piecesHtml(T, ps, opened, out) {
-    for (const p of ps) {
+    const drawn = qp.siblingOrder === 'heaviest' ? qp.heaviestFirst(T, ps) : ps;
+    for (const p of drawn) {
       if (p.fold) foldHtml(T, p.from, p.to, out);
       else nodeHtml(T, p.n, opened, out);
     }

@@ -1,9 +1,9 @@
-// qprof viewer, part 1 of 5: the trace. Decodes the JSON payload into typed arrays once,
+// qprof viewer, part 1 of 6: the trace. Decodes the JSON payload into typed arrays once,
 // derives depth, extent, parent and self time in one pass per thread, and makes the texts and
 // classes of nodes and folds. Every rule here has a twin in reporters/html_format.cpp; the
 // browser test compares what the two write, so a change to one is a change to both.
 //
-// The five files are concatenated (trace.js, render.js, tree.js, panels.js, main.js) into one
+// The six files are concatenated (trace.js, render.js, tree.js, panels.js, stats.js, main.js) into one
 // classic script. This file declares the shared namespace `qp`; each file is an IIFE that adds
 // to it, so nothing else leaks into the page's global scope.
 const qp = {};
@@ -12,6 +12,11 @@ const qp = {};
   'use strict';
 
   const OUTCOMES = ['miss', 'hit', 'blocked', 'load', 'activity'];
+  // Deep chains are drawn flattened (kDeepDepth and kMaxOpenDepth in html_parts.hpp): from
+  // DEEP_DEPTH on a box is a plain block; nodes MAX_OPEN_DEPTH deep are never opened by a plan,
+  // only one level per action, so that no markup nests near the HTML parser's limit.
+  qp.DEEP_DEPTH = 32;
+  qp.MAX_OPEN_DEPTH = 256;
   const HIT = 1;
   qp.OUTCOMES = OUTCOMES;
   qp.HIT = HIT;
@@ -60,7 +65,8 @@ const qp = {};
     if (!payload || payload.format !== 'qprof-html-trace') {
       throw new Error('not a qprof-html-trace payload');
     }
-    qp.wall = Number(payload.wall_ns) || 0;
+    // Every share is of the busy time of all threads together (`total_ns`), as in the header.
+    qp.total = Number(payload.total_ns != null ? payload.total_ns : payload.wall_ns) || 0;
     qp.providers = (payload.providers || []).map((p) => ({
       name: String(p.name), activity: !!p.activity,
     }));
@@ -108,7 +114,7 @@ const qp = {};
     return last % 2 === 0 ? truncated : plain;
   }
 
-  qp.percentOf = (ns) => (qp.wall > 0 ? (100 * ns) / qp.wall : 0);
+  qp.percentOf = (ns) => (qp.total > 0 ? (100 * ns) / qp.total : 0);
 
   qp.percentText = function percentText(ns) {
     const p = qp.percentOf(ns);
@@ -150,13 +156,15 @@ const qp = {};
     c += ' ' + durBucket(d) + ' ' + shareGrade(d);
     if (tag & 16) c += ' important';
     if (tag & 8) c += ' unfinished';
+    if (T.depth[n] >= qp.DEEP_DEPTH) c += ' deep';
     return c;
   };
 
   qp.labelOf = function labelOf(T, n) {
     if (!(T.tag[n] & 16) || (T.tag[n] & 7) === HIT) return null;
     const p = qp.providers[T.tag[n] >>> 5];
-    return (p ? p.name : '?') + ' \u00b7 ' + qp.percentText(T.dur[n]);
+    return (p ? p.name : '?') + ' \u00b7 ' + qp.durationText(T.dur[n]) + ' \u00b7 ' +
+      qp.percentText(T.dur[n]);
   };
 
   // The summed durations of the top-level nodes of the sibling run [from, to).
@@ -188,6 +196,14 @@ const qp = {};
     const name = qp.providers[best] ? qp.providers[best].name : '?';
     return (score.size === 1 ? ' \u00b7 ' : ' \u00b7 mostly ') + name;
   }
+
+  // Heaviest first: pieces by their time (a fold by its top-level nodes'), longest first,
+  // ties in call order. The twin of sort_heaviest_first in html_tree.cpp.
+  qp.heaviestFirst = function heaviestFirst(T, ps) {
+    const timed = ps.map((p, i) => ({ p, i, ns: p.fold ? qp.runDuration(T, p.from, p.to) : (T.tag[p.n] & 7) === HIT ? 0 : T.dur[p.n] }));
+    timed.sort((a, b) => b.ns - a.ns || a.i - b.i);
+    return timed.map((x) => x.p);
+  };
 
   qp.foldText = function foldText(T, from, to) {
     const count = to - from;

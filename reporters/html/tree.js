@@ -1,4 +1,4 @@
-// qprof viewer, part 3 of 5: the trees as a widget. Roving-focus keyboard model, selection,
+// qprof viewer, part 3 of 6: the trees as a widget. Roving-focus keyboard model, selection,
 // mouse and hover, the thread shown, and reveal; all listeners are delegated on #trees.
 (() => {
   'use strict';
@@ -72,7 +72,7 @@
     const T = qp.threads[t];
     const n = numAttr(el, 'data-n');
     const outcome = qp.OUTCOMES[T.tag[n] & 7] || 'miss';
-    const share = (T.tag[n] & 7) === qp.HIT ? '' : ', ' + qp.percentText(T.dur[n]) + ' of wall time';
+    const share = (T.tag[n] & 7) === qp.HIT ? '' : ', ' + qp.percentText(T.dur[n]) + ' of busy time';
     return qp.providerName(t, n) + ', ' + outcome + share;
   }
 
@@ -101,8 +101,13 @@
     return view && el.offsetHeight > view.clientHeight ? 'start' : 'center';
   }
 
+  // What the details panel shows when the pointer is not over a box: the selected node, or
+  // the provider whose statistics were opened after it.
+  qp.pinned = 'node';
+
   function select(t, el, opts) {
     const o = opts || {};
+    qp.pinned = 'node';
     const prev = qp.current[t];
     if (prev && prev !== el) unmark(prev);
     qp.current[t] = el;
@@ -221,6 +226,7 @@
   // Back to the pinned selection.
   function onLeave() {
     hovered = null;
+    if (qp.pinned === 'provider') { qp.showDetails(-1, null, true); return; }
     const cur = qp.current[qp.visible];
     qp.showDetails(qp.visible, cur && cur.isConnected ? cur : null, true);
   }
@@ -253,6 +259,19 @@
     section.appendChild(tree);
     return tree;
   }
+
+  // Draws every tree afresh, as the viewer would on a page written without them: after the
+  // sibling order changed.
+  qp.redrawTrees = function redrawTrees() {
+    qp.threads.forEach((T, t) => {
+      const tree = qp.treeEls[t];
+      tree.textContent = '';
+      qp.current[t] = null;
+      tree.tabIndex = 0;
+      if (T.len > 0) tree.insertAdjacentHTML('beforeend', qp.render(T, qp.pieces(T, 0, T.len), qp.INITIAL_BUDGET));
+    });
+    qp.showDetails(-1, null, true);
+  };
 
   qp.initTrees = function initTrees() {
     const section = document.getElementById('trees');

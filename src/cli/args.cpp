@@ -257,9 +257,9 @@ void write_rows(std::ostream& out, std::string_view title, const HelpRows& rows,
 
 }  // namespace
 
-std::string ParsedArgs::value_or(std::string_view option, std::string fallback) const {
+std::string ParsedArgs::value_or(std::string_view option, std::string_view fallback) const {
     const auto it = values.find(std::string(option));
-    return it == values.end() ? fallback : it->second;
+    return it == values.end() ? std::string(fallback) : it->second;
 }
 
 ParsedArgs parse_args(const CommandSpec& command, std::span<const std::string> words) {

@@ -61,7 +61,7 @@ struct ParsedArgs {
     std::map<std::string, std::string> values;  // by option name; the last use wins
 
     bool has(std::string_view option) const { return values.contains(std::string(option)); }
-    std::string value_or(std::string_view option, std::string fallback) const;
+    std::string value_or(std::string_view option, std::string_view fallback) const;
 };
 
 // Throws UsageError for an unknown option, a value missing, given to a switch or not among

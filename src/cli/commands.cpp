@@ -24,16 +24,17 @@ namespace qprof::cli {
 
 namespace {
 
-// Runs a subcommand's body, turning a usage mistake into its message and status 1.
+// Runs a subcommand's body, turning a usage mistake into its message and status 1, and a
+// standard output that could not take everything into status 1 too.
 template <typename Body>
 int with_usage(const CommandSpec& command, std::span<const std::string> words, Body body) {
     try {
         const ParsedArgs args = parse_args(command, words);
         if (args.help) {
             std::cout << help_text(command);
-            return kExitOk;
+            return checked_stdout(kExitOk);
         }
-        return body(args);
+        return checked_stdout(body(args));
     } catch (const UsageError& error) {
         std::cerr << error.what() << '\n';
         return kExitFailed;
@@ -57,7 +58,7 @@ CommandSpec report_command() {
          {"output", 'o', "DIR", "directory to write them in (default: the current one)"},
          {"important", 0, "EXTENT,PERCENT", "as -Z profile-queries-important"},
          {"folded", 0, "OPTIONS", "as -Z profile-queries-folded (merge-threads,hits,keys)"},
-         {"chrome", 0, "OPTIONS", "as -Z profile-queries-chrome (hits)"},
+         {"chrome", 0, "OPTIONS", "as -Z profile-queries-chrome (hits,keys)"},
          kNoProgress},
         {{"FILE", "a saved run (.qprof)"}}};
 }
@@ -70,6 +71,7 @@ SessionOptions parse_as_flags(const CommandSpec& command, const std::vector<std:
         words.push_back(flag);
     }
     std::vector<char*> argv;
+    argv.reserve(words.size() + 1);
     for (std::string& word : words) {
         argv.push_back(word.data());
     }
@@ -106,6 +108,7 @@ SessionOptions report_session(const ParsedArgs& args, const ReportOptions& recor
     }
     if (args.has("chrome")) {
         options.report.chrome_hits = given.chrome_hits;
+        options.report.chrome_keys = given.chrome_keys;
     }
     if (std::count(options.reporters.begin(), options.reporters.end(), detail::kRawReporter)) {
         throw usage_error(command,

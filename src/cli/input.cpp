@@ -5,30 +5,52 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <iostream>
-#include <iterator>
-#include <sstream>
 #include <stdexcept>
 
 #include "progress.hpp"
+#include "raw_format.hpp"
 #include "raw_reader.hpp"
+#include "text.hpp"
 #include "trace_merge.hpp"
 
 namespace qprof::cli {
 
 namespace {
 
-std::string read_all(const std::string& path) {
-    std::ifstream in{path, std::ios::binary};
-    if (!in) {
-        throw std::runtime_error(std::strerror(errno));
+// Reads `fd` to its end, at most `limit` bytes; stops after the first bytes when they are not
+// the magic, so that the reader refuses a foreign input (a terminal, /dev/zero) at once.
+std::string read_bounded(int fd, std::size_t limit) {
+    std::string bytes;
+    char buffer[1 << 16];
+    while (true) {
+        const std::size_t want = bytes.size() < detail::raw::kMagic.size()
+                                     ? detail::raw::kMagic.size() - bytes.size()
+                                     : sizeof buffer;
+        const ssize_t got = ::read(fd, buffer, want);
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
+        if (got < 0) {
+            throw std::runtime_error(std::string{"cannot read it: "} + std::strerror(errno));
+        }
+        if (got == 0) {
+            return bytes;
+        }
+        bytes.append(buffer, static_cast<std::size_t>(got));
+        const std::size_t seen = std::min(bytes.size(), detail::raw::kMagic.size());
+        if (std::memcmp(bytes.data(), detail::raw::kMagic.data(), seen) != 0) {
+            return bytes;  // not a stream: the reader says so at byte 0
+        }
+        if (bytes.size() > limit) {
+            throw std::runtime_error(
+                "it is not a regular file and holds more than " + detail::with_thousands(limit) +
+                " bytes, the most qprof reads from a pipe or a device; save it to a file first");
+        }
     }
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    return std::move(bytes).str();
 }
 
 void print_diagnostic(const std::string& path, const detail::Diagnostic& diagnostic) {
@@ -45,7 +67,7 @@ std::string run_name(const detail::RecordedRun& run, std::size_t index) {
 
 }  // namespace
 
-InputFile::InputFile(std::string path) : path_(std::move(path)) {
+InputFile::InputFile(std::string path, std::size_t unmapped_limit) : path_(std::move(path)) {
     const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         throw std::runtime_error(std::string{"cannot open it: "} + std::strerror(errno));
@@ -55,7 +77,7 @@ InputFile::InputFile(std::string path) : path_(std::move(path)) {
         ::close(fd);
         throw std::runtime_error("it is a directory (expected a .qprof file)");
     }
-    if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0) {
+    if (S_ISREG(info.st_mode) && info.st_size > 0) {
         void* map =
             ::mmap(nullptr, static_cast<std::size_t>(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
         if (map != MAP_FAILED) {
@@ -64,12 +86,17 @@ InputFile::InputFile(std::string path) : path_(std::move(path)) {
             mapped_ = true;
         }
     }
-    ::close(fd);
-    if (!mapped_) {  // a pipe, an empty file, or a mapping refused
-        copy_ = read_all(path_);
+    if (!mapped_) {  // a pipe, a device, an empty file, or a mapping refused
+        try {
+            copy_ = read_bounded(fd, unmapped_limit);
+        } catch (...) {
+            ::close(fd);
+            throw;
+        }
         data_ = reinterpret_cast<const unsigned char*>(copy_.data());
         size_ = copy_.size();
     }
+    ::close(fd);
 }
 
 InputFile::~InputFile() {
@@ -80,6 +107,19 @@ InputFile::~InputFile() {
 
 void print_error(const std::string& path, const std::string& message) {
     std::cerr << "qprof: error: " << path << ": " << message << '\n';
+}
+
+int checked_stdout(int status) {
+    errno = 0;
+    std::cout.flush();
+    if (std::cout) {
+        return status;
+    }
+    const int error = errno;
+    std::cerr << "qprof: error: the output could not be written to standard output"
+              << (error != 0 ? std::string{" ("} + std::strerror(error) + ")" : std::string{})
+              << "; it is incomplete\n";
+    return kExitFailed;
 }
 
 LoadedTrace load_trace(const std::string& path, const LoadOptions& options) {

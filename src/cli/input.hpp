@@ -16,11 +16,14 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailed = 1;   // bad usage, or nothing usable in an input
 inline constexpr int kExitPartial = 2;  // an input was damaged: what came before was used
 
-// A file's bytes, mapped read-only (or read whole when it cannot be mapped).
+// A file's bytes, mapped read-only. What cannot be mapped (a pipe, a device) is read whole, up
+// to `unmapped_limit` bytes, and only while it starts as a stream does.
 class InputFile {
   public:
-    // Throws std::runtime_error naming the file and the reason.
-    explicit InputFile(std::string path);
+    static constexpr std::size_t kUnmappedLimit = std::size_t{1} << 30;
+
+    // Throws std::runtime_error naming the reason.
+    explicit InputFile(std::string path, std::size_t unmapped_limit = kUnmappedLimit);
     ~InputFile();
     InputFile(const InputFile&) = delete;
     InputFile& operator=(const InputFile&) = delete;
@@ -53,5 +56,9 @@ LoadedTrace load_trace(const std::string& path, const LoadOptions& options);
 
 // "qprof: error: FILE: MESSAGE" on stderr.
 void print_error(const std::string& path, const std::string& message);
+
+// `status`, once standard output has taken everything written to it; otherwise kExitFailed,
+// said on stderr (a full disk, a closed pipe): a cut report must not look complete.
+int checked_stdout(int status);
 
 }  // namespace qprof::cli

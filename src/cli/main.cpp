@@ -42,11 +42,12 @@ int main(int argc, char** argv) {
     const std::vector<std::string> words(argv + 1, argv + argc);
     if (words.empty() || words[0] == "--help" || words[0] == "-h" || words[0] == "help") {
         print_help(words.empty() ? std::cerr : std::cout);
-        return words.empty() ? qprof::cli::kExitFailed : qprof::cli::kExitOk;
+        return words.empty() ? qprof::cli::kExitFailed
+                             : qprof::cli::checked_stdout(qprof::cli::kExitOk);
     }
     if (words[0] == "--version") {
         std::cout << "qprof " << QPROF_VERSION << " (reads raw stream format 1.x)\n";
-        return qprof::cli::kExitOk;
+        return qprof::cli::checked_stdout(qprof::cli::kExitOk);
     }
     std::vector<std::string> names;
     for (const Subcommand& command : kSubcommands) {

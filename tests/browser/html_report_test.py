@@ -24,16 +24,16 @@ import time
 # Imported from the source tree: leave no __pycache__ in it.
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import analysis_checks  # noqa: E402
 import cdp  # noqa: E402
 
 READY_TIMEOUT_MS = 20000
 LOAD_TIMEOUT_S = 90  # the 1M-query page is tens of MB
-LABEL_RE = re.compile(r"^\S.* · (\d+\.\d|<0\.1) %$")
+LABEL_RE = re.compile(r"^\S.* · \d+(\.\d+)? (ns|µs|ms|s) · (\d+\.\d|<0\.1) %$")
 STATUS_RE = re.compile(r"([\d,]+) match(?:es)? in ([\d,]+) threads?")
 
 
-class CheckFailed(Exception):
-    """A check did not hold; the message says precisely why."""
+CheckFailed = analysis_checks.CheckFailed  # one kind of failure for every check
 
 
 class Results:
@@ -84,7 +84,8 @@ def run_toyc(toyc, out_dir, extra_args):
     page = os.path.join(out_dir, "profile_queries.html")
     if os.path.exists(page):
         os.remove(page)  # a stale page must not pass for a new one
-    command = [toyc, "-Z", "profile-queries", "-Z", "profile-queries-dir=" + out_dir]
+    # The Chrome trace of the same run is what the slowest run's duration is checked against.
+    command = [toyc, "-Z", "profile-queries=html,chrome", "-Z", "profile-queries-dir=" + out_dir]
     command += extra_args
     started = time.monotonic()
     done = subprocess.run(command, capture_output=True, text=True, timeout=600)
@@ -379,10 +380,10 @@ def choose_thread(page, value):
 
 def check_sorting(page):
     column = page.js("[...document.querySelectorAll('#provider-table thead th')]"
-                     ".findIndex(th => th.dataset.sort === 'count')")
+                     ".findIndex(th => th.dataset.sort === 'runs')")
     if column is None or column < 0:
-        raise CheckFailed("no <th data-sort=\"count\"> in #provider-table")
-    header = '#provider-table thead th[data-sort="count"]'
+        raise CheckFailed("no <th data-sort=\"runs\"> in #provider-table")
+    header = '#provider-table thead th[data-sort="runs"]'
 
     def values():
         return page.call("(c) => [...document.querySelectorAll('#provider-table tbody tr')]"
@@ -393,20 +394,20 @@ def check_sorting(page):
     page.browser.click(header)
     page.browser.settle()
     first = values()
-    direction = sort_direction(first, "after one click on Count")
+    direction = sort_direction(first, "after one click on Runs")
     page.browser.click(header)
     page.browser.settle()
     second = values()
-    again = sort_direction(second, "after a second click on Count")
+    again = sort_direction(second, "after a second click on Runs")
     if again == direction and first[0] != first[-1]:
-        raise CheckFailed("a second click on Count kept the %s order (%s)"
+        raise CheckFailed("a second click on Runs kept the %s order (%s)"
                           % (direction, second[:6]))
     return "%s, then %s: %s ... %s" % (direction, again, second[:3], second[-3:])
 
 
 def sort_direction(values, when):
     if any(v != v for v in values):  # NaN: a cell without a numeric data-value
-        raise CheckFailed("%s, some Count cells lack a numeric data-value: %s"
+        raise CheckFailed("%s, some Runs cells lack a numeric data-value: %s"
                           % (when, values[:10]))
     if all(a >= b for a, b in zip(values, values[1:])):
         return "descending"
@@ -414,7 +415,7 @@ def sort_direction(values, when):
         return "ascending"
     at = next(i for i in range(1, len(values) - 1)
               if (values[i - 1] - values[i]) * (values[i] - values[i + 1]) < 0)
-    raise CheckFailed("%s the Count column is not sorted: rows %d-%d have %s"
+    raise CheckFailed("%s the Runs column is not sorted: rows %d-%d have %s"
                       % (when, at, at + 2, values[at - 1:at + 2]))
 
 
@@ -440,31 +441,13 @@ def check_search(page):
     return "%r: %d .match elements, %s; status %r" % (name, found["count"], visible, status)
 
 
-def check_hot_provider(page):
-    """The header's "Most self time" links search their provider."""
-    name = page.js("document.querySelector('#hot-providers a[data-search]')"
-                   "?.getAttribute('data-search') ?? null")
-    if name is None:
-        raise CheckFailed("the header has no #hot-providers link")
-    page.browser.click("#hot-providers a[data-search]")
-    page.browser.settle()
-    typed = page.js("document.getElementById('search').value")
-    if typed != name:
-        raise CheckFailed("clicking %r put %r in the search box" % (name, typed))
-    found = wait_for_matches(page)
-    if found["count"] == 0 or found["wrong"]:
-        raise CheckFailed("clicking %r: %d matches, wrong ones: %s"
-                          % (name, found["count"], "; ".join(found["wrong"][:5])))
-    return "%r: %d .match elements" % (name, found["count"])
-
-
 def rarest_provider(page):
     """The provider with the fewest queries above one, from the provider table."""
     # The name comes from the payload by the row's data-provider: the cell's text may
     # carry more than the name (such as an "activity" badge).
     rows = page.js("""(() => {
         const heads = [...document.querySelectorAll('#provider-table thead th')];
-        const count = heads.findIndex(th => th.dataset.sort === 'count');
+        const count = heads.findIndex(th => th.dataset.sort === 'runs');
         const providers = __qprofTest.trace().providers;
         return [...document.querySelectorAll('#provider-table tbody tr')].map(r =>
             [providers[Number(r.dataset.provider)]?.name, Number(r.cells[count]?.dataset.value)]);
@@ -579,9 +562,10 @@ def screenshot_initial(page):
 
 # ----- driver -----
 
-def run_checks(browser, page_path, out_dir):
+def run_checks(browser, page_path, out_dir, shots=None):
     results = Results()
     page = Page(browser, out_dir)
+    chrome_path = os.path.join(os.path.dirname(page_path), "profile_queries.trace.json")
     results.run("the markup escapes '<'", check_markup_escaped, page_path)
     if not results.run("the page loads", check_loads, page, "file://" + page_path):
         return results
@@ -590,20 +574,34 @@ def run_checks(browser, page_path, out_dir):
     page.js(HELPERS_JS)
     results.run("no console problems during load", check_no_problems, page, "during load")
     results.run("screenshot of the initial view", screenshot_initial, page)
+    results.run("the first screen names the costliest pass and provider, in ms",
+                analysis_checks.check_first_screen, page)
+    results.run("screenshot of the first screen", analysis_checks.screenshot, page, shots,
+                "html-first-screen.png")
     results.run("visible hit nodes", check_visible_kind, page, "hit")
     results.run("visible miss nodes", check_visible_kind, page, "miss")
-    results.run("important labels read 'PROVIDER · P %'", check_important_labels, page)
+    results.run("important labels read 'PROVIDER · T ms · P %'", check_important_labels, page)
     results.run("C++ markup agrees with the viewer", check_consistency, page)
     if page.first_tree is None:
         page.first_tree = page.js("__qprofTest.selectedTree()?.id ?? 'tree-0'")
+    results.run("the Order selector switches heaviest first and call order",
+                analysis_checks.check_order_switch, page)
     # The keyboard goes first: on an untouched tree an openable item is a few keys away.
     results.run("the keyboard moves and opens", check_keyboard, page)
     results.run("a click opens a fold", check_fold_click, page)
     results.run("clicking a miss node shows its details", check_details, page)
     results.run("the thread selector switches trees", check_thread_select, page)
-    results.run("Count sorts the provider table", check_sorting, page)
+    results.run("Runs sorts the provider table", check_sorting, page)
+    if os.path.exists(chrome_path):
+        results.run("the top provider lists its slowest run first, as long as in the Chrome"
+                    " trace", analysis_checks.check_slowest_run, page, chrome_path)
+        results.run("screenshot of a provider's statistics", analysis_checks.screenshot, page,
+                    shots, "html-provider.png")
+        results.run("a slowest run is revealed in the tree with its path",
+                    analysis_checks.check_run_revealed, page)
+        results.run("screenshot of a revealed run", analysis_checks.screenshot, page, shots,
+                    "html-run.png")
     results.run("search highlights a provider", check_search, page)
-    results.run("a hot provider in the header searches itself", check_hot_provider, page)
     results.run("the markup agrees with the viewer after the interactions",
                 check_consistency, page, "rendered", ["selected", "match"])
     results.run("screenshot after the checks", check_final_screenshot, page)
@@ -618,6 +616,8 @@ def parse_args():
     source.add_argument("--toyc", help="the toyc executable; it writes the page")
     source.add_argument("--page", help="check this existing page instead of running toyc")
     parser.add_argument("--out", required=True, help="directory for the profile and PNGs")
+    parser.add_argument("--screenshots", help="also save each view's screenshot here (the"
+                        " README's images: docs/images)")
     parser.add_argument("toyc_args", nargs="*", help="more arguments for toyc (after --)")
     return parser.parse_args()
 
@@ -638,8 +638,10 @@ def main():
             return 1
         print("ok - toyc writes profile_queries.html", flush=True)
     try:
-        with cdp.Browser(chromium) as browser:
-            results = run_checks(browser, page_path, os.path.abspath(args.out))
+        # The size of the first screen the issue and README speak of.
+        with cdp.Browser(chromium, width=1440, height=900) as browser:
+            results = run_checks(browser, page_path, os.path.abspath(args.out),
+                                 args.screenshots)
     except cdp.CdpError as error:  # Chromium itself failed: not a check of the page
         print("FAIL - driving Chromium: %s" % error, flush=True)
         return 1

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""What qprof costs a whole program, run as a process: overhead as ratios measured in one run.
+
+Runs each variant of a program in turn, interleaved (A B C ... A B C ...) so that a change in
+the machine's load touches every variant alike, and prints the median wall time of each with
+its overhead against the build whose macros are compiled out:
+
+    not instrumented          shallow_queries_off
+    compiled in, no flags     shallow_queries
+    =counts                   shallow_queries -Z profile-queries=counts
+    default reports           shallow_queries -Z profile-queries            (counts, html)
+    keys                      shallow_queries -Z profile-queries-and-keys=counts
+
+and, with --toyc, the example compiler with every core busy (one codegen thread per core).
+It checks that every recording run of a program recorded the same number of events, whatever
+its reports: a difference would be a lost event.
+
+    meson setup build-bench --buildtype=release -Dtests=disabled && ninja -C build-bench
+    benchmarks/end_to_end.py build-bench --runs 21
+    benchmarks/end_to_end.py build-bench --quick        # one short run of each: does it work?
+"""
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+EVENTS = re.compile(r"recorded ([\d,]+) events?")
+
+
+def run_once(command, out_dir):
+    """Wall seconds of one run, and the events qprof says it recorded (None if it says none)."""
+    env = dict(os.environ)
+    env.pop("QPROF_FLAGS", None)
+    start = time.perf_counter()
+    done = subprocess.run(command + [f"-Zprofile-queries-dir={out_dir}"]
+                          if any(a.startswith("-Z") for a in command) else command,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(f"end_to_end: {' '.join(command)} failed with exit {done.returncode}:\n"
+                 f"{done.stderr}")
+    match = EVENTS.search(done.stderr)
+    return seconds, int(match.group(1).replace(",", "")) if match else None
+
+
+def measure(variants, runs):
+    """Median seconds per variant name, and the event counts each recording variant saw."""
+    times = {name: [] for name, _ in variants}
+    events = {}
+    with tempfile.TemporaryDirectory(prefix="qprof-e2e-") as out_dir:
+        for _ in range(runs):
+            for name, command in variants:
+                seconds, count = run_once(command, out_dir)
+                times[name].append(seconds)
+                if count is not None:
+                    events.setdefault(name, set()).add(count)
+    return {name: statistics.median(values) for name, values in times.items()}, events
+
+
+def check_events(program, events):
+    counts = set().union(*events.values()) if events else set()
+    if len(counts) != 1:
+        sys.exit(f"end_to_end: {program}: the recording runs disagree on the number of events: "
+                 f"{ {name: sorted(c) for name, c in events.items()} }")
+    return counts.pop()
+
+
+def print_table(title, medians, baseline, events, budgets, runs):
+    print(f"\n{title}: median of {runs} interleaved runs, {events:,} events")
+    print(f"{'run':<28}{'time':>10}{'overhead':>10}{'per event':>11}  budget")
+    base = medians[baseline]
+    for name, seconds in medians.items():
+        overhead = (seconds - base) / base * 100
+        per_event = (seconds - base) / events * 1e9
+        budget = budgets.get(name, "")
+        cells = "" if name == baseline else f"{overhead:>+9.1f}%{per_event:>8.1f} ns"
+        print(f"{name:<28}{seconds * 1e3:>8.1f} ms{cells:>21}  {budget}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("build_dir", help="a build directory with benchmarks and examples")
+    parser.add_argument("--runs", type=int, default=21, help="runs of each variant (default 21)")
+    parser.add_argument("--nodes", type=int, default=40_000, help="shallow_queries' size")
+    parser.add_argument("--toyc", action="store_true", help="also measure toyc, every core busy")
+    parser.add_argument("--quick", action="store_true", help="one small run of each variant")
+    args = parser.parse_args()
+    if args.quick:
+        args.runs, args.nodes = 1, 2_000
+
+    bench = os.path.join(args.build_dir, "benchmarks")
+    on = [os.path.join(bench, "shallow_queries"), "--nodes", str(args.nodes)]
+    off = [os.path.join(bench, "shallow_queries_off"), "--nodes", str(args.nodes)]
+    variants = [
+        ("not instrumented", off),
+        ("compiled in, no flags", on),
+        ("-Z profile-queries=counts", on + ["-Zprofile-queries=counts"]),
+        ("-Z profile-queries", on + ["-Zprofile-queries"]),
+        ("keys, =counts", on + ["-Zprofile-queries-and-keys=counts"]),
+    ]
+    medians, events = measure(variants, args.runs)
+    budgets = {"-Z profile-queries=counts": "<= +4 %", "-Z profile-queries": "<= +8 %",
+               "keys, =counts": "<= +15 %"}
+    print_table("shallow_queries (one thread, hit-heavy)", medians, "not instrumented",
+                check_events("shallow_queries", events), budgets, args.runs)
+
+    if args.toyc:
+        examples = os.path.join(args.build_dir, "examples")
+        threads = ["--threads", str(os.cpu_count() or 2)]
+        size = ["--items", "1000"] if args.quick else []
+        toyc_variants = [
+            ("not instrumented", [os.path.join(examples, "toyc_off")] + threads + size),
+            ("-Z profile-queries=counts",
+             [os.path.join(examples, "toyc")] + threads + size + ["-Zprofile-queries=counts"]),
+        ]
+        medians, events = measure(toyc_variants, args.runs)
+        print_table(f"toyc {' '.join(threads + size)} (every core busy)", medians,
+                    "not instrumented", check_events("toyc", events),
+                    {"-Z profile-queries=counts": "<= +3 %"}, args.runs)
+
+
+if __name__ == "__main__":
+    main()

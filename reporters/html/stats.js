@@ -1,0 +1,123 @@
+// qprof viewer, part 5 of 6: a provider's statistics. A click on a provider (the header's
+// lists, a row of the provider table) shows in the details panel its numbers, its slowest
+// runs and its most-asked keys, all computed by the C++ reporter (payload "stats"); a click on
+// a run reveals it in the tree, with its path from the root.
+(() => {
+  'use strict';
+
+  const BUCKETS = ['<1 \u00b5s', '<10 \u00b5s', '<100 \u00b5s', '<1 ms', '<10 ms', '<100 ms', '<1 s', '\u22651 s'];
+
+  qp.stats = [];
+  qp.shownProvider = -1; // the provider whose statistics the details panel shows, or -1
+
+  function row(field, name, value) {
+    return '<dt>' + name + '</dt><dd data-field="' + field + '">' + qp.escape(value) + '</dd>';
+  }
+
+  const rate = (part, whole) => (whole > 0 ? (Math.round((1000 * part) / whole) / 10).toFixed(1) + ' %' : '\u2013');
+
+  function numbers(s, activity) {
+    let h = '<dl>';
+    h += row('runs', 'Runs', qp.thousands(s.runs));
+    if (!activity) {
+      h += row('hits', 'Hits', qp.thousands(s.hits));
+      h += row('hit-rate', 'Hit rate', rate(s.hits, s.runs + s.hits));
+    }
+    if (s.waits > 0) h += row('waits', 'Waits', qp.thousands(s.waits) + ', ' + qp.durationText(s.wait_ns) + ' (not work)');
+    h += row('total', 'Total', qp.durationText(s.total_ns) + ' \u00b7 ' + qp.percentText(s.total_ns));
+    h += row('self', 'Self', qp.durationText(s.self_ns) + ' \u00b7 ' + qp.percentText(s.self_ns));
+    if (s.runs > 0) {
+      h += row('mean', 'Mean run', qp.durationText(s.mean_ns));
+      h += row('median', 'Median run', qp.durationText(s.median_ns));
+      h += row('max', 'Longest run', qp.durationText(s.max_ns));
+    }
+    return h + '</dl>';
+  }
+
+  function histogram(s) {
+    if (s.runs === 0) return '';
+    const most = Math.max(...s.histogram);
+    let h = '<div class="histogram-large" aria-label="runs by duration">';
+    s.histogram.forEach((count, b) => {
+      const height = count > 0 ? 2 + Math.round((count * 38) / most) : 0;
+      h += '<div title="' + qp.thousands(count) + ' runs ' + BUCKETS[b] + '"><i style="height:' + height +
+        'px"></i><span>' + BUCKETS[b].replace(' ', '\u00a0') + '</span></div>';
+    });
+    return h + '</div>';
+  }
+
+  function slowestRuns(s) {
+    if (s.slowest.length === 0) return '';
+    let h = '<h3>Slowest runs</h3><ol id="slowest-runs">';
+    for (const [t, n, ns, key] of s.slowest) {
+      const T = qp.threads[t];
+      const keyText = key > 0 && qp.keys[key - 1] != null ? String(qp.keys[key - 1]) : null;
+      h += '<li><a href="#" data-thread="' + t + '" data-n="' + n + '" data-ns="' + ns + '">' +
+        qp.escape(qp.durationText(ns)) + '</a>' + (keyText !== null ? ' <code>' + qp.escape(keyText) + '</code>' : '') +
+        (qp.threads.length > 1 && T ? ' <small>' + qp.escape(T.name) + '</small>' : '') + '</li>';
+    }
+    return h + '</ol>';
+  }
+
+  function topKeys(s, activity) {
+    if (activity) return '';
+    if (s.keys.length === 0) {
+      return qp.keys.length === 0 ? '<p class="hint">Keys were not recorded: run with -Z profile-queries-and-keys to see the most-asked keys.</p>' : '';
+    }
+    let h = '<h3>Most-asked keys</h3><table id="top-keys"><thead><tr><th>Key</th><th>Asked</th><th>Hits</th></tr></thead><tbody>';
+    for (const [key, asked, hits] of s.keys) {
+      const text = qp.keys[key - 1] != null ? String(qp.keys[key - 1]) : '?';
+      h += '<tr><td><code>' + qp.escape(text) + '</code></td><td>' + qp.thousands(asked) + '</td><td>' + qp.thousands(hits) + '</td></tr>';
+    }
+    return h + '</tbody></table>';
+  }
+
+  qp.providerHtml = function providerHtml(p) {
+    const s = qp.stats[p];
+    const provider = qp.providers[p];
+    if (!s || !provider) return '<p class="hint">No statistics for this provider.</p>';
+    return '<h2>' + (provider.activity ? 'Pass ' : 'Provider ') + '<span data-field="provider">' + qp.escape(provider.name) +
+      '</span></h2>' + numbers(s, provider.activity) + histogram(s) + slowestRuns(s) + topKeys(s, provider.activity);
+  };
+
+  qp.showProvider = function showProvider(p) {
+    if (!qp.stats[p]) return;
+    qp.shownProvider = p;
+    qp.pinned = 'provider';
+    qp.showDetails(-1, null, true);
+    for (const tr of document.querySelectorAll('#provider-table tbody tr')) {
+      tr.classList.toggle('shown', Number(tr.dataset.provider) === p);
+    }
+    const box = document.getElementById('details');
+    if (box) box.scrollTop = 0;
+  };
+
+  function onProviderClick(e) {
+    const target = e.target.closest('a[data-provider], #provider-table tbody tr');
+    if (!target) return;
+    e.preventDefault();
+    qp.showProvider(Number(target.dataset.provider));
+    // From the table far below, bring the panel into view.
+    const box = document.getElementById('details');
+    if (box && target.closest('#provider-table')) box.scrollIntoView({ block: 'nearest' });
+  }
+
+  function onDetailsClick(e) {
+    const run = e.target.closest('a[data-thread][data-n]');
+    const back = e.target.closest('a[data-back]');
+    if (!run && !back) return;
+    e.preventDefault();
+    if (back) qp.showProvider(Number(back.dataset.back));
+    else qp.reveal(Number(run.dataset.thread), Number(run.dataset.n));
+  }
+
+  qp.initStats = function initStats(payload) {
+    qp.stats = Array.isArray(payload.stats) ? payload.stats : [];
+    for (const id of ['where-time-went', 'provider-table']) {
+      const el = document.getElementById(id);
+      if (el) el.addEventListener('click', onProviderClick);
+    }
+    const details = document.getElementById('details');
+    if (details) details.addEventListener('click', onDetailsClick);
+  };
+})();

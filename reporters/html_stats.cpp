@@ -1,0 +1,141 @@
+// Per-provider statistics: runs, hits, waits, mean, median, max, a duration histogram, the
+// slowest runs and the most-asked keys, in one pass over every thread's nodes.
+#include "html_stats.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "html_parts.hpp"
+
+namespace qprof::detail::html {
+
+namespace {
+
+// Keeps the kSlowestRuns longest runs seen, longest first; earlier runs win ties.
+void keep_if_slow(std::vector<RunRef>& slowest, const RunRef& run) {
+    if (slowest.size() == kSlowestRuns && run.ns <= slowest.back().ns) {
+        return;
+    }
+    const auto at = std::upper_bound(slowest.begin(), slowest.end(), run,
+                                     [](const RunRef& a, const RunRef& b) { return a.ns > b.ns; });
+    slowest.insert(at, run);
+    if (slowest.size() > kSlowestRuns) {
+        slowest.pop_back();
+    }
+}
+
+void finish_durations(ProviderStats& stats, std::vector<std::int64_t>& durations) {
+    if (durations.empty()) {
+        return;
+    }
+    std::int64_t sum = 0;
+    for (const std::int64_t ns : durations) {
+        sum += ns;
+        stats.max_ns = std::max(stats.max_ns, ns);
+        ++stats.histogram[histogram_bucket(ns)];
+    }
+    stats.mean_ns = sum / static_cast<std::int64_t>(durations.size());
+    const auto middle = durations.begin() + static_cast<std::ptrdiff_t>((durations.size() - 1) / 2);
+    std::nth_element(durations.begin(), middle, durations.end());
+    stats.median_ns = *middle;
+}
+
+// The kTopKeys most-asked keys of each provider, from (provider, key) counts.
+void finish_keys(std::vector<ProviderStats>& stats,
+                 const std::unordered_map<std::uint64_t, KeyAsks>& asks) {
+    for (const auto& [id, key] : asks) {
+        stats[id >> 32].keys.push_back(key);
+    }
+    for (ProviderStats& provider : stats) {
+        std::vector<KeyAsks>& keys = provider.keys;
+        auto before = [](const KeyAsks& a, const KeyAsks& b) {
+            return a.asked != b.asked ? a.asked > b.asked : a.key < b.key;
+        };
+        const auto kept =
+            keys.begin() + static_cast<std::ptrdiff_t>(std::min(keys.size(), kTopKeys));
+        std::partial_sort(keys.begin(), kept, keys.end(), before);
+        keys.erase(kept, keys.end());
+    }
+}
+
+void write_run(std::ostream& out, const RunRef& run) {
+    out << '[' << run.thread << ',' << run.n << ',' << run.ns << ',' << run.key << ']';
+}
+
+}  // namespace
+
+std::size_t histogram_bucket(std::int64_t ns) {
+    std::size_t bucket = 0;
+    for (std::int64_t limit = 1'000; ns >= limit && bucket + 1 < kHistogramBuckets; limit *= 10) {
+        ++bucket;
+    }
+    return bucket;
+}
+
+std::vector<ProviderStats> provider_stats(const Trace& trace, const std::vector<Preorder>& orders) {
+    std::vector<ProviderStats> stats(trace.providers.size());
+    std::vector<std::vector<std::int64_t>> durations(trace.providers.size());
+    std::unordered_map<std::uint64_t, KeyAsks> asks;  // by provider << 32 | key
+    for (std::uint32_t t = 0; t < orders.size(); ++t) {
+        const Preorder& order = orders[t];
+        const bool keyed = trace.keys_recorded && !order.thread().keys.empty();
+        for (std::uint32_t n = 0; n < order.size(); ++n) {
+            const Node& node = order.node(n);
+            const std::uint32_t p = trace.sites[node.site].provider_index;
+            const std::uint32_t key = keyed ? order.thread().keys[order.post_index(n)] : 0;
+            ProviderStats& s = stats[p];
+            if (node.outcome == Outcome::hit) {
+                ++s.hits;
+            } else if (node.outcome == Outcome::blocked) {
+                ++s.waits;
+            } else {
+                ++s.runs;
+                durations[p].push_back(node.duration_ns());
+                keep_if_slow(s.slowest, RunRef{t, n, node.duration_ns(), key});
+            }
+            if (key != 0 && node.outcome != Outcome::blocked) {
+                KeyAsks& k = asks[std::uint64_t{p} << 32 | key];
+                k.key = key;
+                ++k.asked;
+                k.hits += node.outcome == Outcome::hit;
+            }
+        }
+    }
+    for (std::uint32_t p = 0; p < stats.size(); ++p) {
+        stats[p].provider = p;
+        stats[p].total_ns = trace.providers[p].total_ns;
+        stats[p].self_ns = work_self_ns(trace.providers[p]);
+        stats[p].wait_ns = trace.providers[p].blocked_ns;
+        finish_durations(stats[p], durations[p]);
+    }
+    finish_keys(stats, asks);
+    return stats;
+}
+
+void write_stats(std::ostream& out, const std::vector<ProviderStats>& stats) {
+    out << '[';
+    for (const ProviderStats& s : stats) {
+        out << (s.provider > 0 ? ",\n" : "") << "{\"provider\":" << s.provider
+            << ",\"runs\":" << s.runs << ",\"hits\":" << s.hits << ",\"waits\":" << s.waits
+            << ",\"total_ns\":" << s.total_ns << ",\"self_ns\":" << s.self_ns
+            << ",\"wait_ns\":" << s.wait_ns << ",\"mean_ns\":" << s.mean_ns
+            << ",\"median_ns\":" << s.median_ns << ",\"max_ns\":" << s.max_ns << ",\"histogram\":[";
+        for (std::size_t b = 0; b < s.histogram.size(); ++b) {
+            out << (b > 0 ? "," : "") << s.histogram[b];
+        }
+        out << "],\"slowest\":[";
+        for (std::size_t i = 0; i < s.slowest.size(); ++i) {
+            out << (i > 0 ? "," : "");
+            write_run(out, s.slowest[i]);
+        }
+        out << "],\"keys\":[";
+        for (std::size_t i = 0; i < s.keys.size(); ++i) {
+            out << (i > 0 ? "," : "") << '[' << s.keys[i].key << ',' << s.keys[i].asked << ','
+                << s.keys[i].hits << ']';
+        }
+        out << "]}";
+    }
+    out << ']';
+}
+
+}  // namespace qprof::detail::html

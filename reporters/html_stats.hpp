@@ -1,0 +1,59 @@
+// Per-provider statistics of profile_queries.html: what the provider table shows and what a
+// click on a provider lists -- its slowest runs and its most-asked keys. Computed here once,
+// embedded in the payload, so that the page does no sorting of millions of nodes.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <ostream>
+#include <qprof/trace.hpp>
+#include <vector>
+
+#include "preorder.hpp"
+
+namespace qprof::detail::html {
+
+// Run durations counted by decade: < 1 µs, < 10 µs, ..., < 1 s, and 1 s or more.
+inline constexpr std::size_t kHistogramBuckets = 8;
+inline constexpr std::size_t kSlowestRuns = 10;
+inline constexpr std::size_t kTopKeys = 10;
+
+struct RunRef {
+    std::uint32_t thread = 0;
+    std::uint32_t n = 0;  // pre-order index in its thread, as the page's data-n
+    std::int64_t ns = 0;
+    std::uint32_t key = 0;  // 0 for none, else index + 1 into Trace::key_texts
+};
+
+struct KeyAsks {
+    std::uint32_t key = 0;  // index + 1 into Trace::key_texts
+    std::uint64_t asked = 0;
+    std::uint64_t hits = 0;
+};
+
+// A run is a node whose provider ran (miss, load, activity); a wait (blocked) is not a run.
+struct ProviderStats {
+    std::uint32_t provider = 0;
+    std::uint64_t runs = 0;
+    std::uint64_t hits = 0;
+    std::uint64_t waits = 0;
+    std::int64_t total_ns = 0;  // inclusive, a provider inside itself counted once
+    std::int64_t self_ns = 0;   // work only: waits excluded
+    std::int64_t wait_ns = 0;
+    std::int64_t mean_ns = 0;    // of the runs
+    std::int64_t median_ns = 0;  // the middle run; the lower middle one of an even count
+    std::int64_t max_ns = 0;
+    std::array<std::uint64_t, kHistogramBuckets> histogram{};
+    std::vector<RunRef> slowest;  // longest first, ties in thread and call order
+    std::vector<KeyAsks> keys;    // most asked first, ties by key text order of first use
+};
+
+// One entry per provider of the trace, in the trace's provider order.
+std::vector<ProviderStats> provider_stats(const Trace& trace, const std::vector<Preorder>& orders);
+
+// The statistics as the payload's "stats" array (docs/html-report.md).
+void write_stats(std::ostream& out, const std::vector<ProviderStats>& stats);
+
+std::size_t histogram_bucket(std::int64_t ns);
+
+}  // namespace qprof::detail::html

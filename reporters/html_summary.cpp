@@ -1,0 +1,121 @@
+// The top of profile_queries.html: the run in numbers, then where the time went -- the passes
+// and the providers with the most self time, each with its time and one share, whose
+// denominator is stated once -- and what was only waiting.
+#include <algorithm>
+#include <cstdio>
+
+#include "html_parts.hpp"
+#include "text.hpp"
+
+namespace qprof::detail::html {
+
+namespace {
+
+constexpr std::size_t kHotRows = 5;
+
+struct Totals {
+    std::uint64_t queries = 0;  // activities are not queries
+    std::uint64_t hits = 0;
+};
+
+Totals totals_of(const Trace& trace) {
+    Totals totals;
+    for (const ProviderTotals& provider : trace.providers) {
+        if (!provider.is_activity) {
+            totals.queries += provider.count;
+            totals.hits += provider.hits;
+        }
+    }
+    return totals;
+}
+
+// The providers for which `time_of` is positive, most first, at most kHotRows of them.
+template <typename TimeOf>
+std::vector<std::uint32_t> top_providers(const Trace& trace, TimeOf time_of) {
+    std::vector<std::uint32_t> top;
+    for (std::uint32_t i = 0; i < trace.providers.size(); ++i) {
+        if (time_of(trace.providers[i]) > 0) {
+            top.push_back(i);
+        }
+    }
+    std::stable_sort(top.begin(), top.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return time_of(trace.providers[a]) > time_of(trace.providers[b]);
+    });
+    top.resize(std::min(top.size(), kHotRows));
+    return top;
+}
+
+// Milliseconds always, so that the rows of a list compare at a glance: "1,801.2 ms".
+std::string ms_text(std::int64_t ns) {
+    const std::int64_t tenths = (ns + 50'000) / 100'000;
+    return with_thousands(static_cast<std::uint64_t>(tenths / 10)) + '.' +
+           std::to_string(tenths % 10) + " ms";
+}
+
+// One list of the "where the time went" panel: name (a link to its statistics), time, share
+// and a bar of that share.
+template <typename TimeOf>
+void write_hot_list(std::ostream& out, std::string_view id, std::string_view title,
+                    const Trace& trace, std::int64_t total_ns, TimeOf time_of) {
+    const std::vector<std::uint32_t> top = top_providers(trace, time_of);
+    if (top.empty()) {
+        return;
+    }
+    out << "<div class=\"hot\" id=\"" << id << "\"><h2>" << title << "</h2><ol>";
+    for (const std::uint32_t i : top) {
+        const std::int64_t ns = time_of(trace.providers[i]);
+        const double share =
+            total_ns > 0 ? std::min(100.0, 100.0 * static_cast<double>(ns) / total_ns) : 0.0;
+        char width[16];
+        std::snprintf(width, sizeof width, "%.1f", share);
+        out << "<li><a href=\"#\" data-provider=\"" << i << "\">"
+            << escape(trace.providers[i].provider) << "</a> <span class=\"time\">" << ms_text(ns)
+            << "</span> <span class=\"share\">" << escape(percent_text(ns, total_ns))
+            << "</span><span class=\"bar\" style=\"width:" << width << "%\"></span></li>";
+    }
+    out << "</ol></div>\n";
+}
+
+}  // namespace
+
+std::string rate_text(std::uint64_t part, std::uint64_t whole) {
+    if (whole == 0) {
+        return "\u2013";
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f %%",
+                  100.0 * static_cast<double>(part) / static_cast<double>(whole));
+    return text;
+}
+
+std::int64_t work_self_ns(const ProviderTotals& provider) {
+    return std::max<std::int64_t>(0, provider.self_ns - provider.blocked_ns);
+}
+
+void write_summary(std::ostream& out, const Trace& trace, std::int64_t total_ns) {
+    const Totals totals = totals_of(trace);
+    out << "<header id=\"summary\">\n<h1>Query profile</h1>\n<dl>\n"
+        << "<div><dt>Wall time</dt><dd id=\"total-wall\">" << duration_text(trace.wall_ns)
+        << "</dd></div>\n<div><dt>Queries</dt><dd id=\"total-queries\">"
+        << with_thousands(totals.queries) << "</dd></div>\n<div><dt>Hits</dt><dd id=\"total-hits\">"
+        << with_thousands(totals.hits) << " (" << rate_text(totals.hits, totals.queries)
+        << ")</dd></div>\n<div><dt>Threads</dt><dd id=\"total-threads\">" << trace.threads.size()
+        << "</dd></div>\n<div><dt>Clock</dt><dd>" << escape(trace.clock)
+        << (trace.keys_recorded ? ", keys recorded" : "") << "</dd></div>\n</dl>\n";
+    out << "<section id=\"where-time-went\" aria-label=\"Where the time went\">\n"
+        << "<p id=\"time-basis\">Where the time went. Every share on this page is of <strong>"
+        << duration_text(total_ns) << "</strong> busy on " << trace.threads.size()
+        << (trace.threads.size() == 1 ? " thread" : " threads")
+        << " (the time of all threads together); waits are not work.</p>\n";
+    write_hot_list(out, "hot-passes", "Passes", trace, total_ns, [](const ProviderTotals& p) {
+        return p.is_activity ? p.total_ns : std::int64_t{0};
+    });
+    write_hot_list(
+        out, "hot-providers", "Most self time", trace, total_ns,
+        [](const ProviderTotals& p) { return p.is_activity ? std::int64_t{0} : work_self_ns(p); });
+    write_hot_list(out, "hot-waits", "Waiting (not work)", trace, total_ns,
+                   [](const ProviderTotals& p) { return p.blocked_ns; });
+    out << "</section>\n</header>\n";
+}
+
+}  // namespace qprof::detail::html

@@ -1,0 +1,179 @@
+"""The checks of the page as an analysis tool, run by html_report_test.py on toyc's page:
+the first screen says where the time went, a provider's statistics lead to its slowest run,
+whose duration is the one the Chrome trace of the same run has, and that run is revealed in
+the tree with its path. Screenshots of each view go to --screenshots (README's images).
+
+Each check returns a detail string or raises CheckFailed, as in html_report_test.py.
+"""
+
+import json
+import os
+import re
+import time
+
+MS_RE = re.compile(r"^[\d,]+\.\d ms$")
+
+
+class CheckFailed(Exception):
+    """A check did not hold; the message says precisely why."""
+
+
+def _first_row(page, list_id):
+    """The first row of a "where the time went" list: name, provider index, time text and
+    whether all of it is inside the viewport."""
+    return page.call("""(id) => {
+        const li = document.querySelector('#' + id + ' li');
+        if (!li) return null;
+        const a = li.querySelector('a[data-provider]'), time = li.querySelector('.time');
+        const r = li.getBoundingClientRect();
+        return {name: a?.textContent, provider: Number(a?.dataset.provider),
+                time: time?.textContent, onScreen: r.top >= 0 && r.bottom <= innerHeight &&
+                r.left >= 0 && r.right <= innerWidth && r.width > 0};
+    }""", list_id)
+
+
+def _payload_best(page, key, activity):
+    """The provider (pass when `activity`) with the largest stats[key], from the payload."""
+    return page.call("""(key, activity) => {
+        const p = JSON.parse(document.getElementById('qprof-trace').textContent);
+        let best = null;
+        for (const s of p.stats) {
+            if (p.providers[s.provider].activity !== activity) continue;
+            if (best === null || s[key] > best[key]) best = s;
+        }
+        return best && {name: p.providers[best.provider].name, ns: best[key]};
+    }""", key, activity)
+
+
+def check_first_screen(page):
+    """At load, without scrolling: the most expensive pass and the provider with the most
+    self time, each with a time in ms."""
+    page.js("window.scrollTo(0, 0)")
+    said = []
+    for list_id, key, activity, what in (("hot-passes", "total_ns", True, "pass"),
+                                         ("hot-providers", "self_ns", False, "provider")):
+        row = _first_row(page, list_id)
+        best = _payload_best(page, key, activity)
+        if row is None or best is None:
+            raise CheckFailed("no #%s list, or no %s in the payload's stats" % (list_id, what))
+        if row["name"] != best["name"]:
+            raise CheckFailed("#%s names %r first, the payload's costliest %s is %r"
+                              % (list_id, row["name"], what, best["name"]))
+        if not MS_RE.match(row["time"] or ""):
+            raise CheckFailed("#%s gives %r for %r: not a time in ms" % (list_id, row["time"],
+                                                                        row["name"]))
+        if not row["onScreen"]:
+            raise CheckFailed("#%s's first row (%r) is not on the first screen" % (list_id,
+                                                                                  row["name"]))
+        said.append("%s %s %s" % (what, row["name"], row["time"]))
+    return "; ".join(said)
+
+
+def chrome_max_duration_ns(chrome_path, name):
+    """The longest complete event named `name` in a Chrome trace, in ns (the trace has µs
+    with 3 decimals)."""
+    with open(chrome_path, encoding="utf-8") as source:
+        events = json.load(source)["traceEvents"]
+    durations = [e["dur"] for e in events if e.get("ph") == "X" and e.get("name") == name]
+    if not durations:
+        raise CheckFailed("%s has no complete event named %r" % (chrome_path, name))
+    return round(max(durations) * 1000)
+
+
+def check_slowest_run(page, chrome_path):
+    """A click on the provider with the most self time lists its slowest run first, as long
+    as the longest event of that provider in the Chrome trace of the same run."""
+    row = _first_row(page, "hot-providers")
+    if row is None:
+        raise CheckFailed("no #hot-providers list")
+    page.browser.click("#hot-providers li:first-child a[data-provider]")
+    page.browser.settle()
+    runs = page.js("""[...document.querySelectorAll('#details #slowest-runs a[data-ns]')]
+        .map(a => ({ns: Number(a.dataset.ns), text: a.textContent}))""")
+    shown = page.js("document.querySelector('#details [data-field=provider]')?.textContent")
+    if shown != row["name"]:
+        raise CheckFailed("clicking %r shows the statistics of %r" % (row["name"], shown))
+    if not runs:
+        raise CheckFailed("the statistics of %r list no slowest run" % row["name"])
+    if any(r["ns"] > runs[0]["ns"] for r in runs):
+        raise CheckFailed("the first of the slowest runs is not the longest: %s" % runs)
+    expected = chrome_max_duration_ns(chrome_path, row["name"])
+    if abs(runs[0]["ns"] - expected) > 2:  # the trace may end an event 1-2 ns early
+        raise CheckFailed("the slowest run of %r takes %d ns here, %d ns in the Chrome trace"
+                          % (row["name"], runs[0]["ns"], expected))
+    return "%r: %d runs listed, the first %s (%d ns, as in the Chrome trace)" % (
+        row["name"], len(runs), runs[0]["text"], expected)
+
+
+def check_run_revealed(page):
+    """A click on the slowest run shows it in the tree, selected, with its path."""
+    target = page.js("""(() => { const a = document.querySelector('#slowest-runs a[data-n]');
+        return a && {t: a.dataset.thread, n: a.dataset.n}; })()""")
+    if target is None:
+        raise CheckFailed("no run to click in #slowest-runs")
+    page.browser.click("#slowest-runs a[data-n]")
+    deadline = time.monotonic() + 10
+    while True:
+        page.browser.settle()
+        found = page.call("""(t, n) => {
+            const el = document.querySelector('#tree-' + t + ' .node[data-n="' + n + '"]');
+            const path = document.querySelector('#details [data-field=path]');
+            return {drawn: !!el, selected: !!el && el.classList.contains('selected'),
+                    shown: !!el && !el.closest('[hidden]'), path: path?.textContent ?? null};
+        }""", target["t"], target["n"])
+        if found["selected"] or time.monotonic() > deadline:
+            break
+    if not (found["drawn"] and found["selected"] and found["shown"]):
+        raise CheckFailed("after the click, node %s of thread %s is %s" % (
+            target["n"], target["t"], "not drawn" if not found["drawn"] else
+            "not selected" if not found["selected"] else "in a hidden tree"))
+    if not found["path"] or "Path from the root" not in found["path"]:
+        raise CheckFailed("the details of the revealed run give no path: %r" % found["path"])
+    return "node %s of thread %s selected; %s" % (target["n"], target["t"], found["path"][:80])
+
+
+def screenshot(page, directory, name):
+    if not directory:
+        return "no --screenshots directory"
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, name)
+    page.browser.settle()
+    page.browser.screenshot(path)
+    return path
+
+
+def _root_durations(page):
+    """The drawn top-level nodes of the shown tree: (n, duration) in page order."""
+    return page.js("""(() => {
+        const tree = [...document.querySelectorAll('#trees .tree')].find(t => !t.hidden);
+        const p = JSON.parse(document.getElementById('qprof-trace').textContent);
+        const T = p.threads[Number(tree.dataset.thread)];
+        return [...tree.children].filter(e => e.classList.contains('node'))
+            .map(e => [Number(e.dataset.n), T.dur[Number(e.dataset.n)]]);
+    })()""")
+
+
+def _choose_order(page, value):
+    page.call("""(v) => { const s = document.getElementById('order-select'); s.value = v;
+        s.dispatchEvent(new Event('change', {bubbles: true})); }""", value)
+    page.browser.settle()
+
+
+def check_order_switch(page):
+    """Heaviest first on load; "call order" redraws the trees in call order, and back."""
+    heaviest = _root_durations(page)
+    if len(heaviest) < 2:
+        raise CheckFailed("fewer than 2 top-level nodes drawn: %s" % heaviest)
+    if any(a[1] < b[1] for a, b in zip(heaviest, heaviest[1:])):
+        raise CheckFailed("on load the top-level nodes are not heaviest first: %s" % heaviest)
+    _choose_order(page, "call")
+    call = _root_durations(page)
+    if [n for n, _ in call] != sorted(n for n, _ in call):
+        raise CheckFailed("in call order the top-level nodes are not in call order: %s" % call)
+    _choose_order(page, "heaviest")
+    again = _root_durations(page)
+    if [n for n, _ in again] != [n for n, _ in heaviest]:
+        raise CheckFailed("back to heaviest first, the top-level nodes are %s, not %s"
+                          % (again, heaviest))
+    return "heaviest first %s, call order %s" % ([n for n, _ in heaviest][:5],
+                                                 [n for n, _ in call][:5])

@@ -1,0 +1,32 @@
+// A program whose queries form one chain DEPTH deep (each asks the next), without recursion:
+// the reports of a deep trace, as the browser test opens them.
+//
+//   deep_chain DEPTH [-Z profile-queries=html ...]
+#include <cstdlib>
+#include <memory>
+#include <qprof/qprof.hpp>
+#include <string>
+#include <vector>
+
+int main(int argc, char** argv) {
+    qprof::Session session{argc, argv};
+    const long depth = argc > 1 ? std::strtol(argv[1], nullptr, 10) : 1'000;
+    if (depth <= 0 || depth > 1'000'000) {
+        return 2;
+    }
+    static constinit qprof::detail::Site chain{"chain", __FILE__, __LINE__,
+                                               qprof::detail::SiteKind::query};
+    PROFILE_ACTIVITY("deep pass");
+    std::vector<std::unique_ptr<qprof::detail::ScopeGuard>> open;
+    for (long level = 0; level < depth; ++level) {
+        open.push_back(
+            std::make_unique<qprof::detail::ScopeGuard>(chain, qprof::detail::RecordKind::miss));
+        if (level % 7 == 0) {
+            PROFILE_QUERY_HIT(chain_hit);
+        }
+    }
+    while (!open.empty()) {
+        open.pop_back();  // innermost first, as scopes end
+    }
+    return 0;
+}

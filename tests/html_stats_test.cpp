@@ -1,0 +1,162 @@
+// The HTML report's per-provider statistics (table, slowest runs, most-asked keys) and its
+// waits, on a small deterministic trace: every clock read advances 1 ms.
+#include "html_stats.hpp"
+
+#include <catch2/catch.hpp>
+#include <sstream>
+
+#include "html_parts.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using qprof::detail::Preorder;
+using qprof::detail::html::ProviderStats;
+
+// type_of(id) runs once per id (1 ms between its two clock reads), then hits; typeck(id) asks
+// type_of for every id up to its own, so the first typeck runs the most type_of.
+struct Compiler {
+    std::vector<bool> typed = std::vector<bool>(16);
+
+    void type_of(int id) {
+        if (typed[id]) {
+            PROFILE_QUERY_HIT(type_of, id);
+            return;
+        }
+        PROFILE_QUERY(type_of, id);
+        typed[id] = true;
+    }
+
+    void typeck(int id) {
+        PROFILE_QUERY(typeck, id);
+        for (int other = 0; other <= id; ++other) {
+            type_of(other);
+        }
+    }
+
+    void compile() {
+        PROFILE_ACTIVITY("analysis");
+        for (int id : {2, 0, 3, 1}) {
+            typeck(id);
+        }
+        PROFILE_WAIT("join workers");
+    }
+};
+
+qprof::Trace keyed_trace() {
+    qprof::test::ManualClock clock;
+    qprof::SessionOptions options = qprof::test::recording_options();
+    options.record_keys = true;
+    qprof::Session session{options};
+    Compiler{}.compile();
+    session.finish();
+    return session.trace();
+}
+
+std::vector<ProviderStats> stats_of(const qprof::Trace& trace) {
+    std::vector<Preorder> orders;
+    for (const qprof::ThreadTrace& thread : trace.threads) {
+        orders.emplace_back(thread);
+    }
+    return qprof::detail::html::provider_stats(trace, orders);
+}
+
+const ProviderStats& stats_named(const qprof::Trace& trace, const std::vector<ProviderStats>& stats,
+                                 const std::string& name) {
+    for (const ProviderStats& s : stats) {
+        if (trace.providers[s.provider].provider == name) {
+            return s;
+        }
+    }
+    FAIL("no provider " << name);
+    return stats.front();
+}
+
+}  // namespace
+
+TEST_CASE("provider statistics, slowest runs and most-asked keys match the golden file") {
+    const qprof::Trace trace = keyed_trace();
+    std::ostringstream out;
+    qprof::detail::html::write_stats(out, stats_of(trace));
+    std::string text = out.str();
+    text += "\nproviders:";
+    for (const qprof::ProviderTotals& p : trace.providers) {
+        text += ' ' + p.provider;
+    }
+    text += "\nkeys:";
+    for (const std::string& key : trace.key_texts) {
+        text += " [" + key + ']';
+    }
+    qprof::test::check_golden(text + '\n', "html_stats.approved.txt");
+}
+
+TEST_CASE("runs and hits are counted apart; mean, median and max are of the runs") {
+    const qprof::Trace trace = keyed_trace();
+    const std::vector<ProviderStats> stats = stats_of(trace);
+    const ProviderStats& type_of = stats_named(trace, stats, "type_of");
+    CHECK(type_of.runs == 4);  // ids 0..3, each run once
+    CHECK(type_of.hits == 6);  // 1 + 2 + 3 + 4 asks, 4 of them runs
+    CHECK(type_of.mean_ns == 1'000'000);
+    CHECK(type_of.max_ns == 1'000'000);
+    const ProviderStats& typeck = stats_named(trace, stats, "typeck");
+    CHECK(typeck.runs == 4);
+    CHECK(typeck.hits == 0);
+    REQUIRE(typeck.slowest.size() == 4);
+    CHECK(typeck.slowest[0].ns == typeck.max_ns);
+    // typeck(2), the first, runs three type_of: 7 clock reads; then 1, 3 and 1 ms.
+    CHECK(trace.key_texts[typeck.slowest[0].key - 1] == "2");
+    CHECK(typeck.slowest[0].ns == 7'000'000);
+    CHECK(typeck.slowest[1].ns == 3'000'000);
+    CHECK(typeck.mean_ns == 3'000'000);
+    CHECK(typeck.median_ns == 1'000'000);  // of 1, 1, 3, 7: the lower middle one
+}
+
+TEST_CASE("the most-asked keys come first, with their hits") {
+    const qprof::Trace trace = keyed_trace();
+    const std::vector<ProviderStats> stats = stats_of(trace);
+    const ProviderStats& type_of = stats_named(trace, stats, "type_of");
+    REQUIRE(type_of.keys.size() == 4);
+    CHECK(trace.key_texts[type_of.keys[0].key - 1] == "0");  // asked by all four typecks
+    CHECK(type_of.keys[0].asked == 4);
+    CHECK(type_of.keys[0].hits == 3);
+    CHECK(type_of.keys[3].asked == 1);
+}
+
+TEST_CASE("PROFILE_WAIT is a wait: never a run, never self time of work") {
+    const qprof::Trace trace = keyed_trace();
+    const qprof::ProviderTotals& join = qprof::test::totals_of(trace, "join workers");
+    CHECK(join.blocked_ns == 1'000'000);
+    const std::vector<ProviderStats> stats = stats_of(trace);
+    const ProviderStats& wait = stats_named(trace, stats, "join workers");
+    CHECK(wait.runs == 0);
+    CHECK(wait.waits == 1);
+    CHECK(wait.wait_ns == 1'000'000);
+    CHECK(wait.self_ns == 0);
+    CHECK(qprof::test::tree_text(trace).find("join workers") != std::string::npos);
+}
+
+TEST_CASE("the header lists waits apart from the providers with the most self time") {
+    const qprof::Trace trace = keyed_trace();
+    const std::string page = qprof::test::report_text("html", trace);
+    const auto hot = page.find("id=\"hot-providers\"");
+    const auto waits = page.find("id=\"hot-waits\"");
+    REQUIRE(hot != std::string::npos);
+    REQUIRE(waits != std::string::npos);
+    const std::string hot_list = page.substr(hot, page.find("</ol>", hot) - hot);
+    CHECK(hot_list.find("join workers") == std::string::npos);
+    CHECK(hot_list.find("typeck") != std::string::npos);
+    const std::string wait_list = page.substr(waits, page.find("</ol>", waits) - waits);
+    CHECK(wait_list.find("join workers") != std::string::npos);
+}
+
+TEST_CASE("run durations are counted by decade") {
+    using qprof::detail::html::histogram_bucket;
+    CHECK(histogram_bucket(0) == 0);
+    CHECK(histogram_bucket(999) == 0);
+    CHECK(histogram_bucket(1'000) == 1);
+    CHECK(histogram_bucket(999'999) == 3);
+    CHECK(histogram_bucket(1'000'000) == 4);
+    CHECK(histogram_bucket(999'999'999) == 6);
+    CHECK(histogram_bucket(1'000'000'000) == 7);
+    CHECK(histogram_bucket(1'000'000'000'000) == 7);
+}

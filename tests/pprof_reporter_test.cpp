@@ -1,0 +1,229 @@
+// profile_queries.pb.gz: the gzip container, and the profile read back field by field by a
+// small protobuf reader written from the wire format, against a golden text form.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <map>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gzip.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+// ----- reading back: gzip of stored blocks, then protobuf -----
+
+std::uint32_t le(const std::string& bytes, std::size_t at, int size) {
+    std::uint32_t value = 0;
+    for (int i = size; i-- > 0;) {
+        value = value << 8 | static_cast<unsigned char>(bytes.at(at + i));
+    }
+    return value;
+}
+
+// The data of a gzip member made of stored blocks; fails the test on anything else.
+std::string gunzip_stored(const std::string& file) {
+    REQUIRE(file.size() >= 18);
+    REQUIRE(file.substr(0, 4) == std::string("\x1f\x8b\x08\x00", 4));
+    std::string data;
+    std::size_t at = 10;
+    for (bool last = false; !last;) {
+        const auto header = static_cast<unsigned char>(file.at(at));
+        REQUIRE((header & 0x06) == 0);  // BTYPE 00: stored
+        last = (header & 1) != 0;
+        const std::uint32_t size = le(file, at + 1, 2);
+        REQUIRE(le(file, at + 3, 2) == (~size & 0xffff));
+        data += file.substr(at + 5, size);
+        at += 5 + size;
+    }
+    CHECK(le(file, at, 4) == qprof::detail::crc32_ieee(data));
+    CHECK(le(file, at + 4, 4) == data.size());
+    CHECK(at + 8 == file.size());
+    return data;
+}
+
+// A message as its fields: number -> values (varints as numbers, the rest as bytes).
+struct Message {
+    std::multimap<std::uint32_t, std::uint64_t> numbers;
+    std::multimap<std::uint32_t, std::string> bytes;
+
+    std::uint64_t number(std::uint32_t field) const {
+        const auto it = numbers.find(field);
+        return it == numbers.end() ? 0 : it->second;
+    }
+    std::vector<std::string> all(std::uint32_t field) const {
+        std::vector<std::string> values;
+        for (auto [it, end] = bytes.equal_range(field); it != end; ++it) {
+            values.push_back(it->second);
+        }
+        return values;
+    }
+};
+
+std::uint64_t varint(const std::string& data, std::size_t& at) {
+    std::uint64_t value = 0;
+    for (int shift = 0;; shift += 7) {
+        const auto byte = static_cast<unsigned char>(data.at(at++));
+        value |= std::uint64_t{byte & 0x7fu} << shift;
+        if ((byte & 0x80) == 0) {
+            return value;
+        }
+    }
+}
+
+Message parse(const std::string& data) {
+    Message message;
+    for (std::size_t at = 0; at < data.size();) {
+        const std::uint64_t tag = varint(data, at);
+        const auto field = static_cast<std::uint32_t>(tag >> 3);
+        if ((tag & 7) == 0) {
+            message.numbers.emplace(field, varint(data, at));
+        } else {
+            REQUIRE((tag & 7) == 2);
+            const std::uint64_t size = varint(data, at);
+            message.bytes.emplace(field, data.substr(at, size));
+            at += size;
+        }
+    }
+    return message;
+}
+
+std::vector<std::uint64_t> packed(const std::string& data) {
+    std::vector<std::uint64_t> values;
+    for (std::size_t at = 0; at < data.size();) {
+        values.push_back(varint(data, at));
+    }
+    return values;
+}
+
+// The profile as sorted text lines: value types, functions, and each sample as its stack
+// from the root, its values and its thread.
+std::string profile_text(const std::string& file) {
+    const Message profile = parse(gunzip_stored(file));
+    const std::vector<std::string> strings = profile.all(6);
+    REQUIRE(!strings.empty());
+    CHECK(strings[0].empty());
+    std::ostringstream out;
+    for (const std::string& type : profile.all(1)) {
+        const Message value_type = parse(type);
+        out << "type " << strings.at(value_type.number(1)) << ' '
+            << strings.at(value_type.number(2)) << '\n';
+    }
+    out << "default " << strings.at(profile.number(14)) << '\n';
+    std::map<std::uint64_t, std::string> function_names;
+    std::vector<std::string> lines;
+    for (const std::string& bytes : profile.all(5)) {
+        const Message function = parse(bytes);
+        function_names[function.number(1)] = strings.at(function.number(2));
+        lines.push_back("function " + strings.at(function.number(2)) + " at line " +
+                        std::to_string(function.number(5)));
+    }
+    std::map<std::uint64_t, std::string> location_names;
+    for (const std::string& bytes : profile.all(4)) {
+        const Message location = parse(bytes);
+        CHECK(location.number(2) == 1);  // the one mapping
+        location_names[location.number(1)] =
+            function_names.at(parse(location.all(4).at(0)).number(1));
+    }
+    for (const std::string& bytes : profile.all(2)) {
+        const Message sample = parse(bytes);
+        std::vector<std::uint64_t> stack = packed(sample.all(1).at(0));
+        std::string line = "sample ";
+        for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+            line += location_names.at(*it) + (it + 1 == stack.rend() ? "" : ";");
+        }
+        line += " =";
+        for (const std::uint64_t value : packed(sample.all(2).at(0))) {
+            line += ' ' + std::to_string(value);
+        }
+        const Message label = parse(sample.all(3).at(0));
+        line += " thread=" + strings.at(label.number(2));
+        lines.push_back(line);
+    }
+    std::sort(lines.begin(), lines.end());
+    for (const std::string& line : lines) {
+        out << line << '\n';
+    }
+    return out.str();
+}
+
+// ----- the traced program -----
+
+void def_span(int id) { PROFILE_QUERY(def_span, id); }
+
+// Recursive: type_of(1) runs inside type_of(2).
+void type_of(int id) {
+    PROFILE_QUERY(type_of, id);
+    if (id > 0) {
+        PROFILE_QUERY_HIT(def_span, id);
+        type_of(id - 1);
+        def_span(id);
+    }
+}
+
+qprof::Trace compile_trace() {
+    qprof::test::ManualClock clock;  // every clock read advances 1 ms
+    qprof::Session session{qprof::test::recording_options()};
+    {
+        PROFILE_ACTIVITY("type checking");
+        type_of(2);
+        PROFILE_QUERY_HIT(type_of, 2);
+    }
+    std::thread{[] {
+        qprof::name_this_thread("worker");
+        type_of(1);
+    }}.join();
+    session.finish();
+    return session.trace();
+}
+
+}  // namespace
+
+TEST_CASE("gzip: the CRC-32 of gzip's trailer", "[pprof]") {
+    CHECK(qprof::detail::crc32_ieee("") == 0);
+    CHECK(qprof::detail::crc32_ieee("123456789") == 0xCBF43926u);
+}
+
+TEST_CASE("gzip: stored blocks of at most 65,535 bytes read back whole", "[pprof]") {
+    for (const std::size_t size : {std::size_t{0}, std::size_t{1}, std::size_t{65'535},
+                                   std::size_t{65'536}, std::size_t{200'000}}) {
+        std::string data(size, '\0');
+        for (std::size_t i = 0; i < size; ++i) {
+            data[i] = static_cast<char>(i * 7 + i / 251);
+        }
+        INFO(size);
+        CHECK(gunzip_stored(qprof::detail::gzip_stored(data)) == data);
+    }
+}
+
+TEST_CASE("pprof: one sample per call path, with runs, hits and self time", "[pprof]") {
+    const std::string text = profile_text(qprof::test::report_text("pprof", compile_trace()));
+    qprof::test::check_golden(text, "pprof.approved.txt");
+}
+
+TEST_CASE("pprof: a provider's flat self time is its self time in the totals", "[pprof]") {
+    const qprof::Trace trace = compile_trace();
+    const std::string text = profile_text(qprof::test::report_text("pprof", trace));
+    // Summed from the samples whose innermost frame is the provider.
+    std::map<std::string, std::uint64_t> flat;
+    std::istringstream lines{text};
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind("sample ", 0) != 0) {
+            continue;
+        }
+        const std::size_t values_at = line.find(" = ");
+        const std::string stack = line.substr(7, values_at - 7);
+        std::istringstream values{line.substr(values_at + 3)};
+        std::uint64_t runs = 0, hits = 0, self = 0;
+        values >> runs >> hits >> self;
+        flat[stack.substr(stack.rfind(';') + 1)] += self;
+    }
+    for (const char* provider : {"type_of", "def_span", "type checking"}) {
+        INFO(provider);
+        CHECK(flat[provider] ==
+              static_cast<std::uint64_t>(qprof::test::totals_of(trace, provider).self_ns));
+    }
+}
