@@ -49,6 +49,7 @@ GuardedKeyText guarded_key_text(const Key& key) {
         Nesting() { ++t_key_format_nesting; }
         ~Nesting() { --t_key_format_nesting; }
     } nesting;
+#if defined(__cpp_exceptions)
     try {
         return {qprof::key_text(key)};
     } catch (const std::exception& error) {
@@ -56,6 +57,9 @@ GuardedKeyText guarded_key_text(const Key& key) {
     } catch (...) {
         return {format_error_text("an exception that is not a std::exception")};
     }
+#else
+    return {qprof::key_text(key)};  // built with -fno-exceptions: no formatter can throw
+#endif
 }
 
 }  // namespace qprof::detail
