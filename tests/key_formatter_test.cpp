@@ -70,18 +70,6 @@ qprof::SessionOptions options_with_keys() {
     return options;
 }
 
-// "provider[key]" for every node in post-order, "provider" where it has none.
-std::vector<std::string> keyed_nodes(const qprof::Trace& trace) {
-    std::vector<std::string> texts;
-    const qprof::ThreadTrace& tree = trace.threads.at(0);
-    for (std::uint32_t node = 0; node < tree.nodes.size(); ++node) {
-        std::string text = trace.sites[tree.nodes[node].site].provider;
-        const std::string_view key = trace.key_of(tree, node);
-        texts.push_back(key.empty() ? text : text + "[" + std::string(key) + "]");
-    }
-    return texts;
-}
-
 }  // namespace
 
 // Declared first: the first format error of the process is the one said on stderr.
@@ -103,7 +91,7 @@ TEST_CASE("a formatter that throws is reported once, and its key shown as a form
     const std::string err = captured.text();
     CHECK(qprof::test::count_of(err, "a key formatter threw") == 1);
     CHECK(qprof::test::count_of(err, "qprof: warning") == 1);
-    const std::vector<std::string> nodes = keyed_nodes(session.trace());
+    const std::vector<std::string> nodes = qprof::test::keyed_nodes(session.trace());
     REQUIRE(nodes.size() == 5);
     CHECK(nodes[0].starts_with("name_of[<format error: "));
     CHECK(nodes[1] == "name_of[main]");
@@ -135,7 +123,7 @@ TEST_CASE("events a formatter records land before the key's record, none lost") 
     }
     session.finish();
     g_lookups_per_format = 0;
-    const std::vector<std::string> nodes = keyed_nodes(session.trace());
+    const std::vector<std::string> nodes = qprof::test::keyed_nodes(session.trace());
     REQUIRE(nodes.size() == 10'003);
     for (std::size_t i = 0; i < 10'003; ++i) {
         if (i == 10'000) {
@@ -159,7 +147,7 @@ TEST_CASE("a formatter may record queries keyed by its own key type") {
     PROFILE_QUERY_HIT(defined, Symbol{"x"});
     session.finish();
     g_nest_same_type = false;
-    CHECK(keyed_nodes(session.trace()) ==
+    CHECK(qprof::test::keyed_nodes(session.trace()) ==
           std::vector<std::string>{"spelling_of[x'']", "spelling_of[x']", "defined[x]"});
 }
 
@@ -169,7 +157,7 @@ TEST_CASE("a formatter that needs its own key's text ends with a stand-in, not a
     PROFILE_QUERY_HIT(defined, Symbol{"loop"});
     session.finish();
     g_nest_same_key = false;
-    const std::vector<std::string> nodes = keyed_nodes(session.trace());
+    const std::vector<std::string> nodes = qprof::test::keyed_nodes(session.trace());
     REQUIRE(nodes.size() == 9);
     CHECK(nodes.front() == "spelling_of[<format error: key formatters nested too deeply>]");
     CHECK(nodes[1] == "spelling_of[loop]");

@@ -106,6 +106,17 @@ std::string read_file(const std::filesystem::path& path) {
     return text.str();
 }
 
+std::vector<std::string> keyed_nodes(const Trace& trace, std::size_t thread) {
+    std::vector<std::string> texts;
+    const ThreadTrace& tree = trace.threads.at(thread);
+    for (std::uint32_t node = 0; node < tree.nodes.size(); ++node) {
+        std::string text = trace.sites[tree.nodes[node].site].provider;
+        const std::string_view key = trace.key_of(tree, node);
+        texts.push_back(key.empty() ? text : text + "[" + std::string(key) + "]");
+    }
+    return texts;
+}
+
 std::size_t count_of(const std::string& text, const std::string& part) {
     std::size_t count = 0;
     for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
