@@ -40,6 +40,8 @@ def run_once(command, out_dir):
                           if any(a.startswith("-Z") for a in command) else command,
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
     seconds = time.perf_counter() - start
+    for name in os.listdir(out_dir):  # qprof never overwrites a report: leave none behind
+        os.remove(os.path.join(out_dir, name))
     if done.returncode != 0:
         sys.exit(f"end_to_end: {' '.join(command)} failed with exit {done.returncode}:\n"
                  f"{done.stderr}")
