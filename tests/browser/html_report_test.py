@@ -82,8 +82,11 @@ def run_toyc(toyc, out_dir, extra_args):
     """Runs toyc with the html reporter into out_dir; returns the page's path."""
     os.makedirs(out_dir, exist_ok=True)
     page = os.path.join(out_dir, "profile_queries.html")
-    if os.path.exists(page):
-        os.remove(page)  # a stale page must not pass for a new one
+    # Stale reports must not pass for new ones, and qprof never overwrites a report: a run
+    # finding profile_queries.* would write profile_queries-PID.* beside them.
+    for name in os.listdir(out_dir):
+        if name.startswith("profile_queries"):
+            os.remove(os.path.join(out_dir, name))
     # The Chrome trace of the same run is what the slowest run's duration is checked against.
     command = [toyc, "-Z", "profile-queries=html,chrome", "-Z", "profile-queries-dir=" + out_dir]
     command += extra_args
