@@ -1,6 +1,8 @@
 // The tables behind key records: key types, and the interned texts of keys formatted at once.
 #include <qprof/detail/key_record.hpp>
 
+#include "fork_safety.hpp"
+
 namespace qprof::detail {
 
 bool g_record_keys = false;
@@ -44,6 +46,9 @@ std::uint32_t intern_key_text(std::string text) {
     }
     return it->second;
 }
+
+void lock_key_tables_for_fork() { key_tables().mutex.lock(); }
+void unlock_key_tables_after_fork() { key_tables().mutex.unlock(); }
 
 std::string interned_key_text(std::uint32_t id) {
     KeyTables& tables = key_tables();

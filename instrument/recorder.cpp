@@ -3,9 +3,11 @@
 #include <boost/lockfree/queue.hpp>
 #include <boost/lockfree/stack.hpp>
 #include <mutex>
+#include <qprof/detail/record_limits.hpp>
 #include <stdexcept>
 #include <thread>
 
+#include "fork_safety.hpp"
 #include "recording_control.hpp"
 
 namespace qprof::detail {
@@ -159,14 +161,22 @@ bool attach_thread(ThreadState& t, std::uint32_t generation) {
     if (t.chunk != nullptr) {
         give_back_chunk(t.chunk);  // left over from an earlier session
     }
-    t.record->index = static_cast<std::uint32_t>(reg.names.size());
-    reg.names.push_back(
-        t.record->name.empty()
-            ? default_thread_name(t.record->index, std::this_thread::get_id() == reg.session_thread)
-            : t.record->name);
     t.chunk = take_free_chunk();
-    prepare_chunk(t.chunk, generation, t.record->index);
-    t.record->generation = generation;
+    if (reg.names.size() >= kMaxRecordedThreads) [[unlikely]] {
+        // Over the limit: the thread records into chunks of no session, which the collector
+        // drops, so that its events cost no lock either.
+        warn_limit(Limit::threads);
+        prepare_chunk(t.chunk, 0, 0);
+        t.record->generation = 0;
+    } else {
+        t.record->index = static_cast<std::uint32_t>(reg.names.size());
+        reg.names.push_back(t.record->name.empty()
+                                ? default_thread_name(t.record->index, std::this_thread::get_id() ==
+                                                                           reg.session_thread)
+                                : t.record->name);
+        prepare_chunk(t.chunk, generation, t.record->index);
+        t.record->generation = generation;
+    }
     t.record->current.store(t.chunk, std::memory_order_release);
     t.depth = 0;
     t.generation = generation;
@@ -179,7 +189,7 @@ bool swap_full_chunk(ThreadState& t) {
     }
     Chunk* full = t.chunk;
     Chunk* fresh = take_free_chunk();
-    prepare_chunk(fresh, t.generation, full->thread);
+    prepare_chunk(fresh, full->generation, full->thread);  // generation 0: a dropped thread
     t.chunk = fresh;
     t.record->current.store(fresh, std::memory_order_release);  // before the full one leaves
     send_full_chunk(full);
@@ -187,6 +197,7 @@ bool swap_full_chunk(ThreadState& t) {
 }
 
 RecordingStart begin_recording(ClockKind clock, bool record_keys) {
+    install_fork_handlers();
     Registry& reg = registry();
     std::lock_guard lock{reg.mutex};
     if (reg.active_generation != 0) {
@@ -243,6 +254,27 @@ std::vector<std::string> thread_names(std::uint32_t generation) {
 
 void close_open_scopes(std::uint64_t end_tick) { write_unfinished_scopes(t_state, end_tick); }
 
+void lock_registry_for_fork() { registry().mutex.lock(); }
+void unlock_registry_after_fork() { registry().mutex.unlock(); }
+
+void forget_recording_in_fork_child() {
+    g_generation.store(0, std::memory_order_release);
+    Registry& reg = registry();
+    reg.active_generation = 0;  // the parent's session goes on without this process
+    reg.names.clear();
+    ThreadState& t = t_state;  // the only thread the child has
+    if (t.generation == kThreadExited) {
+        return;
+    }
+    if (t.record != nullptr) {
+        t.record->current.store(nullptr, std::memory_order_release);
+    }
+    delete t.chunk;  // the child's copy; the parent still has its own
+    t.chunk = nullptr;
+    t.depth = 0;
+    t.generation = 0;  // scopes open at fork() end without a record
+}
+
 }  // namespace qprof::detail
 
 namespace qprof {
@@ -256,8 +288,10 @@ void name_this_thread(std::string name) {
         return;
     }
     ensure_thread_record(t, reg);
+    cap_name(name);
     t.record->name = std::move(name);
-    if (t.generation != 0 && t.generation == reg.active_generation) {
+    if (t.generation != 0 && t.generation == reg.active_generation &&
+        t.record->generation == t.generation) {
         reg.names[t.record->index] = t.record->name;
     }
 }

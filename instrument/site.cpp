@@ -1,5 +1,8 @@
 #include <mutex>
+#include <qprof/detail/record_limits.hpp>
 #include <qprof/detail/site.hpp>
+
+#include "fork_safety.hpp"
 
 namespace qprof::detail {
 
@@ -25,7 +28,10 @@ std::uint32_t register_site(Site& site) {
     std::uint32_t id = site.id.load(std::memory_order_relaxed);
     if (id == 0) {
         id = static_cast<std::uint32_t>(table.sites.size());
-        table.sites.push_back(SiteInfo{site.provider, site.file, site.line, site.kind});
+        SiteInfo info{site.provider, site.file, site.line, site.kind};
+        cap_name(info.provider);  // a Query's name is the program's string, of any length
+        cap_name(info.file);
+        table.sites.push_back(std::move(info));
         table.count.store(id + 1, std::memory_order_release);
         site.id.store(id, std::memory_order_release);
     }
@@ -42,6 +48,9 @@ std::vector<SiteInfo> registered_sites_from(std::uint32_t first) {
     }
     return std::vector<SiteInfo>(table.sites.begin() + first, table.sites.end());
 }
+
+void lock_sites_for_fork() { site_table().mutex.lock(); }
+void unlock_sites_after_fork() { site_table().mutex.unlock(); }
 
 std::uint32_t registered_site_count() { return site_table().count.load(std::memory_order_acquire); }
 

@@ -1,7 +1,9 @@
 #include "collector.hpp"
 
 #include <chrono>
+#include <qprof/session.hpp>
 
+#include "abnormal_end.hpp"
 #include "recording_control.hpp"
 
 namespace qprof::detail {
@@ -16,11 +18,22 @@ Collector::Collector(std::uint32_t generation, CollectMode mode, bool record_key
         key_texts_.keep_bindings();  // the stream carries each key's text
     }
     thread_ = std::thread([this] { run(); });
+    if (raw_ != nullptr) {
+        raw_flusher_running().store(true);
+    }
 }
 
-Collector::~Collector() { join(); }
+Collector::~Collector() {
+    join();
+    if (raw_ != nullptr) {
+        raw_flusher_running().store(false);
+    }
+}
 
 void Collector::run() {
+    prepare_collector_thread_for_signals();
+    // Key formatters run here for keys kept as bytes; the queries they run show on this thread.
+    name_this_thread("qprof collector");
     std::unique_lock lock{mutex_};
     while (!stopping_) {
         wake_.wait_for(lock, kDrainInterval);
@@ -50,7 +63,32 @@ void Collector::drain() {
         recycle_chunk(chunk);
     }
     if (raw_ != nullptr) {
-        raw_->tick(now(), steady_ns());
+        // A fatal signal's request, or the periodic flush: the records the threads have not
+        // yet handed over go too, so that a short or killed run still leaves its events.
+        const std::uint32_t request = flush_requests().load();
+        const bool urgent = request != flushes_done().load();
+        if (urgent || raw_->flush_due()) {
+            take_live_records(false);
+        }
+        raw_->tick(now(), steady_ns(), urgent);
+        if (urgent) {
+            flushes_done().store(request);
+        }
+    }
+}
+
+void Collector::take_live_records(bool seal) {
+    // This session's chunks are freed by this collector only, so they can be read after the
+    // registry is let go: key formatters run while they are read, and may record.
+    std::vector<std::pair<std::uint32_t, Chunk*>> live;
+    for_each_live_thread(generation_, [&live](std::uint32_t thread, Chunk* chunk) {
+        live.emplace_back(thread, chunk);
+    });
+    for (const auto& [thread, chunk] : live) {
+        consume(*chunk);
+        if (seal) {
+            sealed_[thread] = true;
+        }
     }
 }
 
@@ -97,7 +135,7 @@ void Collector::consume(Chunk& chunk) {
 }
 
 const std::string& Collector::thread_name(std::uint32_t thread) {
-    if (thread >= names_.size() && !holding_registry_) {
+    if (thread >= names_.size()) {
         names_ = thread_names(generation_);
     }
     static const std::string unnamed;
@@ -117,13 +155,7 @@ TraceInputs Collector::take_inputs() {
 void Collector::finish() {
     join();
     drain();
-    names_ = thread_names(generation_);  // not from inside: the registry lock is not reentrant
-    holding_registry_ = true;
-    for_each_live_thread(generation_, [this](std::uint32_t thread, Chunk* chunk) {
-        consume(*chunk);
-        sealed_[thread] = true;
-    });
-    holding_registry_ = false;
+    take_live_records(true);
     drain();  // the last chunks of threads that ended meanwhile
 }
 

@@ -41,6 +41,8 @@ class Collector {
     void run();
     void join();
     void drain();
+    // Takes what the live threads have published in their current chunks; `seal`: at the end.
+    void take_live_records(bool seal);
     void consume(Chunk& chunk);
     void read_records(std::uint32_t thread, const std::uint64_t* begin, const std::uint64_t* end);
     // Makes room for a thread's builder; false once the thread was taken at the end.
@@ -56,7 +58,6 @@ class Collector {
     std::vector<TotalsBuilder> totals_;  // by thread index, in CollectMode::totals
     ProviderSlots slots_;
     std::vector<std::string> names_;  // the threads' names, fetched when a new thread shows up
-    bool holding_registry_ = false;   // in finish(): the thread registry is locked by us
     std::vector<bool> sealed_;        // threads taken at the end: later records are ignored
 
     std::mutex mutex_;

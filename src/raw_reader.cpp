@@ -324,6 +324,12 @@ class StreamReader {
 
     void finish_run(bool complete) {
         run_->complete = complete;
+        if (records_.reversed() > 0) {
+            report(Diagnostic::Severity::warning, cursor_.offset(),
+                   std::to_string(records_.reversed()) +
+                       " records end before they start (a clock that went back, or damage); "
+                       "they are shown taking no time");
+        }
         if (keys_.unbound() > 0) {
             report(Diagnostic::Severity::warning, cursor_.offset(),
                    std::to_string(keys_.unbound()) +

@@ -19,6 +19,9 @@ constexpr std::size_t kFlushBytes = 1u << 20;
 // turn ticks into nanoseconds; then one a second.
 constexpr std::uint64_t kFirstSampleNs = 50'000'000;
 constexpr std::uint64_t kSampleIntervalNs = 1'000'000'000;
+// The first flush after the start comes early too, so that a short run that is killed still
+// leaves its events; then one a second.
+constexpr auto kFirstFlushInterval = std::chrono::milliseconds{100};
 constexpr auto kFlushInterval = std::chrono::seconds{1};
 // A block stays far below kMaxPayloadBytes: lists are split, and a longer key text is cut.
 constexpr std::size_t kListBlockBytes = 1u << 20;
@@ -173,7 +176,13 @@ void RawWriter::name_thread(std::uint32_t thread, const std::string& name) {
     out.finish();
 }
 
-void RawWriter::tick(std::uint64_t tick, std::uint64_t steady_ns) {
+bool RawWriter::flush_due() const {
+    return fd_ >= 0 && std::chrono::steady_clock::now() - last_flush_ >=
+                           (records_flushed_ ? std::chrono::nanoseconds{kFlushInterval}
+                                             : std::chrono::nanoseconds{kFirstFlushInterval});
+}
+
+void RawWriter::tick(std::uint64_t tick, std::uint64_t steady_ns, bool flush_now) {
     if (fd_ < 0) {
         return;
     }
@@ -186,8 +195,9 @@ void RawWriter::tick(std::uint64_t tick, std::uint64_t steady_ns) {
         out.u64(steady_ns);
         out.finish();
     }
-    if (std::chrono::steady_clock::now() - last_flush_ >= kFlushInterval) {
+    if (flush_now || flush_due()) {
         flush();
+        records_flushed_ = true;
     }
 }
 

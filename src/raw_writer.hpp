@@ -57,8 +57,10 @@ class RawWriter {
     // that `keys`, when given, knows their types and texts).
     void records(std::uint32_t thread, const std::uint64_t* begin, const std::uint64_t* end,
                  KeyTexts* keys);
-    // A calibration sample and a flush of what has waited a second or more.
-    void tick(std::uint64_t tick, std::uint64_t steady_ns);
+    // Whether the next tick() flushes: 100 ms after the start, then every second.
+    bool flush_due() const;
+    // A calibration sample, and a flush when due or when `flush_now`.
+    void tick(std::uint64_t tick, std::uint64_t steady_ns, bool flush_now = false);
     // Final thread names, END, and the file closed.
     void finish(const RawEnd& end, const std::vector<std::string>& thread_names);
 
@@ -80,6 +82,7 @@ class RawWriter {
     std::uint32_t seq_ = 0;
     std::string buffer_;
     std::chrono::steady_clock::time_point last_flush_;
+    bool records_flushed_ = false;  // a flush after the one at the start has happened
     std::uint64_t last_sample_ns_ = 0;
     std::uint32_t samples_ = 0;
     std::uint32_t sites_written_ = 1;      // id 0 is never written

@@ -19,6 +19,7 @@
 #include <qprof/trace.hpp>
 #include <stdexcept>
 
+#include "abnormal_end.hpp"
 #include "builtin_reporters.hpp"
 #include "collector.hpp"
 #include "recording_control.hpp"
@@ -34,6 +35,7 @@ struct Session::State {
     bool recording = false;
     bool finished = false;
     std::uint32_t generation = 0;
+    pid_t pid = 0;  // the process that records: a fork()ed child finishes nothing of it
     detail::ClockKind clock = detail::ClockKind::steady;
     detail::Calibration calibration;
     std::uint64_t start_steady_ns = 0;
@@ -50,6 +52,10 @@ namespace {
 std::mutex g_active_mutex;
 Session* g_active_session = nullptr;
 
+// What a fork()ed child inherited of its parent's recording: kept, never destroyed.
+detail::Collector* g_forked_collector = nullptr;
+detail::RawWriter* g_forked_raw = nullptr;
+
 void finish_active_session_at_exit() {
     Session* session = nullptr;
     {
@@ -62,7 +68,9 @@ void finish_active_session_at_exit() {
 }
 
 void set_active_session(Session* session) {
-    static const bool registered = (std::atexit(finish_active_session_at_exit), true);
+    static const bool registered =
+        (std::atexit(finish_active_session_at_exit),
+         detail::install_abnormal_end_handlers(&finish_active_session_at_exit), true);
     (void)registered;
     std::lock_guard lock{g_active_mutex};
     g_active_session = session;
@@ -236,6 +244,7 @@ Session::Session(SessionOptions options) : state_(std::make_unique<State>()) {
     state_->collector = std::make_unique<detail::Collector>(start.generation, collect_mode(opts),
                                                             opts.record_keys, state_->raw.get());
     state_->recording = true;
+    state_->pid = ::getpid();
     set_active_session(this);
 }
 
@@ -248,8 +257,15 @@ void Session::finish() {
         return;
     }
     s.finished = true;
-    set_active_session(nullptr);
     s.recording = false;
+    if (s.pid != ::getpid()) {
+        // A fork()ed child: the collector thread and the files are the parent's. Destroying
+        // them here would wait for a thread this process does not have.
+        g_forked_collector = s.collector.release();
+        g_forked_raw = s.raw.release();
+        return;
+    }
+    set_active_session(nullptr);
     try {
         s.calibration.end_tick = detail::now();
         const std::uint64_t end_steady_ns = detail::steady_ns();

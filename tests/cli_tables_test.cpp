@@ -577,3 +577,21 @@ TEST_CASE("progress: wanted for 16 MiB or more on a terminal, unless turned off"
     CHECK_FALSE(cli::Progress::wanted(64 * kMiB, true, true));
     CHECK_FALSE(cli::Progress::wanted(64 * kMiB, false, false));
 }
+
+TEST_CASE(
+    "summary and diff tables: a line feed, a control character or bad UTF-8 in a name "
+    "stays in its row (golden)") {
+    const qprof::Trace base =
+        trace_of({provider("line\nfeed", 2, 1, 0), provider("tab\there", 1, 1, 0),
+                  provider("bad\xff\x1b[31m", 3, 1, 0)},
+                 10, {3});
+    const qprof::Trace next = trace_of({provider("line\nfeed", 1, 1, 0)}, 10, {1});
+    std::ostringstream out;
+    cli::write_summary(base, {}, out);
+    cli::write_diff({"base.qprof", base}, {"new.qprof", next}, {}, out);
+    const std::string text = out.str();
+    CHECK(text.find('\x1b') == std::string::npos);
+    CHECK(text.find('\t') == std::string::npos);
+    CHECK(text.find('\xff') == std::string::npos);
+    qprof::test::check_golden(text, "tables_escaping.approved.txt");
+}

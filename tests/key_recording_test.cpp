@@ -32,18 +32,6 @@ qprof::SessionOptions options_with_keys() {
     return options;
 }
 
-// "provider[key]" for every node in post-order, "provider" where it has none.
-std::vector<std::string> keyed_nodes(const qprof::Trace& trace, std::size_t thread = 0) {
-    std::vector<std::string> texts;
-    const qprof::ThreadTrace& tree = trace.threads.at(thread);
-    for (std::uint32_t node = 0; node < tree.nodes.size(); ++node) {
-        std::string text = trace.sites[tree.nodes[node].site].provider;
-        const std::string_view key = trace.key_of(tree, node);
-        texts.push_back(key.empty() ? text : text + "[" + std::string(key) + "]");
-    }
-    return texts;
-}
-
 }  // namespace
 
 TEST_CASE("keys of every kind reach the trace as text") {
@@ -60,7 +48,7 @@ TEST_CASE("keys of every kind reach the trace as text") {
     session.finish();
     const qprof::Trace& trace = session.trace();
     CHECK(trace.keys_recorded);
-    CHECK(keyed_nodes(trace) ==
+    CHECK(qprof::test::keyed_nodes(trace) ==
           std::vector<std::string>{"def_span[DefId{1, 42}]", "by_name[core::mem]", "by_number[7]",
                                    "by_two[(7, b)]", "keyless", "from_disk[DefId{0, 9}]",
                                    "type_of[DefId{0, 3}]"});
@@ -78,7 +66,7 @@ TEST_CASE("a key stays with its own scope when nested scopes have keys too") {
         { PROFILE_QUERY(sibling, 4); }
     }
     session.finish();
-    CHECK(keyed_nodes(session.trace()) ==
+    CHECK(qprof::test::keyed_nodes(session.trace()) ==
           std::vector<std::string>{"inner[3]", "middle", "sibling[4]", "outer[1]"});
 }
 
@@ -101,7 +89,7 @@ TEST_CASE("a pointer key is formatted at once, while its target still exists") {
         PROFILE_QUERY_HIT(by_pointer, name.c_str());
     }
     session.finish();
-    CHECK(keyed_nodes(session.trace()) ==
+    CHECK(qprof::test::keyed_nodes(session.trace()) ==
           std::vector<std::string>{"by_pointer[item 0]", "by_pointer[item 1]"});
 }
 
@@ -109,7 +97,8 @@ TEST_CASE("a key qprof cannot see into still compiles and is named") {
     qprof::Session session{options_with_keys()};
     PROFILE_QUERY_HIT(opaque, Derived{{1}, 2});
     session.finish();
-    CHECK(keyed_nodes(session.trace()) == std::vector<std::string>{"opaque[Derived{?}]"});
+    CHECK(qprof::test::keyed_nodes(session.trace()) ==
+          std::vector<std::string>{"opaque[Derived{?}]"});
 }
 
 TEST_CASE("an unfinished scope keeps its key") {
@@ -118,7 +107,8 @@ TEST_CASE("an unfinished scope keeps its key") {
         PROFILE_QUERY(open_at_the_end, DefId{2, 5});
         session.finish();
     }
-    CHECK(keyed_nodes(session.trace()) == std::vector<std::string>{"open_at_the_end[DefId{2, 5}]"});
+    CHECK(qprof::test::keyed_nodes(session.trace()) ==
+          std::vector<std::string>{"open_at_the_end[DefId{2, 5}]"});
     CHECK(session.trace().threads.at(0).nodes.at(0).unfinished);
 }
 
@@ -144,7 +134,8 @@ TEST_CASE("without -Z profile-queries-and-keys keys are neither evaluated nor re
     }
     session.finish();
     CHECK(g_key_evaluations == 2);
-    CHECK(keyed_nodes(session.trace()) == std::vector<std::string>{"cached[2]", "computed[1]"});
+    CHECK(qprof::test::keyed_nodes(session.trace()) ==
+          std::vector<std::string>{"cached[2]", "computed[1]"});
 }
 
 TEST_CASE("a load is timed and counted as load time") {

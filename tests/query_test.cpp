@@ -1,6 +1,8 @@
 // qprof::Query on one thread: memoization, the outcomes it records (hit, miss, load), cycles,
 // invalidation, and keys.
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <optional>
 
 #include "query_test_support.hpp"
 
@@ -173,6 +175,42 @@ TEST_CASE("invalidate, clear, size and contains") {
     CHECK_FALSE(length.contains("abc"));
     CHECK(length("abc") == 3);
     CHECK(provider_runs == 4);
+}
+
+namespace {
+struct Point {
+    double x;
+    double y;
+};
+}  // namespace
+
+TEST_CASE("a key not equal to itself is refused with a clear error, with or without a session") {
+    Query<double, int> rounded{"rounded", [](const double& x) { return static_cast<int>(x); }};
+    Query<Point, int> quadrant{"quadrant", [](const Point& p) { return p.x < 0 ? 2 : 1; }};
+    const bool recording = GENERATE(false, true);
+    std::optional<Session> session;
+    if (recording) {
+        qprof::SessionOptions options = recording_options();
+        options.record_keys = true;
+        session.emplace(options);
+    }
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        CHECK_THROWS_WITH(rounded(std::nan("")),
+                          Catch::Matchers::Contains("query 'rounded' was asked for a key that is "
+                                                    "not equal to itself: rounded(nan)") &&
+                              Catch::Matchers::Contains("map NaN to one chosen value"));
+        CHECK_THROWS_AS(quadrant(Point{1.0, std::nan("")}), std::invalid_argument);
+    }
+    CHECK(rounded.size() == 0);
+    CHECK(quadrant.size() == 0);
+    CHECK_FALSE(rounded.contains(std::nan("")));
+    CHECK(rounded(2.5) == 2);
+    CHECK(quadrant(Point{-1.0, 0.0}) == 2);
+    CHECK(rounded.size() == 1);
+    if (session) {
+        session->finish();
+        CHECK(totals_of(session->trace(), "rounded").count == 1);  // the refused calls ran nothing
+    }
 }
 
 TEST_CASE("with -Z profile-queries-and-keys every Query node carries its key", "[keys]") {

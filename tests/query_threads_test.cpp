@@ -221,3 +221,40 @@ TEST_CASE("a blocked wait carries the key it waited for", "[keys]") {
     CHECK(session.trace().key_of(waiter_thread, 0) == "DefId{2, 7}");
     CHECK(session.trace().key_of(thread_named(session.trace(), "owner"), 0) == "DefId{2, 7}");
 }
+
+TEST_CASE("after invalidate a later caller computes anew instead of joining the old computation") {
+    std::atomic<int> provider_runs{0};
+    std::latch computing{1};
+    std::latch release{1};
+    Query<int, int> version{"version", [&](const int&) {
+                                const int run = ++provider_runs;
+                                if (run == 1) {
+                                    computing.count_down();
+                                    release.wait();
+                                }
+                                return run;
+                            }};
+    int first_result = 0;
+    std::thread first{[&] { first_result = version(1); }};
+    computing.wait();
+    version.invalidate(1);
+    std::atomic<bool> later_done{false};
+    int later_result = 0;
+    std::thread later{[&] {
+        later_result = version(1);
+        later_done = true;
+    }};
+    // The later caller either finishes on its own (right) or comes to wait for the first
+    // computation (wrong); the first one is released only then, so neither case can hang.
+    while (!later_done && qprof::detail::WaitGraph::instance().waiting_threads() == 0) {
+        std::this_thread::yield();
+    }
+    release.count_down();
+    first.join();
+    later.join();
+    CHECK(first_result == 1);
+    CHECK(later_result == 2);
+    CHECK(version(1) == 2);  // the old computation, finishing last, did not cache its value
+    CHECK(provider_runs == 2);
+    CHECK(version.size() == 1);
+}

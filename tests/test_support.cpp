@@ -1,6 +1,8 @@
 #include "test_support.hpp"
 
+#include <fcntl.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <fstream>
@@ -102,6 +104,49 @@ std::string read_file(const std::filesystem::path& path) {
     std::ostringstream text;
     text << file.rdbuf();
     return text.str();
+}
+
+std::vector<std::string> keyed_nodes(const Trace& trace, std::size_t thread) {
+    std::vector<std::string> texts;
+    const ThreadTrace& tree = trace.threads.at(thread);
+    for (std::uint32_t node = 0; node < tree.nodes.size(); ++node) {
+        std::string text = trace.sites[tree.nodes[node].site].provider;
+        const std::string_view key = trace.key_of(tree, node);
+        texts.push_back(key.empty() ? text : text + "[" + std::string(key) + "]");
+    }
+    return texts;
+}
+
+std::size_t count_of(const std::string& text, const std::string& part) {
+    std::size_t count = 0;
+    for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
+        ++count;
+    }
+    return count;
+}
+
+CapturedStderr::CapturedStderr(std::filesystem::path file)
+    : saved_(::dup(2)), file_(std::move(file)) {
+    std::fflush(stderr);
+    const int fd = ::open(file_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    ::dup2(fd, 2);
+    ::close(fd);
+}
+
+CapturedStderr::~CapturedStderr() { restore(); }
+
+std::string CapturedStderr::text() {
+    restore();
+    return read_file(file_);
+}
+
+void CapturedStderr::restore() {
+    if (saved_ >= 0) {
+        std::fflush(stderr);
+        ::dup2(saved_, 2);
+        ::close(saved_);
+        saved_ = -1;
+    }
 }
 
 CommandResult run_command(const std::string& command, const TempDir& dir) {

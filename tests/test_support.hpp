@@ -8,6 +8,7 @@
 #include <qprof/qprof.hpp>
 #include <qprof/reporter.hpp>
 #include <string>
+#include <vector>
 
 namespace qprof::test {
 
@@ -42,6 +43,27 @@ std::string tree_text(const Trace& trace, std::size_t thread = 0);
 const ProviderTotals& totals_of(const Trace& trace, const std::string& provider);
 
 std::string read_file(const std::filesystem::path& path);
+
+// "provider[key]" for every node of one thread, in post-order; "provider" where it has none.
+std::vector<std::string> keyed_nodes(const Trace& trace, std::size_t thread = 0);
+
+// How many times `part` occurs in `text`.
+std::size_t count_of(const std::string& text, const std::string& part);
+
+// Sends this process's stderr to `file` while alive, or until text() reads what came.
+class CapturedStderr {
+  public:
+    explicit CapturedStderr(std::filesystem::path file);
+    ~CapturedStderr();
+    CapturedStderr(const CapturedStderr&) = delete;
+    CapturedStderr& operator=(const CapturedStderr&) = delete;
+    std::string text();
+
+  private:
+    void restore();
+    int saved_;
+    std::filesystem::path file_;
+};
 
 // A program run through the shell: its exit status (when it exited), whether a signal ended
 // it, and what it printed.

@@ -16,7 +16,8 @@
 // The result is returned by value, so that invalidate() on another thread never leaves a
 // caller with a dangling reference. For large values use Query<Key, std::shared_ptr<const T>>.
 // Keys are copied into the table, hashed with qprof::KeyHash and compared with qprof::KeyEqual
-// (std::hash and == when the key has them, field by field for plain aggregates).
+// (std::hash and == when the key has them, field by field for plain aggregates). A key that is
+// not equal to itself (a NaN, or an aggregate holding one) throws std::invalid_argument.
 #pragma once
 
 #include <qprof/detail/require_cxx20.hpp>
@@ -29,6 +30,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <qprof/detail/guarded_key_text.hpp>
 #include <qprof/detail/query_computation.hpp>
 #include <qprof/key.hpp>
 #include <qprof/qprof.hpp>  // defines QPROF_ENABLED
@@ -87,6 +89,10 @@ class Query {
         std::unique_lock lock{shard.mutex};
         const auto slot = shard.slots.find(key);
         if (slot == shard.slots.end()) {
+            if (!KeyEqual<Key>{}(key, key)) [[unlikely]] {
+                lock.unlock();
+                reject_key(key);
+            }
             auto pending = std::make_shared<Pending>();
             shard.slots.emplace(key, pending);
             lock.unlock();
@@ -114,7 +120,7 @@ class Query {
     }
 
     // Forgets the value of this key. A computation of it in progress still hands its result
-    // to the callers waiting for it, but does not cache it.
+    // to the callers already waiting for it, but does not cache it; a later call starts anew.
     void invalidate(const Key& key) {
         Shard& shard = shard_of(key);
         std::lock_guard lock{shard.mutex};
@@ -171,14 +177,26 @@ class Query {
     }
 
     typename Slots::iterator forget(Shard& shard, typename Slots::iterator slot) {
-        if (const auto* pending = std::get_if<std::shared_ptr<Pending>>(&slot->second)) {
-            (*pending)->invalidated = true;  // its owner removes the slot when it finishes
-            return std::next(slot);
+        if (std::holds_alternative<Value>(slot->second)) {
+            --shard.finished;
         }
-        --shard.finished;
-        return shard.slots.erase(slot);
+        return shard.slots.erase(slot);  // a computation in progress keeps its Pending alive
     }
 
+    // The slot of `key` if it is still the one `pending` was made for: invalidate() may have
+    // removed it, and a later call put a computation of its own there.
+    static typename Slots::iterator own_slot(Shard& shard, const Key& key, const Pending& pending) {
+        const auto slot = shard.slots.find(key);
+        if (slot != shard.slots.end()) {
+            const auto* owner = std::get_if<std::shared_ptr<Pending>>(&slot->second);
+            if (owner != nullptr && owner->get() == &pending) {
+                return slot;
+            }
+        }
+        return shard.slots.end();
+    }
+
+    [[noreturn]] void reject_key(const Key& key) const;
     Value compute(const Key& key, Shard& shard, Pending& pending);
     Value load_or_run(const Key& key);
     void publish(const Key& key, Shard& shard, Pending& pending, const Value& value);
@@ -208,7 +226,9 @@ Value Query<Key, Value>::compute(const Key& key, Shard& shard, Pending& pending)
     } catch (...) {
         // No half-made entry: the slot goes, the waiters rethrow, a later call tries again.
         std::unique_lock lock{shard.mutex};
-        shard.slots.erase(key);
+        if (const auto slot = own_slot(shard, key, pending); slot != shard.slots.end()) {
+            shard.slots.erase(slot);
+        }
         pending.error = std::current_exception();
         pending.done.store(true, std::memory_order_release);
         lock.unlock();
@@ -227,10 +247,7 @@ void Query<Key, Value>::publish(const Key& key, Shard& shard, Pending& pending,
         pending.value.emplace(value);
     }
     pending.done.store(true, std::memory_order_release);
-    const auto slot = shard.slots.find(key);  // still this entry: only its owner removes it
-    if (pending.invalidated) {
-        shard.slots.erase(slot);
-    } else {
+    if (const auto slot = own_slot(shard, key, pending); slot != shard.slots.end()) {
         slot->second.template emplace<Value>(std::move(cached));
         ++shard.finished;
     }
@@ -285,6 +302,20 @@ Value Query<Key, Value>::wait_for(const Key& key, std::unique_lock<std::mutex>& 
     return *pending.value;
 }
 
+// A key not equal to itself (a NaN, or an aggregate holding one) could never be found again:
+// it would be computed on every call and fill the table with entries no call can reach.
+template <typename Key, typename Value>
+void Query<Key, Value>::reject_key(const Key& key) const {
+    std::string message = "qprof: query '" + name_ +
+                          "' was asked for a key that is not equal to "
+                          "itself: ";
+    describe(message, this, &key);
+    message +=
+        ". A NaN in a floating-point key cannot be cached; map NaN to one chosen value "
+        "before asking, or use a key type without NaN (e.g. the value's bits).";
+    throw std::invalid_argument(message);
+}
+
 // `closing` is an entry this thread computes, so its frame is on this thread's stack.
 template <typename Key, typename Value>
 void Query<Key, Value>::throw_cycle(const Key& key, const detail::PendingResult& closing,
@@ -304,7 +335,7 @@ template <typename Key, typename Value>
 void Query<Key, Value>::describe(std::string& out, const void* query, const void* key) {
     out += static_cast<const Query*>(query)->name_;
     out += '(';
-    out += qprof::key_text(*static_cast<const Key*>(key));
+    out += detail::guarded_key_text(*static_cast<const Key*>(key)).text;
     out += ')';
 }
 

@@ -147,7 +147,7 @@ void write_text_header(const DiffRun& base, const DiffRun& next, std::ostream& o
 
 std::vector<std::string> text_cells(const DiffRow& row) {
     const std::string absent = "\u2014";
-    return {row.is_activity ? row.provider + " (activity)" : row.provider,
+    return {provider_label(row.provider, row.is_activity),
             row.presence == Presence::only_new ? absent : ms_text(row.base_self_ns),
             row.presence == Presence::only_base ? absent : ms_text(row.new_self_ns),
             signed_ms_text(row.change_ns),

@@ -115,7 +115,13 @@ int checked_stdout(int status) {
     if (std::cout) {
         return status;
     }
-    const int error = errno;
+    int error = errno;
+    if (error == 0 && ::write(STDOUT_FILENO, "\n", 1) != 1) {
+        // The write that failed was an earlier one, inside the stream: ask the descriptor
+        // once more for the reason. (The output is incomplete already; a line break more at
+        // its end changes nothing.)
+        error = errno;
+    }
     std::cerr << "qprof: error: the output could not be written to standard output"
               << (error != 0 ? std::string{" ("} + std::strerror(error) + ")" : std::string{})
               << "; it is incomplete\n";

@@ -83,7 +83,6 @@ struct PendingResult {
     std::condition_variable ready;
     std::exception_ptr error;
     std::uint32_t waiters = 0;
-    bool invalidated = false;  // invalidate() or clear() ran meanwhile: the result is not kept
 };
 
 // The path of a cycle on this thread: from `first` (a frame on this thread's stack) to the

@@ -7,11 +7,16 @@
 // records carry a site; then come the key's bytes, for a trivially copyable key of at most
 // 32 bytes without pointers, formatted later by the collector; or one word with the id of
 // its interned text, for any other key (see intern_key for when that text is made).
+//
+// A key's formatter may run queries of its own (printing a DefId often does): an interned key
+// is therefore formatted before its record is reserved, so the formatter's events go before
+// the key record, as siblings of the query, and never into the reserved words.
 #pragma once
 
 #include <boost/pfr.hpp>
 #include <cstring>
 #include <mutex>
+#include <qprof/detail/guarded_key_text.hpp>
 #include <qprof/detail/recorder.hpp>
 #include <qprof/key.hpp>
 #include <string>
@@ -66,7 +71,7 @@ template <typename Key>
 void format_key_bytes(std::string& out, const void* bytes) {
     alignas(Key) unsigned char storage[sizeof(Key)];
     std::memcpy(storage, bytes, sizeof(Key));  // a trivially copyable Key now lives there
-    format_key(out, *std::launder(reinterpret_cast<const Key*>(storage)));
+    out += guarded_key_text(*std::launder(reinterpret_cast<const Key*>(storage))).text;
 }
 
 template <typename Key>
@@ -102,6 +107,7 @@ constexpr bool owns_its_value() {
 
 // The id of a key's text. A key that owns its value is formatted once per distinct key;
 // any other (a pointer, a view, a class qprof cannot see into) is formatted every time.
+// The formatter runs with no lock held: it may record queries keyed by the same type.
 template <typename Key>
 std::uint32_t intern_key(const Key& key) {
     if constexpr (owns_its_value<Key>()) {
@@ -110,36 +116,59 @@ std::uint32_t intern_key(const Key& key) {
             std::unordered_map<Key, std::uint32_t, KeyHash<Key>, KeyEqual<Key>> ids;
         };
         static Table* table = new Table;  // outlives static teardown, like the sites
-        std::lock_guard lock{table->mutex};
-        auto [it, added] = table->ids.try_emplace(key, 0);
-        if (added) {
-            it->second = intern_key_text(key_text(key));
+        {
+            std::lock_guard lock{table->mutex};
+            if (const auto found = table->ids.find(key); found != table->ids.end()) {
+                return found->second;
+            }
         }
-        return it->second;
+        GuardedKeyText text = guarded_key_text(key);
+        const std::uint32_t id = intern_key_text(std::move(text.text));
+        if (text.final) {
+            std::lock_guard lock{table->mutex};
+            return table->ids.try_emplace(key, id).first->second;  // another thread may be first
+        }
+        return id;
     } else {
-        return intern_key_text(key_text(key));
+        return intern_key_text(guarded_key_text(key).text);
     }
 }
 
-// Writes the key record of `key` at `pos`; returns where the next record goes.
+// A key made ready for its record: an interned key is formatted here, before any word of the
+// record is reserved; a key kept as bytes is copied when the record is filled.
 template <typename Key>
-std::uint64_t* fill_key_record(std::uint64_t* pos, std::uint32_t depth, const Key& key) {
-    pos[0] = record_head(RecordKind::key, depth, key_type_id<Key>());
-    if constexpr (kKeyAsBytes<Key>) {
-        // Zeroed first, so that equal keys leave equal words whatever their padding.
-        std::memset(pos + 1, 0, (kKeyRecordWords<Key> - 1) * sizeof(std::uint64_t));
-        std::memcpy(pos + 1, &key, sizeof(Key));
-    } else {
-        pos[1] = intern_key(key);
+class PreparedKey {
+  public:
+    explicit PreparedKey(const Key& key) : key_(key) {
+        if constexpr (!kKeyAsBytes<Key>) {
+            text_id_ = intern_key(key);
+        }
     }
-    return pos + kKeyRecordWords<Key>;
-}
+
+    // Writes the key record at `pos`; returns where the next record goes.
+    std::uint64_t* fill(std::uint64_t* pos, std::uint32_t depth) const {
+        pos[0] = record_head(RecordKind::key, depth, key_type_id<Key>());
+        if constexpr (kKeyAsBytes<Key>) {
+            // Zeroed first, so that equal keys leave equal words whatever their padding.
+            std::memset(pos + 1, 0, (kKeyRecordWords<Key> - 1) * sizeof(std::uint64_t));
+            std::memcpy(pos + 1, &key_, sizeof(Key));
+        } else {
+            pos[1] = text_id_;
+        }
+        return pos + kKeyRecordWords<Key>;
+    }
+
+  private:
+    const Key& key_;
+    std::uint32_t text_id_ = 0;
+};
 
 // Called only while recording keys, on a thread attached to the current session.
 template <typename Key>
 void write_key_record(ThreadState& t, const Key& key) {
+    const PreparedKey<Key> prepared{key};
     if (std::uint64_t* pos = reserve_words(t, kKeyRecordWords<Key>)) {
-        publish(t, fill_key_record(pos, t.depth, key));
+        publish(t, prepared.fill(pos, t.depth));
     }
 }
 
@@ -150,8 +179,9 @@ void record_hit(Site& site, KeyFn&& key) {
             // The key and the hit in one reservation: a hit has nothing in between.
             const auto& k = key();
             using Key = std::decay_t<decltype(k)>;
+            const PreparedKey<Key> prepared{k};
             if (std::uint64_t* pos = reserve_words(*t, kKeyRecordWords<Key> + 1)) {
-                publish(*t, fill_hit(fill_key_record(pos, t->depth, k), *t, site));
+                publish(*t, fill_hit(prepared.fill(pos, t->depth), *t, site));
             }
             return;
         }
@@ -162,8 +192,8 @@ void record_hit(Site& site, KeyFn&& key) {
 template <typename KeyFn>
 ScopeGuard::ScopeGuard(Site& site, RecordKind kind, KeyFn&& key) {
     if (ThreadState* t = recording_thread()) {
-        if (g_record_keys) [[unlikely]] {
-            write_key_record(*t, key());
+        if (g_record_keys && t->depth < kMaxRecordedDepth) [[unlikely]] {
+            write_key_record(*t, key());  // not for a scope too deep to be recorded
         }
         enter(*t, site, kind);
     }

@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cstdint>
 #include <qprof/detail/clock.hpp>
+#include <qprof/detail/record_limits.hpp>
 #include <qprof/detail/site.hpp>
 
 namespace qprof::detail {
@@ -176,6 +177,10 @@ class ScopeGuard {
   private:
     // On a thread attached to the current session.
     void enter(ThreadState& t, Site& site, RecordKind kind) {
+        if (t.depth >= kMaxRecordedDepth) [[unlikely]] {
+            warn_limit(Limit::depth);
+            return;  // head_ stays 0: not recorded, and deeper scopes are not either
+        }
         const std::uint32_t depth = t.depth++;
         generation_ = t.generation;
         head_ = record_head(kind, depth, site_id(site));

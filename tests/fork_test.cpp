@@ -1,0 +1,137 @@
+// fork() while recording: the child stops recording cleanly. It never hangs, never writes the
+// parent's reports, never appends to the parent's raw stream; the parent's profile is whole.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <thread>
+
+#include "raw_reader.hpp"
+#include "test_support.hpp"
+
+namespace {
+bool g_in_forked_child = false;
+}  // namespace
+
+// LeakSanitizer's hook, asked at exit. A forked child inherits the thread-exit registrations
+// glibc made for the parent's other threads, which no thread of the child will ever run: the
+// child's leak check would report them, though neither qprof nor the test leaked anything.
+extern "C" int __lsan_is_turned_off() { return g_in_forked_child ? 1 : 0; }
+
+namespace {
+
+enum class ChildEnd { exit_call, finish_then_exit, second_session };
+
+// Under a sanitizer the child does not begin a session of its own: ThreadSanitizer stops a
+// child of a threaded process that starts a thread (as a Session's collector does), and
+// AddressSanitizer's allocator can stay locked in the child by a parent thread that was
+// allocating at the fork, so the child's first large allocation would wait forever.
+#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
+constexpr int kChildEnds = 2;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+constexpr int kChildEnds = 2;
+#else
+constexpr int kChildEnds = 3;
+#endif
+#else
+constexpr int kChildEnds = 3;
+#endif
+
+// What happens in the child: a few events, then one way to end.
+[[noreturn]] void run_child(qprof::Session& inherited, ChildEnd end, const std::string& dir) {
+    g_in_forked_child = true;
+    ::alarm(20);  // a hang ends the child with SIGALRM, which the parent reports
+    for (int i = 0; i < 1000; ++i) {
+        PROFILE_QUERY(in_child);
+        PROFILE_QUERY_HIT(in_child_hit);
+    }
+    if (end == ChildEnd::finish_then_exit) {
+        inherited.finish();
+        std::exit(inherited.recording() ? 4 : 3);
+    }
+    if (end == ChildEnd::second_session) {
+        qprof::SessionOptions options = qprof::test::recording_options();
+        options.output_dir = dir;
+        qprof::Session own{options};  // the child's own session, with no report file
+        { PROFILE_QUERY(in_child_session); }
+        own.finish();
+        std::exit(own.trace().events == 1 ? 5 : 6);
+    }
+    std::exit(0);  // atexit finishes the session the child inherited
+}
+
+// The child's exit status, or -1 (after killing it) if it has not ended within 30 s.
+int wait_for_child(pid_t child) {
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    int status = 0;
+    while (::waitpid(child, &status, WNOHANG) == 0) {
+        if (std::chrono::steady_clock::now() > give_up) {
+            ::kill(child, SIGKILL);
+            ::waitpid(child, &status, 0);
+            return -1;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+std::vector<unsigned char> file_bytes(const std::filesystem::path& path) {
+    std::ifstream in{path, std::ios::binary};
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+TEST_CASE("a child forked while recording ends cleanly and leaves the parent's profile alone") {
+    qprof::test::TempDir dir;
+    qprof::SessionOptions options = qprof::test::recording_options();
+    options.reporters = {"raw", "counts"};
+    options.output_dir = dir.path().string();
+    qprof::Session session{options};
+    std::atomic<bool> stop{false};
+    std::thread busy{[&] {  // keeps the recorder and the collector working across each fork
+        while (!stop) {
+            PROFILE_QUERY(busy_work);
+            PROFILE_QUERY_HIT(busy_hit);
+        }
+    }};
+    constexpr int kForks = 24;
+    for (int i = 0; i < kForks; ++i) {
+        { PROFILE_QUERY(before_fork); }
+        const auto end = static_cast<ChildEnd>(i % kChildEnds);
+        const pid_t child = ::fork();
+        REQUIRE(child >= 0);
+        if (child == 0) {
+            run_child(session, end, dir.path().string());
+        }
+        const int expected = end == ChildEnd::exit_call          ? 0
+                             : end == ChildEnd::finish_then_exit ? 3
+                                                                 : 5;
+        INFO("fork " << i);
+        REQUIRE(wait_for_child(child) == expected);
+        // The child wrote no report: only the parent's raw stream is there.
+        REQUIRE_FALSE(std::filesystem::exists(dir.path() / "profile_queries.counts.txt"));
+    }
+    stop = true;
+    busy.join();
+    session.finish();
+
+    CHECK(qprof::test::totals_of(session.trace(), "before_fork").count == kForks);
+    const std::vector<unsigned char> bytes = file_bytes(dir.path() / "profile_queries.qprof");
+    const qprof::detail::ReadResult read = qprof::detail::read_stream(bytes, {});
+    CHECK(read.diagnostics.empty());
+    CHECK_FALSE(read.damaged);
+    REQUIRE(read.runs.size() == 1);  // no run of a child appended
+    CHECK(read.runs[0].complete);
+    for (const auto& site : read.runs[0].inputs.sites) {
+        CHECK(site.provider.find("in_child") == std::string::npos);
+    }
+}
