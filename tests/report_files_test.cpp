@@ -148,3 +148,36 @@ TEST_CASE("a raw stream opened by path is created at that path") {
     CHECK(fs::is_regular_file(path));
     CHECK_FALSE(writer.failed());
 }
+
+TEST_CASE("a report whose writing fails leaves no file, cut or temporary") {
+    TempDir dir;
+    qprof::detail::ReportFiles files{dir.path(), "profile_queries"};
+    CHECK_THROWS_WITH(files.publish("counts.txt",
+                                    [](std::ostream& out) {
+                                        out << "half a report";
+                                        throw std::runtime_error("reporter failed");
+                                    }),
+                      "reporter failed");
+    CHECK(fs::is_empty(dir.path()));
+}
+
+TEST_CASE("reports of a deleted output directory go to the private one, and say so truly") {
+    TempDir dir;
+    qprof::SessionOptions options = qprof::test::recording_options();
+    options.profile_queries = true;
+    options.reporters = {"counts"};
+    options.output_dir = (dir.path() / "gone").string();
+    std::vector<std::string> written;
+    {
+        qprof::Session session{options};
+        { PROFILE_QUERY(orphan); }
+        fs::remove_all(dir.path() / "gone");
+        session.finish();
+        written = session.written_files();
+    }
+    REQUIRE(written.size() == 1);
+    CHECK(fs::path(written[0]).parent_path() == qprof::detail::private_fallback_dir());
+    CHECK(read_file(written[0]).starts_with("orphan,1,"));
+    CHECK_FALSE(fs::exists(dir.path() / "gone"));
+    fs::remove(written[0]);
+}

@@ -82,10 +82,10 @@ def run_toyc(toyc, out_dir, extra_args):
     """Runs toyc with the html reporter into out_dir; returns the page's path."""
     os.makedirs(out_dir, exist_ok=True)
     page = os.path.join(out_dir, "profile_queries.html")
+    # Stale reports must not pass for new ones, and qprof never overwrites a report: a run
+    # finding profile_queries.* would write profile_queries-PID.* beside them.
     for name in os.listdir(out_dir):
         if name.startswith("profile_queries"):
-            # A stale report must not pass for a new one, and qprof never overwrites a report:
-            # with the old one there, this run's would take another name.
             os.remove(os.path.join(out_dir, name))
     # The Chrome trace of the same run is what the slowest run's duration is checked against.
     command = [toyc, "-Z", "profile-queries=html,chrome", "-Z", "profile-queries-dir=" + out_dir]
