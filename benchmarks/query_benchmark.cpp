@@ -83,10 +83,12 @@ void cycle_keys(benchmark::State& state, Lookup lookup) {
 }
 
 qprof::SessionOptions recording_session(bool record_keys) {
-    return qprof::SessionOptions{.profile_queries = true,
-                                 .record_keys = record_keys,
-                                 .reporters = {},
-                                 .build_trace = false};  // chunks recycled unread
+    qprof::SessionOptions options;
+    options.profile_queries = true;
+    options.record_keys = record_keys;
+    options.reporters.clear();
+    options.build_trace = false;  // chunks recycled unread
+    return options;
 }
 
 // Says so in the output when the numbers cannot mean what the table claims.

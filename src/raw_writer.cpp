@@ -47,8 +47,7 @@ int create_stream_file(const std::string& path) {
 
 }  // namespace
 
-// `path` is copied, not moved: the order in which arguments are evaluated is unspecified.
-RawWriter::RawWriter(std::string path, const RawSession& session)
+RawWriter::RawWriter(const std::string& path, const RawSession& session)
     : RawWriter(create_stream_file(path), path, session) {}
 
 RawWriter::RawWriter(int fd, std::string path, const RawSession& session)
