@@ -12,21 +12,11 @@
 
 namespace {
 
-void def_span(int id) { PROFILE_QUERY(def_span, id); }
-
-// Recursive: type_of(1) runs inside type_of(2).
-void type_of(int id) {
-    PROFILE_QUERY(type_of, id);
-    if (id > 0) {
-        PROFILE_QUERY_HIT(def_span, id);
-        type_of(id - 1);
-        def_span(id);
-    }
-}
+using qprof::test::traced_type_of;
 
 void typeck(int id) {
     PROFILE_QUERY(typeck, id);
-    type_of(id);
+    traced_type_of(id);
     PROFILE_QUERY_HIT(type_of, id);
 }
 
@@ -37,14 +27,14 @@ void compile() {
         typeck(1);
         PROFILE_QUERY_LOAD(mir, 1);
     }
-    type_of(0);
+    traced_type_of(0);
     std::thread{[] {
         qprof::name_this_thread("codegen worker");
         {
             PROFILE_QUERY(codegen, 0);
-            type_of(1);
+            traced_type_of(1);
         }
-        type_of(0);
+        traced_type_of(0);
     }}.join();
 }
 

@@ -152,29 +152,19 @@ std::string profile_text(const std::string& file) {
 
 // ----- the traced program -----
 
-void def_span(int id) { PROFILE_QUERY(def_span, id); }
-
-// Recursive: type_of(1) runs inside type_of(2).
-void type_of(int id) {
-    PROFILE_QUERY(type_of, id);
-    if (id > 0) {
-        PROFILE_QUERY_HIT(def_span, id);
-        type_of(id - 1);
-        def_span(id);
-    }
-}
+using qprof::test::traced_type_of;
 
 qprof::Trace compile_trace() {
     qprof::test::ManualClock clock;  // every clock read advances 1 ms
     qprof::Session session{qprof::test::recording_options()};
     {
         PROFILE_ACTIVITY("type checking");
-        type_of(2);
+        traced_type_of(2);
         PROFILE_QUERY_HIT(type_of, 2);
     }
     std::thread{[] {
         qprof::name_this_thread("worker");
-        type_of(1);
+        traced_type_of(1);
     }}.join();
     session.finish();
     return session.trace();

@@ -66,6 +66,19 @@ TempDir::~TempDir() {
     std::filesystem::remove_all(path_, ignored);
 }
 
+namespace {
+void traced_def_span(int id) { PROFILE_QUERY(def_span, id); }
+}  // namespace
+
+void traced_type_of(int id) {
+    PROFILE_QUERY(type_of, id);
+    if (id > 0) {
+        PROFILE_QUERY_HIT(def_span, id);
+        traced_type_of(id - 1);
+        traced_def_span(id);
+    }
+}
+
 SessionOptions recording_options() {
     SessionOptions options;
     options.profile_queries = true;

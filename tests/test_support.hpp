@@ -32,6 +32,10 @@ class TempDir {
     std::filesystem::path path_;
 };
 
+// A small recursive query, traced: type_of(n) asks def_span(n) (a hit), type_of(n - 1) and
+// def_span(n) (a run), down to type_of(0). Shared by the reporter tests.
+void traced_type_of(int id);
+
 // Options of a recording session that writes no report.
 SessionOptions recording_options();
 
