@@ -4,7 +4,7 @@
 # (budget: under 2 s), and peak memory -- of the tool, and of toyc at two sizes, to show that
 # `raw,counts` stays flat while `counts,html` grows with the trace.
 #
-#   meson setup build-rawbench -Dbenchmarks=true -Dexamples=true -Dtests=false --buildtype=release
+#   meson setup build-rawbench -Dbenchmarks=enabled -Dexamples=enabled -Dtests=disabled --buildtype=release
 #   ninja -C build-rawbench
 #   benchmarks/raw_tool_benchmark.sh build-rawbench
 #
@@ -28,7 +28,7 @@ die() {
 }
 
 if [[ $# -ne 1 || $1 == -h || $1 == --help ]]; then
-    printf 'usage: %s BUILD_DIR   (a build configured with -Dexamples=true, already built)\n' \
+    printf 'usage: %s BUILD_DIR   (a build configured with -Dexamples=enabled, already built)\n' \
         "$0" >&2
     exit 2
 fi
@@ -36,7 +36,7 @@ build=$1
 toyc=$build/examples/toyc
 qprof=$build/qprof
 [[ -d $build ]] || die "no build directory '$build'"
-[[ -x $toyc ]] || die "'$toyc' is missing: configure '$build' with -Dexamples=true, then ninja -C '$build'"
+[[ -x $toyc ]] || die "'$toyc' is missing: configure '$build' with -Dexamples=enabled, then ninja -C '$build'"
 [[ -x $qprof ]] || die "'$qprof' is missing: run ninja -C '$build'"
 [[ -x /usr/bin/time ]] || die "GNU time (/usr/bin/time) is needed for peak RSS: apt-get install time"
 for n in "$items" "$toyc_runs" "$summarize_runs"; do

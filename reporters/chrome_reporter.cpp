@@ -65,7 +65,9 @@ class EventWriter {
 
     void write() {
         buffer_ += "{\"traceEvents\":[\n";
-        buffer_ += R"({"name":"process_name","ph":"M","pid":1,"args":{"name":"qprof"}})";
+        buffer_ += R"({"name":"process_name","ph":"M","pid":1,"args":{"name":)";
+        buffer_ += json_string(trace_.program.empty() ? std::string_view{"qprof"} : trace_.program);
+        buffer_ += "}}";
         for (const ThreadTrace& thread : trace_.threads) {
             write_thread_names(thread);
         }
@@ -125,12 +127,13 @@ class EventWriter {
         }
     }
 
-    // The end to write for a timed node: its own, within its parent's written end, and early
+    // The end to write for a timed node: its own, within its parent's written end (never before
+    // its start, even when a damaged stream puts it past the parent's end), and early
     // enough that ts + dur added in floating point (as DevTools and speedscope add them) does
     // not pass the exact end -- or a neighbour starting right there would seem to overlap it,
     // and be dropped. At most a nanosecond or two earlier than measured, rarely.
     static std::int64_t written_end(const Node& node, std::int64_t parent_end) {
-        std::int64_t end = std::min(node.end_ns, parent_end);
+        std::int64_t end = std::max(node.start_ns, std::min(node.end_ns, parent_end));
         const auto microseconds = [](std::int64_t ns) { return static_cast<double>(ns) / 1000.0; };
         // A step or two for any real time; times beyond 2^53 ns (a damaged stream) are left
         // as they are rather than stepped through one nanosecond at a time.

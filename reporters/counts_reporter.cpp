@@ -1,9 +1,11 @@
 // profile_queries.counts.txt: `provider,count,duration` per provider, no header; duration is
-// the inclusive time in seconds with 3 decimals; rows by duration, longest first.
+// the inclusive time in seconds with 3 decimals; rows by duration, longest first. The name is
+// a text_field (text_escape.hpp) with ',' as `\,`, so every row is one line of three fields.
 #include <algorithm>
 #include <cstdio>
 
 #include "builtin_reporters.hpp"
+#include "text_escape.hpp"
 
 namespace qprof::detail {
 
@@ -36,7 +38,7 @@ class CountsReporter : public Reporter {
             char seconds[32];
             std::snprintf(seconds, sizeof seconds, "%.3f",
                           static_cast<double>(row->total_ns) / 1e9);
-            out << row->provider << ',' << row->count << ',' << seconds << '\n';
+            out << text_field(row->provider, ',') << ',' << row->count << ',' << seconds << '\n';
         }
     }
 };

@@ -31,7 +31,7 @@ constexpr std::string_view kLegend = R"(<section id="legend">
 <ul>
 <li><span class="swatch miss"></span> <code>miss</code> a provider ran (warm colours, one per provider)</li>
 <li><span class="swatch activity"></span> <code>activity</code> a pass, not a query</li>
-<li><span class="swatch blocked"></span> <code>blocked</code> waited for another thread computing the same key</li>
+<li><span class="swatch blocked"></span> <code>blocked</code> a wait, not work: for another thread computing the same key, or a PROFILE_WAIT scope; counted apart as Waiting</li>
 <li><span class="swatch load"></span> <code>load</code> read from a persistent cache</li>
 <li><span class="swatch thread"></span> <code>thread</code> a thread; the bottom frame is all threads together</li>
 <li><span class="swatch hits"></span> <code>hits</code> cache hits take no time, so they are no frames: the blue strip on top of a frame is the share of the queries it asked that the cache answered</li>
@@ -49,6 +49,14 @@ void write_summary(std::ostream& out, const Trace& trace, const Totals& totals) 
     out << "<header id=\"summary\">\n<h1>Query flame graph</h1>\n<dl>\n";
     item("Wall time", "total-wall", html::duration_text(trace.wall_ns));
     item("Full width", "total-time", html::duration_text(totals.total_ns));
+    // Waiting is drawn (slate frames) but is not work: the header says how much of the width
+    // it takes.
+    std::int64_t waiting_ns = 0;
+    for (const ProviderTotals& provider : trace.providers) {
+        waiting_ns += provider.blocked_ns;
+    }
+    item("Work", "total-work", html::duration_text(totals.total_ns - waiting_ns));
+    item("Waiting (not work)", "total-waiting", html::duration_text(waiting_ns));
     item("Queries", "total-queries", with_thousands(totals.queries));
     item("Hits", "total-hits",
          with_thousands(totals.hits) + " (" +

@@ -10,8 +10,9 @@
 //   (as kernel and JIT frames). With -Z profile-queries-folded=hits, cache hits are leaves
 //   ending in `_[i]` (coloured as inlined frames) whose value is their count: a hit reads no
 //   clock, so it weighs 1 ns.
-// - So that every line matches `^[^ ]+( [0-9]+)$`, whitespace in a name becomes '_' and ';'
-//   becomes ':'; an empty name becomes '_'. Stacks that then read the same are merged.
+// - So that every line matches `^[^ ]+( [0-9]+)$`, a space or a control character in a name
+//   becomes '_' and ';' becomes ':'; an empty name becomes '_', and bytes that are not UTF-8
+//   U+FFFD. Stacks that then read the same are merged.
 // - A line holds at most 1000 frames: the 1000th and all below it are summed into one last
 //   frame, `[frames_1000_and_deeper]`. A stack's line repeats every frame above it, so without
 //   a limit a chain of a million nested queries would make terabytes of lines.
@@ -23,6 +24,7 @@
 
 #include "builtin_reporters.hpp"
 #include "stack_tree.hpp"
+#include "text_escape.hpp"
 
 namespace qprof::detail {
 
@@ -32,9 +34,9 @@ constexpr std::uint32_t kMaxFoldedDepth = 1000;
 constexpr std::string_view kDeeperFrame = "[frames_1000_and_deeper]";
 
 std::string frame_text(const StackFrame& frame) {
-    std::string text = frame.name.empty() ? "_" : frame.name;
+    std::string text = frame.name.empty() ? "_" : valid_utf8(frame.name);
     for (char& c : text) {
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f') {
+        if (c == ' ' || static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
             c = '_';
         } else if (c == ';') {
             c = ':';

@@ -278,10 +278,10 @@ class HtmlReporter : public Reporter {
                "<title>qprof \u00b7 query profile</title>\n<style id=\"qprof-style\">";
         write_viewer_css(out);
         out << "</style>\n</head>\n<body>\n";
-        write_summary(out, trace, total_ns);
+        const std::vector<ProviderStats> stats = provider_stats(trace, orders);
+        write_summary(out, trace, stats, total_ns);
         write_controls(out, orders);
         write_trees(out, trace, orders, important);
-        const std::vector<ProviderStats> stats = provider_stats(trace, orders);
         write_provider_table(out, trace, stats);
         write_shapes(out, trace, orders, total_ns);
         write_legend(out, options_);

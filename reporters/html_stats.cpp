@@ -58,6 +58,59 @@ void finish_keys(std::vector<ProviderStats>& stats,
     }
 }
 
+// The kTopCallers callers and callees of each provider, from (caller, callee) edges.
+void finish_calls(std::vector<ProviderStats>& stats,
+                  const std::unordered_map<std::uint64_t, CallEdge>& edges) {
+    for (const auto& [id, edge] : edges) {
+        const auto caller = static_cast<std::uint32_t>(id >> 32);
+        const auto callee = static_cast<std::uint32_t>(id);
+        stats[callee].callers.push_back(CallEdge{caller, edge.calls, edge.ns});
+        stats[caller].callees.push_back(CallEdge{callee, edge.calls, edge.ns});
+    }
+    auto before = [](const CallEdge& a, const CallEdge& b) {
+        return a.ns != b.ns         ? a.ns > b.ns
+               : a.calls != b.calls ? a.calls > b.calls
+                                    : a.provider < b.provider;
+    };
+    for (ProviderStats& provider : stats) {
+        for (std::vector<CallEdge>* list : {&provider.callers, &provider.callees}) {
+            const auto kept =
+                list->begin() + static_cast<std::ptrdiff_t>(std::min(list->size(), kTopCallers));
+            std::partial_sort(list->begin(), kept, list->end(), before);
+            list->erase(kept, list->end());
+        }
+    }
+}
+
+void write_edges(std::ostream& out, std::string_view name, const std::vector<CallEdge>& edges) {
+    out << ",\"" << name << "\":[";
+    for (std::size_t i = 0; i < edges.size(); ++i) {
+        out << (i > 0 ? "," : "") << '[' << edges[i].provider << ',' << edges[i].calls << ','
+            << edges[i].ns << ']';
+    }
+    out << ']';
+}
+
+// Adds, for each provider, the time of the waits inside its timed nodes of this thread (a
+// wait counted once per enclosing node of that provider): children come after their parent in
+// pre-order, so one backward pass sums every subtree.
+void add_waits_inside(const Trace& trace, const Preorder& order,
+                      std::vector<std::int64_t>& waits_inside) {
+    std::vector<std::int64_t> inside(order.size());
+    for (std::uint32_t n = order.size(); n-- > 0;) {
+        const Node& node = order.node(n);
+        if (node.outcome == Outcome::blocked) {
+            inside[n] = node.duration_ns();  // a wait is all waiting
+        }
+        if (node.outcome != Outcome::hit) {
+            waits_inside[trace.sites[node.site].provider_index] += inside[n];
+        }
+        if (order.parent(n) != order.size()) {
+            inside[order.parent(n)] += inside[n];
+        }
+    }
+}
+
 void write_run(std::ostream& out, const RunRef& run) {
     out << '[' << run.thread << ',' << run.n << ',' << run.ns << ',' << run.key << ']';
 }
@@ -75,9 +128,12 @@ std::size_t histogram_bucket(std::int64_t ns) {
 std::vector<ProviderStats> provider_stats(const Trace& trace, const std::vector<Preorder>& orders) {
     std::vector<ProviderStats> stats(trace.providers.size());
     std::vector<std::vector<std::int64_t>> durations(trace.providers.size());
-    std::unordered_map<std::uint64_t, KeyAsks> asks;  // by provider << 32 | key
+    std::unordered_map<std::uint64_t, KeyAsks> asks;    // by provider << 32 | key
+    std::unordered_map<std::uint64_t, CallEdge> edges;  // by caller << 32 | callee
+    std::vector<std::int64_t> waits_inside(trace.providers.size());
     for (std::uint32_t t = 0; t < orders.size(); ++t) {
         const Preorder& order = orders[t];
+        add_waits_inside(trace, order, waits_inside);
         const bool keyed = trace.keys_recorded && !order.thread().keys.empty();
         for (std::uint32_t n = 0; n < order.size(); ++n) {
             const Node& node = order.node(n);
@@ -93,6 +149,13 @@ std::vector<ProviderStats> provider_stats(const Trace& trace, const std::vector<
                 durations[p].push_back(node.duration_ns());
                 keep_if_slow(s.slowest, RunRef{t, n, node.duration_ns(), key});
             }
+            if (order.parent(n) != order.size()) {
+                const Node& parent = order.node(order.parent(n));
+                CallEdge& edge =
+                    edges[std::uint64_t{trace.sites[parent.site].provider_index} << 32 | p];
+                ++edge.calls;
+                edge.ns += order.duration_ns(n);
+            }
             if (key != 0 && node.outcome != Outcome::blocked) {
                 KeyAsks& k = asks[std::uint64_t{p} << 32 | key];
                 k.key = key;
@@ -106,9 +169,11 @@ std::vector<ProviderStats> provider_stats(const Trace& trace, const std::vector<
         stats[p].total_ns = trace.providers[p].total_ns;
         stats[p].self_ns = work_self_ns(trace.providers[p]);
         stats[p].wait_ns = trace.providers[p].blocked_ns;
+        stats[p].work_ns = std::max<std::int64_t>(0, stats[p].total_ns - waits_inside[p]);
         finish_durations(stats[p], durations[p]);
     }
     finish_keys(stats, asks);
+    finish_calls(stats, edges);
     return stats;
 }
 
@@ -118,8 +183,9 @@ void write_stats(std::ostream& out, const std::vector<ProviderStats>& stats) {
         out << (s.provider > 0 ? ",\n" : "") << "{\"provider\":" << s.provider
             << ",\"runs\":" << s.runs << ",\"hits\":" << s.hits << ",\"waits\":" << s.waits
             << ",\"total_ns\":" << s.total_ns << ",\"self_ns\":" << s.self_ns
-            << ",\"wait_ns\":" << s.wait_ns << ",\"mean_ns\":" << s.mean_ns
-            << ",\"median_ns\":" << s.median_ns << ",\"max_ns\":" << s.max_ns << ",\"histogram\":[";
+            << ",\"wait_ns\":" << s.wait_ns << ",\"work_ns\":" << s.work_ns
+            << ",\"mean_ns\":" << s.mean_ns << ",\"median_ns\":" << s.median_ns
+            << ",\"max_ns\":" << s.max_ns << ",\"histogram\":[";
         for (std::size_t b = 0; b < s.histogram.size(); ++b) {
             out << (b > 0 ? "," : "") << s.histogram[b];
         }
@@ -133,7 +199,10 @@ void write_stats(std::ostream& out, const std::vector<ProviderStats>& stats) {
             out << (i > 0 ? "," : "") << '[' << s.keys[i].key << ',' << s.keys[i].asked << ','
                 << s.keys[i].hits << ']';
         }
-        out << "]}";
+        out << ']';
+        write_edges(out, "callers", s.callers);
+        write_edges(out, "callees", s.callees);
+        out << '}';
     }
     out << ']';
 }

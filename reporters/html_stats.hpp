@@ -17,6 +17,7 @@ namespace qprof::detail::html {
 inline constexpr std::size_t kHistogramBuckets = 8;
 inline constexpr std::size_t kSlowestRuns = 10;
 inline constexpr std::size_t kTopKeys = 10;
+inline constexpr std::size_t kTopCallers = 10;
 
 struct RunRef {
     std::uint32_t thread = 0;
@@ -31,6 +32,14 @@ struct KeyAsks {
     std::uint64_t hits = 0;
 };
 
+// Calls between two providers, merged over the whole run (speedscope's sandwich): how often
+// `provider` called or was called by the other, and the inclusive time of those calls.
+struct CallEdge {
+    std::uint32_t provider = 0;
+    std::uint64_t calls = 0;  // hits included: a hit is a call the cache answered
+    std::int64_t ns = 0;      // the callee's inclusive time in those calls
+};
+
 // A run is a node whose provider ran (miss, load, activity); a wait (blocked) is not a run.
 struct ProviderStats {
     std::uint32_t provider = 0;
@@ -40,12 +49,15 @@ struct ProviderStats {
     std::int64_t total_ns = 0;  // inclusive, a provider inside itself counted once
     std::int64_t self_ns = 0;   // work only: waits excluded
     std::int64_t wait_ns = 0;
+    std::int64_t work_ns = 0;    // total less the waits inside its runs: what a pass did
     std::int64_t mean_ns = 0;    // of the runs
     std::int64_t median_ns = 0;  // the middle run; the lower middle one of an even count
     std::int64_t max_ns = 0;
     std::array<std::uint64_t, kHistogramBuckets> histogram{};
-    std::vector<RunRef> slowest;  // longest first, ties in thread and call order
-    std::vector<KeyAsks> keys;    // most asked first, ties by key text order of first use
+    std::vector<RunRef> slowest;    // longest first, ties in thread and call order
+    std::vector<KeyAsks> keys;      // most asked first, ties by key text order of first use
+    std::vector<CallEdge> callers;  // most time first, then most calls, then provider order
+    std::vector<CallEdge> callees;
 };
 
 // One entry per provider of the trace, in the trace's provider order.

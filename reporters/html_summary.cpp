@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "html_parts.hpp"
+#include "html_stats.hpp"
 #include "text.hpp"
 
 namespace qprof::detail::html {
@@ -29,18 +30,17 @@ Totals totals_of(const Trace& trace) {
     return totals;
 }
 
-// The providers for which `time_of` is positive, most first, at most kHotRows of them.
+// The providers for which `time_of(index)` is positive, most first, at most kHotRows of them.
 template <typename TimeOf>
 std::vector<std::uint32_t> top_providers(const Trace& trace, TimeOf time_of) {
     std::vector<std::uint32_t> top;
     for (std::uint32_t i = 0; i < trace.providers.size(); ++i) {
-        if (time_of(trace.providers[i]) > 0) {
+        if (time_of(i) > 0) {
             top.push_back(i);
         }
     }
-    std::stable_sort(top.begin(), top.end(), [&](std::uint32_t a, std::uint32_t b) {
-        return time_of(trace.providers[a]) > time_of(trace.providers[b]);
-    });
+    std::stable_sort(top.begin(), top.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return time_of(a) > time_of(b); });
     top.resize(std::min(top.size(), kHotRows));
     return top;
 }
@@ -63,7 +63,7 @@ void write_hot_list(std::ostream& out, std::string_view id, std::string_view tit
     }
     out << "<div class=\"hot\" id=\"" << id << "\"><h2>" << title << "</h2><ol>";
     for (const std::uint32_t i : top) {
-        const std::int64_t ns = time_of(trace.providers[i]);
+        const std::int64_t ns = time_of(i);
         const double share =
             total_ns > 0 ? std::min(100.0, 100.0 * static_cast<double>(ns) / total_ns) : 0.0;
         char width[16];
@@ -92,10 +92,16 @@ std::int64_t work_self_ns(const ProviderTotals& provider) {
     return std::max<std::int64_t>(0, provider.self_ns - provider.blocked_ns);
 }
 
-void write_summary(std::ostream& out, const Trace& trace, std::int64_t total_ns) {
+void write_summary(std::ostream& out, const Trace& trace, const std::vector<ProviderStats>& stats,
+                   std::int64_t total_ns) {
     const Totals totals = totals_of(trace);
-    out << "<header id=\"summary\">\n<h1>Query profile</h1>\n<dl>\n"
-        << "<div><dt>Wall time</dt><dd id=\"total-wall\">" << duration_text(trace.wall_ns)
+    out << "<header id=\"summary\">\n<h1>Query profile</h1>\n<dl>\n";
+    if (!trace.program.empty()) {
+        out << "<div><dt>Program</dt><dd id=\"program\">" << escape(trace.program)
+            << (trace.pid != 0 ? " (pid " + std::to_string(trace.pid) + ")" : std::string{})
+            << "</dd></div>\n";
+    }
+    out << "<div><dt>Wall time</dt><dd id=\"total-wall\">" << duration_text(trace.wall_ns)
         << "</dd></div>\n<div><dt>Queries</dt><dd id=\"total-queries\">"
         << with_thousands(totals.queries) << "</dd></div>\n<div><dt>Hits</dt><dd id=\"total-hits\">"
         << with_thousands(totals.hits) << " (" << rate_text(totals.hits, totals.queries)
@@ -107,14 +113,17 @@ void write_summary(std::ostream& out, const Trace& trace, std::int64_t total_ns)
         << duration_text(total_ns) << "</strong> busy on " << trace.threads.size()
         << (trace.threads.size() == 1 ? " thread" : " threads")
         << " (the time of all threads together); waits are not work.</p>\n";
-    write_hot_list(out, "hot-passes", "Passes", trace, total_ns, [](const ProviderTotals& p) {
-        return p.is_activity ? p.total_ns : std::int64_t{0};
+    // A pass's time less the waits inside it: code generation that only joins its workers
+    // did little work itself.
+    const std::vector<ProviderTotals>& providers = trace.providers;
+    write_hot_list(out, "hot-passes", "Passes", trace, total_ns, [&](std::uint32_t i) {
+        return providers[i].is_activity ? stats[i].work_ns : std::int64_t{0};
     });
-    write_hot_list(
-        out, "hot-providers", "Most self time", trace, total_ns,
-        [](const ProviderTotals& p) { return p.is_activity ? std::int64_t{0} : work_self_ns(p); });
+    write_hot_list(out, "hot-providers", "Most self time", trace, total_ns, [&](std::uint32_t i) {
+        return providers[i].is_activity ? std::int64_t{0} : work_self_ns(providers[i]);
+    });
     write_hot_list(out, "hot-waits", "Waiting (not work)", trace, total_ns,
-                   [](const ProviderTotals& p) { return p.blocked_ns; });
+                   [&](std::uint32_t i) { return providers[i].blocked_ns; });
     out << "</section>\n</header>\n";
 }
 

@@ -9,8 +9,8 @@
 
 namespace qprof::detail {
 
-// `text` quoted, with control characters and '<' as \u00XX, so that it is valid JSON even
-// inside an HTML <script> element.
+// `text` quoted, with control characters, DEL and '<' as \u00XX, so that it is valid JSON
+// even inside an HTML <script> element, and each ill-formed UTF-8 run as \ufffd (U+FFFD).
 std::string json_string(std::string_view text);
 
 template <typename Integer>

@@ -1,31 +1,21 @@
 // profile_queries.keys.txt: for each provider, the keys that cost the most. One tab-separated
 // line per (provider, key) -- keys contain commas -- among the 10 costliest keys of each
 // provider; providers by total time, keys by total time. Needs -Z profile-queries-and-keys.
-// A tab, line feed or carriage return inside a key is written as \t, \n or \r, so that
-// every line keeps its six fields.
+// Providers and keys are text_fields (text_escape.hpp): a tab, line feed or carriage return
+// is written as \t, \n or \r, a backslash as \\, so that every line keeps its six fields.
 #include <algorithm>
 #include <cstdio>
 #include <string>
 #include <unordered_map>
 
 #include "builtin_reporters.hpp"
+#include "text_escape.hpp"
 
 namespace qprof::detail {
 
 namespace {
 
 constexpr std::size_t kKeysPerProvider = 10;
-
-std::string one_field(const std::string& text) {
-    if (text.find_first_of("\t\n\r") == std::string::npos) {
-        return text;
-    }
-    std::string field;
-    for (const char c : text) {
-        field += c == '\t' ? "\\t" : c == '\n' ? "\\n" : c == '\r' ? "\\r" : std::string(1, c);
-    }
-    return field;
-}
 
 struct KeyCost {
     std::uint32_t provider = 0;
@@ -106,8 +96,8 @@ class KeysReporter : public Reporter {
             shown = i > 0 && rows[i].provider == rows[i - 1].provider ? shown + 1 : 0;
             if (shown < kKeysPerProvider) {
                 const KeyCost& row = rows[i];
-                out << trace.providers[row.provider].provider << '\t'
-                    << one_field(trace.key_texts[row.key - 1]) << '\t' << row.count << '\t'
+                out << text_field(trace.providers[row.provider].provider) << '\t'
+                    << text_field(trace.key_texts[row.key - 1]) << '\t' << row.count << '\t'
                     << row.hits << '\t' << seconds(row.total_ns) << '\t' << seconds(row.self_ns)
                     << '\n';
             }

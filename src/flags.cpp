@@ -5,8 +5,11 @@
 #include <qprof/reporter.hpp>
 #include <qprof/session.hpp>
 #include <sstream>
+#include <stdexcept>
 #include <string_view>
+#include <utility>
 
+#include "report_files.hpp"
 #include "text.hpp"
 
 namespace qprof {
@@ -27,10 +30,26 @@ struct FlagSpec {
     void (*apply)(SessionOptions& options, const FlagUse& use);
 };
 
+// Text from the user as a message shows it: control bytes (an escape sequence, say) as \xNN,
+// never sent raw to the terminal.
+std::string shown(std::string_view text) {
+    std::string out;
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x20 || byte == 0x7f) {
+            constexpr char kHex[] = "0123456789abcdef";
+            out += {'\\', 'x', kHex[byte >> 4], kHex[byte & 15]};
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
 std::string quoted_flag(const FlagUse& use) {
-    std::string text = "'-Z " + std::string(use.name);
+    std::string text = "'-Z " + shown(use.name);
     if (use.value) {
-        text += "=" + std::string(*use.value);
+        text += "=" + shown(*use.value);
     }
     return text + "'";
 }
@@ -53,8 +72,8 @@ std::string_view require_value(const FlagUse& use, std::string_view syntax) {
 
 std::string choice_error(std::string_view what, std::string_view given, const FlagUse& use,
                          const std::vector<std::string>& choices) {
-    std::string message = "qprof: unknown " + std::string(what) + " '" + std::string(given) +
-                          "' in " + quoted_flag(use) + std::string(use.origin) + ".";
+    std::string message = "qprof: unknown " + std::string(what) + " '" + shown(given) + "' in " +
+                          quoted_flag(use) + std::string(use.origin) + ".";
     if (auto nearest = detail::nearest_match(given, choices)) {
         message += " Did you mean '" + *nearest + "'?";
     }
@@ -99,6 +118,25 @@ void apply_profile_queries_and_keys(SessionOptions& options, const FlagUse& use)
 
 void apply_output_dir(SessionOptions& options, const FlagUse& use) {
     options.output_dir = std::string(require_value(use, "=PATH"));
+}
+
+void apply_name(SessionOptions& options, const FlagUse& use) {
+    const std::string_view value = require_value(use, "=PATTERN");
+    try {
+        (void)detail::expand_name_pattern(value, "program", 1, 0);
+    } catch (const std::invalid_argument& error) {
+        throw FlagError("qprof: bad name in " + quoted_flag(use) + std::string(use.origin) + ": " +
+                        error.what() + ". Example: '-Z profile-queries-name=%n-%p'.");
+    }
+    options.name_pattern = std::string(value);
+}
+
+void apply_inherit(SessionOptions& options, const FlagUse& use) {
+    const std::string_view value = require_value(use, "=yes|no");
+    if (value != "yes" && value != "no") {
+        throw FlagError(choice_error("value", value, use, {"yes", "no"}));
+    }
+    options.inherit_flags = value == "yes";
 }
 
 void apply_clock(SessionOptions& options, const FlagUse& use) {
@@ -186,6 +224,14 @@ constexpr FlagSpec kFlags[] = {
      apply_profile_queries_and_keys},
     {"profile-queries-dir", "=PATH", "directory the reports are written to (default: .)",
      apply_output_dir},
+    {"profile-queries-name", "=PATTERN",
+     "file names of the reports before their suffix: %n program, %p process id, %t start time "
+     "(default: profile_queries; a name taken by another run gets -PID added)",
+     apply_name},
+    {"profile-queries-inherit", "=yes|no",
+     "no: remove QPROF_FLAGS from the environment at start, so child processes are not "
+     "profiled (default: yes)",
+     apply_inherit},
     {"profile-queries-important", "=EXTENT,PERCENT",
      "a node with EXTENT or more children or PERCENT % or more of the time is important: "
      "opened and labelled in the HTML tree (default: 6,1)",
@@ -225,7 +271,7 @@ void apply_flag(SessionOptions& options, std::string_view text, std::string_view
         }
     }
     std::string message =
-        "qprof: unknown flag '-Z " + std::string(use.name) + "'" + std::string(origin) + ".";
+        "qprof: unknown flag '-Z " + shown(use.name) + "'" + std::string(origin) + ".";
     const std::vector<std::string> names = flag_names();
     if (auto nearest = detail::nearest_match(use.name, names)) {
         message += " Did you mean '-Z " + *nearest + "'?";
@@ -234,22 +280,63 @@ void apply_flag(SessionOptions& options, std::string_view text, std::string_view
                     ". Run with -Z help for a description of each.");
 }
 
+// QPROF_FLAGS split into words as a shell splits them: blanks separate words, '...' and "..."
+// quote (a backslash escapes " and \ inside "..."), a backslash outside quotes escapes the
+// next character.
+std::vector<std::string> env_words(std::string_view text) {
+    std::vector<std::string> words;
+    std::string word;
+    bool in_word = false;
+    char quote = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        const bool escapes = c == '\\' && i + 1 < text.size();
+        if (quote != 0) {
+            const bool quoted_escape =
+                escapes && quote == '"' && (text[i + 1] == '"' || text[i + 1] == '\\');
+            if (c == quote) {
+                quote = 0;
+            } else {
+                word += quoted_escape ? text[++i] : c;
+            }
+        } else if (c == ' ' || c == '\t' || c == '\n') {
+            if (in_word) {
+                words.push_back(std::exchange(word, {}));
+            }
+            in_word = false;
+        } else {
+            in_word = true;
+            if (c == '\'' || c == '"') {
+                quote = c;
+            } else {
+                word += escapes ? text[++i] : c;
+            }
+        }
+    }
+    if (quote != 0) {
+        throw FlagError(std::string{"qprof: QPROF_FLAGS has an unclosed "} +
+                        (quote == '"' ? "double" : "single") +
+                        " quote. Quote a value with a space as in a shell: "
+                        "QPROF_FLAGS=\"-Z 'profile-queries-dir=/tmp/my profiles'\".");
+    }
+    if (in_word) {
+        words.push_back(word);
+    }
+    return words;
+}
+
 void apply_env_flags(SessionOptions& options, const char* env_flags) {
     constexpr std::string_view kOrigin = " (from QPROF_FLAGS)";
-    std::istringstream words{env_flags};
-    std::string word;
-    while (words >> word) {
+    const std::vector<std::string> words = env_words(env_flags);
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const std::string& word = words[i];
         if (word == "-Z") {
-            std::string name;
-            if (!(words >> name)) {
-                apply_flag(options, "", kOrigin);
-            }
-            apply_flag(options, name, kOrigin);
+            apply_flag(options, i + 1 < words.size() ? std::string_view(words[++i]) : "", kOrigin);
         } else if (word.starts_with("-Z")) {
             apply_flag(options, std::string_view(word).substr(2), kOrigin);
         } else {
-            throw FlagError("qprof: QPROF_FLAGS holds only -Z flags, but it contains '" + word +
-                            "'. Example: QPROF_FLAGS=\"-Z profile-queries\".");
+            throw FlagError("qprof: QPROF_FLAGS holds only -Z flags, but it contains '" +
+                            shown(word) + "'. Example: QPROF_FLAGS=\"-Z profile-queries\".");
         }
     }
 }

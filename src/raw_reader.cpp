@@ -151,6 +151,8 @@ class StreamReader {
         run.pid = in.u32();
         in.u32();
         run.program = std::string{in.str()};
+        run.inputs.program = run.program;
+        run.inputs.pid = run.pid;
         run.inputs.sites.resize(1);  // id 0 is never used
         run.inputs.slots.add_sites(run.inputs.sites);
         run_ = &result_.runs.emplace_back(std::move(run));
@@ -322,6 +324,12 @@ class StreamReader {
 
     void finish_run(bool complete) {
         run_->complete = complete;
+        if (records_.reversed() > 0) {
+            report(Diagnostic::Severity::warning, cursor_.offset(),
+                   std::to_string(records_.reversed()) +
+                       " records end before they start (a clock that went back, or damage); "
+                       "they are shown taking no time");
+        }
         if (keys_.unbound() > 0) {
             report(Diagnostic::Severity::warning, cursor_.offset(),
                    std::to_string(keys_.unbound()) +

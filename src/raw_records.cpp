@@ -34,6 +34,7 @@ void RecordChecker::check(std::span<const std::uint64_t> words, std::uint64_t wo
             check_tick(start, at + 8);
             check_tick(end, at + 16);
             summed_ticks_ += static_cast<double>(end >= start ? end - start : start - end);
+            reversed_ += end < start;
         }
         events_ += kind != RecordKind::key;
         pos += length;

@@ -23,6 +23,8 @@ class RecordChecker {
     void check_tick(std::uint64_t tick, std::uint64_t at);
 
     std::uint64_t events() const { return events_; }
+    // Timed records whose end tick comes before their start tick.
+    std::uint64_t reversed() const { return reversed_; }
     std::uint64_t max_tick() const { return max_tick_; }
     // The durations of the timed records since the last call, in ticks.
     double take_summed_ticks();
@@ -34,6 +36,7 @@ class RecordChecker {
 
     std::uint64_t start_tick_ = 0;
     std::uint64_t events_ = 0;
+    std::uint64_t reversed_ = 0;
     std::uint64_t max_tick_ = 0;
     double summed_ticks_ = 0;
 };

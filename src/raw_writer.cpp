@@ -35,12 +35,25 @@ std::uint8_t report_bits(const ReportOptions& report) {
 
 }  // namespace
 
-RawWriter::RawWriter(std::string path, const RawSession& session) : path_(std::move(path)) {
-    buffer_.reserve(kFlushBytes + (64u << 10));
-    fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd_ < 0) {
-        throw std::runtime_error("cannot create " + path_ + ": " + std::strerror(errno));
+namespace {
+
+int create_stream_file(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        throw std::runtime_error("cannot create " + path + ": " + std::strerror(errno));
     }
+    return fd;
+}
+
+}  // namespace
+
+// `path` is copied, not moved: the order in which arguments are evaluated is unspecified.
+RawWriter::RawWriter(std::string path, const RawSession& session)
+    : RawWriter(create_stream_file(path), path, session) {}
+
+RawWriter::RawWriter(int fd, std::string path, const RawSession& session)
+    : path_(std::move(path)), fd_(fd) {
+    buffer_.reserve(kFlushBytes + (64u << 10));
     buffer_ = raw::file_header(session.keys ? raw::kFlagKeys : 0);
     raw::BlockEncoder out = block(raw::BlockType::session);
     out.u64(session.start_tick);

@@ -41,6 +41,9 @@ class RawWriter {
     // Creates the file and writes its header and SESSION block. Throws std::runtime_error
     // naming the path and the reason when it cannot.
     RawWriter(std::string path, const RawSession& session);
+    // The same into `fd`, a file already created at `path` (exclusively, by the session),
+    // which the writer now owns.
+    RawWriter(int fd, std::string path, const RawSession& session);
     ~RawWriter();
     RawWriter(const RawWriter&) = delete;
     RawWriter& operator=(const RawWriter&) = delete;

@@ -1,12 +1,13 @@
 #include "report_writer.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
+#include <optional>
 #include <qprof/reporter.hpp>
 #include <sstream>
 
@@ -19,45 +20,51 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Empty when `dir` exists (or can be made) and a file can be created in it.
+// Why mkdir of `dir` failed with `error`, in words that fit a file system that refuses new
+// directories (/proc says ENOENT for a parent that plainly exists).
+std::string why_no_directory(const fs::path& dir, const std::error_code& error) {
+    std::error_code ignored;
+    fs::path parent = dir.parent_path();
+    while (!parent.empty() && !fs::exists(parent, ignored) && parent != parent.parent_path()) {
+        parent = parent.parent_path();
+    }
+    if (error == std::errc::no_such_file_or_directory && fs::is_directory(parent, ignored)) {
+        return "'" + parent.string() + "' does not allow new directories in it";
+    }
+    return error.message();
+}
+
+// Empty when `dir` exists (or can be made) and a file can be created in it. The probe is
+// created exclusively, so a planted symbolic link is never followed.
 std::string why_not_writable(const fs::path& dir) {
     std::error_code error;
     fs::create_directories(dir, error);
     if (error) {
-        return error.message();
+        return why_no_directory(dir, error);
     }
-    const fs::path probe = dir / (".qprof-write-test-" + std::to_string(::getpid()));
-    std::ofstream file{probe};
-    if (!file) {
+    if (!fs::is_directory(dir, error)) {
+        return "not a directory";
+    }
+    const std::string probe = (dir / (".qprof-write-test-" + std::to_string(::getpid()))).string();
+    const int fd =
+        ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
         return std::strerror(errno);
     }
-    file.close();
-    fs::remove(probe, error);
+    ::close(fd);
+    ::unlink(probe.c_str());
     return {};
 }
 
 // Writes one report; returns the path written, or an empty string after telling why not.
-std::string write_report(const Trace& trace, Reporter& reporter, const fs::path& dir) {
-    const fs::path path = report_path(dir, reporter);
-    std::ofstream out{path, std::ios::binary};
-    if (!out) {
-        std::cerr << "qprof: cannot write " << path.string() << ": " << std::strerror(errno)
-                  << '\n';
-        return {};
-    }
+std::string write_report(const Trace& trace, Reporter& reporter, ReportFiles& files) {
     try {
-        reporter.write(trace, out);
+        return files.publish(reporter.file_suffix(),
+                             [&](std::ostream& out) { reporter.write(trace, out); });
     } catch (const std::exception& error) {
         std::cerr << "qprof: reporter '" << reporter.name() << "' failed: " << error.what() << '\n';
         return {};
     }
-    out.close();
-    if (!out) {
-        std::cerr << "qprof: writing " << path.string() << " failed: " << std::strerror(errno)
-                  << '\n';
-        return {};
-    }
-    return path.string();
 }
 
 std::string summary(const Trace& trace) {
@@ -73,27 +80,30 @@ std::string summary(const Trace& trace) {
 
 }  // namespace
 
-fs::path report_path(const fs::path& dir, const Reporter& reporter) {
-    return (dir / ("profile_queries." + std::string(reporter.file_suffix()))).lexically_normal();
+fs::path absolute_dir(const std::string& dir) {
+    std::error_code error;
+    fs::path path = fs::absolute(dir.empty() ? fs::path{"."} : fs::path{dir}, error);
+    return (error ? fs::path{dir} : path).lexically_normal();
 }
 
-void check_output_dir(const std::string& dir) {
+void check_output_dir(const std::string& dir, std::string_view fix) {
     const std::string reason = why_not_writable(dir);
     if (!reason.empty()) {
-        throw FlagError("qprof: cannot write reports to '" + dir + "': " + reason +
-                        ". Choose a writable directory with '-Z profile-queries-dir=PATH'.");
+        throw FlagError("qprof: cannot write reports to '" + dir + "': " + reason + ". " +
+                        std::string(fix));
     }
 }
 
 std::vector<std::string> write_reports(const Trace& trace, const SessionOptions& options,
-                                       const std::string& raw_path, std::string_view done) {
+                                       ReportFiles& files, const std::string& raw_path,
+                                       std::string_view done) {
     if (trace.events == 0) {
         std::cerr << "qprof: no query was recorded. Are the PROFILE_* macros compiled in "
                      "(not built with -Dprofiling=disabled or QPROF_ENABLED 0) and reached "
                      "while the session lives?\n";
     }
     std::vector<std::string> written;
-    fs::path fallback;
+    std::optional<ReportFiles> fallback;
     for (const std::string& name : options.reporters) {
         if (name == kRawReporter) {
             if (!raw_path.empty()) {
@@ -106,17 +116,14 @@ std::vector<std::string> write_reports(const Trace& trace, const SessionOptions&
             continue;
         }
         reporter->configure(options.report);
-        std::string path = write_report(trace, *reporter, options.output_dir);
-        if (path.empty()) {
-            std::error_code error;
-            if (fallback.empty()) {
-                fallback = fs::temp_directory_path(error) / ("qprof-" + std::to_string(::getpid()));
+        std::string path = write_report(trace, *reporter, files);
+        if (path.empty() && !private_fallback_dir().empty()) {
+            if (!fallback) {
+                fallback.emplace(private_fallback_dir(), files.stem());
             }
-            if (why_not_writable(fallback).empty()) {
-                path = write_report(trace, *reporter, fallback);
-                if (!path.empty()) {
-                    std::cerr << "qprof: wrote " << path << " instead\n";
-                }
+            path = write_report(trace, *reporter, *fallback);
+            if (!path.empty()) {
+                std::cerr << "qprof: wrote " << path << " instead\n";
             }
         }
         if (!path.empty()) {

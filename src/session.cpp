@@ -7,19 +7,23 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <qprof/config.hpp>
 #include <qprof/reporter.hpp>
 #include <qprof/session.hpp>
 #include <qprof/trace.hpp>
+#include <stdexcept>
 
 #include "abnormal_end.hpp"
 #include "builtin_reporters.hpp"
 #include "collector.hpp"
 #include "recording_control.hpp"
+#include "report_files.hpp"
 #include "report_writer.hpp"
 #include "text.hpp"
 #include "trace_completion.hpp"
@@ -35,7 +39,8 @@ struct Session::State {
     detail::ClockKind clock = detail::ClockKind::steady;
     detail::Calibration calibration;
     std::uint64_t start_steady_ns = 0;
-    std::unique_ptr<detail::RawWriter> raw;  // outlives the collector, which writes to it
+    std::optional<detail::ReportFiles> files;  // set when recording
+    std::unique_ptr<detail::RawWriter> raw;    // outlives the collector, which writes to it
     std::unique_ptr<detail::Collector> collector;
     Trace trace;
     std::vector<std::string> written;
@@ -90,10 +95,10 @@ detail::ClockKind choose_clock(ClockChoice choice) {
 void warn_unused_flags(const SessionOptions& options) {
     const SessionOptions defaults;
     if (options.output_dir != defaults.output_dir || options.clock != defaults.clock ||
-        options.report != defaults.report) {
-        std::cerr << "qprof: note: -Z profile-queries-dir, -Z profile-clock and the report "
-                     "options (-Z profile-queries-important, -folded, -chrome) have no effect "
-                     "without -Z profile-queries\n";
+        options.report != defaults.report || options.name_pattern != defaults.name_pattern) {
+        std::cerr << "qprof: note: -Z profile-queries-dir, -Z profile-queries-name, -Z "
+                     "profile-clock and the report options (-Z profile-queries-important, "
+                     "-folded, -chrome) have no effect without -Z profile-queries\n";
     }
 }
 
@@ -115,9 +120,14 @@ detail::CollectMode collect_mode(const SessionOptions& options) {
 }
 
 std::unique_ptr<detail::RawWriter> open_raw(const SessionOptions& options, detail::ClockKind clock,
-                                            const detail::RecordingStart& start) {
-    const std::string path =
-        detail::report_path(options.output_dir, *make_reporter(detail::kRawReporter)).string();
+                                            const detail::RecordingStart& start,
+                                            detail::ReportFiles& files) {
+    std::string path;
+    const int fd = files.create(make_reporter(detail::kRawReporter)->file_suffix(), path);
+    if (fd < 0) {
+        throw FlagError("qprof: cannot create " + path + ": " + std::strerror(errno) +
+                        ". Choose a writable directory with '-Z profile-queries-dir=PATH'.");
+    }
     detail::RawSession session{
         .start_tick = start.tick,
         .start_steady_ns = start.steady_ns,
@@ -132,10 +142,25 @@ std::unique_ptr<detail::RawWriter> open_raw(const SessionOptions& options, detai
         .program = program_invocation_short_name,
     };
     try {
-        return std::make_unique<detail::RawWriter>(path, session);
+        return std::make_unique<detail::RawWriter>(fd, path, session);
     } catch (const std::runtime_error& error) {
         throw FlagError(std::string{"qprof: "} + error.what() +
                         ". Choose a writable directory with '-Z profile-queries-dir=PATH'.");
+    }
+}
+
+// The stem of the report files; the program name as a file name (no '/', no control bytes).
+std::string expand_name(const std::string& pattern, std::string program) {
+    for (char& c : program) {
+        if (c == '/' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+            c = '_';
+        }
+    }
+    try {
+        return detail::expand_name_pattern(pattern, program, ::getpid(), std::time(nullptr));
+    } catch (const std::invalid_argument& error) {
+        throw FlagError(std::string{"qprof: bad report name '"} + pattern + "': " + error.what() +
+                        ".");
     }
 }
 
@@ -181,6 +206,9 @@ Session::Session(int& argc, char** argv)
 Session::Session(SessionOptions options) : state_(std::make_unique<State>()) {
     state_->options = std::move(options);
     const SessionOptions& opts = state_->options;
+    if (!opts.inherit_flags) {
+        ::unsetenv("QPROF_FLAGS");  // before the program can start a child
+    }
     if (!opts.profile_queries) {
         warn_unused_flags(opts);
         return;
@@ -191,7 +219,11 @@ Session::Session(SessionOptions options) : state_(std::make_unique<State>()) {
                             "'. Valid reporters: " + detail::join(reporter_names(), ", ") + ".");
         }
     }
+    // Resolved now: the program may change directory before the reports are written.
+    state_->options.output_dir = detail::absolute_dir(opts.output_dir).string();
     detail::check_output_dir(opts.output_dir);
+    state_->files.emplace(opts.output_dir,
+                          expand_name(opts.name_pattern, program_invocation_short_name));
     if (QPROF_CONFIG_PROFILING == 0) {
         std::cerr << "qprof: warning: qprof was built with -Dprofiling=disabled, so its macros "
                      "record nothing; rebuild with -Dprofiling=enabled to profile\n";
@@ -203,7 +235,7 @@ Session::Session(SessionOptions options) : state_(std::make_unique<State>()) {
     state_->start_steady_ns = start.steady_ns;
     if (wants_raw(opts)) {
         try {
-            state_->raw = open_raw(opts, state_->clock, start);
+            state_->raw = open_raw(opts, state_->clock, start, *state_->files);
         } catch (...) {
             detail::end_recording();
             throw;
@@ -253,6 +285,8 @@ void Session::finish() {
         inputs.sites = detail::registered_sites();
         inputs.calibration = s.calibration;
         inputs.clock = detail::clock_name(s.clock);
+        inputs.program = program_invocation_short_name;
+        inputs.pid = static_cast<std::uint32_t>(::getpid());
         s.trace = detail::complete_trace(std::move(inputs));
         std::string raw_path;
         if (s.raw) {
@@ -263,7 +297,7 @@ void Session::finish() {
             s.raw.reset();
         }
         if (s.options.build_trace) {
-            s.written = detail::write_reports(s.trace, s.options, raw_path);
+            s.written = detail::write_reports(s.trace, s.options, *s.files, raw_path);
         }
     } catch (const std::exception& error) {
         std::cerr << "qprof: the profile could not be completed: " << error.what() << '\n';

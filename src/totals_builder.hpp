@@ -3,6 +3,7 @@
 // memory stays flat however long the program runs.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <qprof/detail/recorder.hpp>
@@ -51,8 +52,10 @@ class TotalsBuilder {
     void node(std::uint64_t head, std::uint64_t start, std::uint64_t end) {
         const std::uint32_t site = head_site(head);
         mark_site_seen(sites_seen_, site);
+        // An end before the start (a clock that went back) is no time, as in a completed tree.
         totals_.add(slots_->slot(site), head_depth(head), outcome_of(head_kind(head)),
-                    static_cast<std::int64_t>(start), static_cast<std::int64_t>(end));
+                    static_cast<std::int64_t>(start),
+                    static_cast<std::int64_t>(std::max(start, end)));
         ++events_;
     }
 

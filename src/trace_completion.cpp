@@ -66,6 +66,9 @@ void complete_tree(ThreadTrace& thread, const std::vector<std::uint32_t>& new_si
     TotalsAccumulator totals;
     for (Node& node : thread.nodes) {
         node.site = node.site < new_site.size() ? new_site[node.site] : kUnused;
+        if (node.outcome != Outcome::hit && node.end_ns < node.start_ns) {
+            node.end_ns = node.start_ns;  // a clock that went back: no time, never a negative one
+        }
         totals.add(trace.sites[node.site].provider_index, node.depth, node.outcome, node.start_ns,
                    node.end_ns);
         if (node.outcome != Outcome::hit) {
@@ -139,6 +142,22 @@ void set_totals(const std::vector<TickTotals>& ticks, const TickConverter& to_ns
     }
 }
 
+// A provider a program left unnamed gets a visible name: an empty one would be an empty cell,
+// a row starting with a comma, or "" in every report.
+void name_the_unnamed(Trace& trace) {
+    constexpr std::string_view kUnnamed = "<unnamed>";
+    for (ProviderTotals& provider : trace.providers) {
+        if (provider.provider.empty()) {
+            provider.provider = kUnnamed;
+        }
+    }
+    for (qprof::SiteInfo& site : trace.sites) {
+        if (site.provider.empty()) {
+            site.provider = kUnnamed;
+        }
+    }
+}
+
 }  // namespace
 
 std::int64_t TickConverter::duration(std::int64_t ticks) const {
@@ -160,7 +179,10 @@ Trace complete_trace(TraceInputs&& inputs) {
     set_totals(inputs.totals.empty() ? complete_trees(inputs, to_ns, trace)
                                      : complete_totals(inputs, trace),
                to_ns, trace);
+    name_the_unnamed(trace);
     trace.clock = std::move(inputs.clock);
+    trace.program = std::move(inputs.program);
+    trace.pid = inputs.pid;
     trace.keys_recorded = inputs.keys_recorded;
     trace.key_texts = std::move(inputs.key_texts);
     return trace;

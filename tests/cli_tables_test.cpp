@@ -404,6 +404,34 @@ TEST_CASE("diff: sorted by absolute change, by absolute percent or by name; ties
                                                    "typeck"});
 }
 
+TEST_CASE("diff: self time of work, mean per run, and changes within noise listed last") {
+    qprof::ProviderTotals join_base = provider("join workers", 6, 1, 0);
+    join_base.blocked_ns = 6 * kMs;  // waiting, not work
+    qprof::ProviderTotals join_new = provider("join workers", 1, 1, 0);
+    join_new.blocked_ns = 1 * kMs;
+    const qprof::Trace base = trace_of(
+        {provider("steady", 100, 10, 5), provider("slower", 5, 4, 0), join_base}, 1'000, {20});
+    const qprof::Trace next = trace_of(
+        {provider("steady", 103, 20, 15), provider("slower", 8, 4, 0), join_new}, 1'000, {20});
+    const std::vector<cli::DiffRow> rows = cli::diff_rows(base, next, cli::DiffSort::change);
+    REQUIRE(rows.size() == 3);
+    CHECK(rows[0].provider == "slower");  // +3 ms, +60 %: a real change
+    CHECK_FALSE(rows[0].noise);
+    CHECK(rows[0].base_mean_ns == 5 * kMs / 4);
+    CHECK(rows[1].provider == "join workers");  // waits changed, work did not: no change
+    CHECK(rows[1].change_ns == 0);
+    CHECK(rows[1].noise);
+    CHECK(rows[2].provider == "steady");  // +3 ms but +3 %: noise, listed after real changes
+    CHECK(rows[2].noise);
+    CHECK(rows[2].base_mean_ns == 20 * kMs);  // 100 ms over 5 runs
+    CHECK(rows[2].new_mean_ns == 103 * kMs / 5);
+    std::ostringstream out;
+    cli::write_diff_text({"a", base}, {"b", next}, cli::DiffSort::change, out);
+    CHECK_THAT(out.str(), Catch::Contains("noise: changes under 5 % of a provider's base self "
+                                          "time or under 0.1 % of the base wall time (1.000 ms)"));
+    CHECK_THAT(out.str(), Catch::Contains("~ noise"));
+}
+
 TEST_CASE("diff: options") {
     const cli::CommandSpec command = cli::diff_command();
     const cli::DiffOptions defaults = cli::diff_options(parse(command, {"a", "b"}));
@@ -548,4 +576,22 @@ TEST_CASE("progress: wanted for 16 MiB or more on a terminal, unless turned off"
     CHECK_FALSE(cli::Progress::wanted(16 * kMiB - 1, false, true));
     CHECK_FALSE(cli::Progress::wanted(64 * kMiB, true, true));
     CHECK_FALSE(cli::Progress::wanted(64 * kMiB, false, false));
+}
+
+TEST_CASE(
+    "summary and diff tables: a line feed, a control character or bad UTF-8 in a name "
+    "stays in its row (golden)") {
+    const qprof::Trace base =
+        trace_of({provider("line\nfeed", 2, 1, 0), provider("tab\there", 1, 1, 0),
+                  provider("bad\xff\x1b[31m", 3, 1, 0)},
+                 10, {3});
+    const qprof::Trace next = trace_of({provider("line\nfeed", 1, 1, 0)}, 10, {1});
+    std::ostringstream out;
+    cli::write_summary(base, {}, out);
+    cli::write_diff({"base.qprof", base}, {"new.qprof", next}, {}, out);
+    const std::string text = out.str();
+    CHECK(text.find('\x1b') == std::string::npos);
+    CHECK(text.find('\t') == std::string::npos);
+    CHECK(text.find('\xff') == std::string::npos);
+    qprof::test::check_golden(text, "tables_escaping.approved.txt");
 }

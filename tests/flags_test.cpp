@@ -160,7 +160,8 @@ TEST_CASE("QPROF_FLAGS is read first and the command line wins") {
 // The end of every unknown-flag message.
 const std::string kValidFlags =
     "Valid flags: help, profile-queries, profile-queries-and-keys, profile-queries-dir, "
-    "profile-queries-important, profile-queries-folded, profile-queries-chrome, profile-clock. "
+    "profile-queries-name, profile-queries-inherit, profile-queries-important, "
+    "profile-queries-folded, profile-queries-chrome, profile-clock. "
     "Run with -Z help for a description of each.";
 
 TEST_CASE("an unknown flag names the nearest one and every valid one") {
@@ -225,4 +226,41 @@ TEST_CASE("-Z help lists every flag and every reporter") {
     }
     CHECK_THAT(help, Catch::Contains("counts") && Catch::Contains("profile_queries.counts.txt"));
     CHECK_THAT(help, Catch::Contains("html") && Catch::Contains("profile_queries.html"));
+}
+
+TEST_CASE("QPROF_FLAGS quotes a value with a space as a shell does") {
+    Args args{{}};
+    const SessionOptions single =
+        parse(args, "-Z profile-queries -Z 'profile-queries-dir=/tmp/my profiles'");
+    CHECK(single.output_dir == "/tmp/my profiles");
+    Args again{{}};
+    CHECK(parse(again, R"(-Zprofile-queries-dir="/tmp/a \"b\" c")").output_dir ==
+          R"(/tmp/a "b" c)");
+    Args escaped{{}};
+    CHECK(parse(escaped, R"(-Zprofile-queries-dir=/tmp/my\ dir)").output_dir == "/tmp/my dir");
+    CHECK(error_of({}, "-Z 'profile-queries-dir=/tmp/x") ==
+          "qprof: QPROF_FLAGS has an unclosed single quote. Quote a value with a space as in a "
+          "shell: QPROF_FLAGS=\"-Z 'profile-queries-dir=/tmp/my profiles'\".");
+}
+
+TEST_CASE("messages show control bytes from a flag as \\xNN, never raw to the terminal") {
+    const std::string message = error_of({"-Zprofile-\x1b[31mqueries"});
+    CHECK(message.find('\x1b') == std::string::npos);
+    CHECK_THAT(message, Catch::StartsWith("qprof: unknown flag '-Z profile-\\x1b[31mqueries'."));
+    const std::string env = error_of({}, "oops\x07");
+    CHECK(env.find('\x07') == std::string::npos);
+    CHECK_THAT(env, Catch::Contains("'oops\\x07'"));
+    const std::string value = error_of({"-Zprofile-clock=ts\x1b"});
+    CHECK(value.find('\x1b') == std::string::npos);
+    CHECK_THAT(value, Catch::Contains("unknown clock 'ts\\x1b'"));
+}
+
+TEST_CASE("-Z profile-queries-name and -Z profile-queries-inherit are read and checked") {
+    Args args{{"-Zprofile-queries-name=%n-%p-%t", "-Zprofile-queries-inherit=no"}};
+    const SessionOptions options = parse(args);
+    CHECK(options.name_pattern == "%n-%p-%t");
+    CHECK_FALSE(options.inherit_flags);
+    CHECK_THAT(error_of({"-Zprofile-queries-inherit=maybe"}),
+               Catch::StartsWith("qprof: unknown value 'maybe'") && Catch::Contains("yes, no"));
+    CHECK_THAT(error_of({"-Zprofile-queries-name=a/%n"}), Catch::Contains("not a file name"));
 }

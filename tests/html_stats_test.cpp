@@ -132,6 +132,9 @@ TEST_CASE("PROFILE_WAIT is a wait: never a run, never self time of work") {
     CHECK(wait.waits == 1);
     CHECK(wait.wait_ns == 1'000'000);
     CHECK(wait.self_ns == 0);
+    CHECK(wait.work_ns == 0);
+    // The pass around it did 19 ms less the 1 ms it waited.
+    CHECK(stats_named(trace, stats, "analysis").work_ns == 18'000'000);
     CHECK(qprof::test::tree_text(trace).find("join workers") != std::string::npos);
 }
 
@@ -147,6 +150,25 @@ TEST_CASE("the header lists waits apart from the providers with the most self ti
     CHECK(hot_list.find("typeck") != std::string::npos);
     const std::string wait_list = page.substr(waits, page.find("</ol>", waits) - waits);
     CHECK(wait_list.find("join workers") != std::string::npos);
+}
+
+TEST_CASE("callers and callees are merged over the whole run") {
+    const qprof::Trace trace = keyed_trace();
+    const std::vector<ProviderStats> stats = stats_of(trace);
+    const ProviderStats& typeck = stats_named(trace, stats, "typeck");
+    REQUIRE(typeck.callers.size() == 1);
+    CHECK(trace.providers[typeck.callers[0].provider].provider == "analysis");
+    CHECK(typeck.callers[0].calls == 4);
+    CHECK(typeck.callers[0].ns == typeck.total_ns);
+    REQUIRE(typeck.callees.size() == 1);
+    CHECK(trace.providers[typeck.callees[0].provider].provider == "type_of");
+    CHECK(typeck.callees[0].calls == 10);  // 4 runs and 6 hits
+    CHECK(typeck.callees[0].ns == 4'000'000);
+    const ProviderStats& analysis = stats_named(trace, stats, "analysis");
+    CHECK(analysis.callers.empty());        // a root
+    REQUIRE(analysis.callees.size() == 2);  // typeck (12 ms), then join workers (1 ms)
+    CHECK(trace.providers[analysis.callees[0].provider].provider == "typeck");
+    CHECK(trace.providers[analysis.callees[1].provider].provider == "join workers");
 }
 
 TEST_CASE("run durations are counted by decade") {

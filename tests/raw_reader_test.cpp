@@ -2,6 +2,7 @@
 // what came before the damage, and never crashes.
 #include "raw_reader.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstring>
 
@@ -252,4 +253,32 @@ TEST_CASE("a run whose durations add up past what reports can sum is refused, no
         return d.severity == Diagnostic::Severity::error &&
                d.text.find("add up to more than 2^60 ns") != std::string::npos;
     }));
+}
+
+TEST_CASE("a record that ends before it starts takes no time, with a warning, never a negative") {
+    // typeck [1000, 1010] holding a typeck that ends 90 ticks before it starts.
+    const std::vector<std::uint64_t> records{head(2, 1, 1), 1005, 915, head(2, 0, 1), 1000, 1010};
+    for (const bool keep_nodes : {true, false}) {
+        const std::string bytes = forged_stream(records);
+        ReadResult result = qprof::detail::read_stream(
+            {reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()},
+            {.keep_nodes = keep_nodes, .progress = {}});
+        const auto warning = std::find_if(
+            result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& d) {
+                return d.severity == Diagnostic::Severity::warning &&
+                       d.text.find("1 records end before they start") != std::string::npos;
+            });
+        CHECK(warning != result.diagnostics.end());
+        REQUIRE(result.runs.size() == 1);
+        const qprof::Trace trace = qprof::detail::complete_trace(std::move(result.runs[0].inputs));
+        const qprof::ProviderTotals& typeck = qprof::test::totals_of(trace, "typeck");
+        CHECK(typeck.total_ns == 10);
+        CHECK(typeck.self_ns == 10);
+        if (keep_nodes) {
+            CHECK(trace.threads[0].nodes[0].duration_ns() == 0);
+            const std::string chrome = qprof::test::report_text("chrome", trace);
+            CHECK(chrome.find("\"dur\":-") == std::string::npos);
+            CHECK_THAT(chrome, Catch::Contains("\"ts\":0.005,\"dur\":0.000,"));
+        }
+    }
 }

@@ -1,5 +1,7 @@
 // The raw stream round trip: every report made off-line from profile_queries.qprof is byte
 // for byte the report the live run wrote.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <latch>
 #include <qprof/reporter.hpp>
@@ -74,7 +76,8 @@ void check_round_trip(const TempDir& live, const qprof::SessionOptions& options)
     qprof::SessionOptions again = options;
     again.output_dir = offline.path().string();
     std::erase(again.reporters, "raw");
-    REQUIRE(qprof::detail::write_reports(trace, again).size() == again.reporters.size());
+    qprof::detail::ReportFiles files{again.output_dir, "profile_queries"};
+    REQUIRE(qprof::detail::write_reports(trace, again, files).size() == again.reporters.size());
     for (const std::string& name : again.reporters) {
         const std::string file =
             "profile_queries." + std::string{qprof::make_reporter(name)->file_suffix()};
@@ -170,12 +173,20 @@ TEST_CASE("a raw and counts run keeps no nodes, and its counts equal a run that 
     }
 }
 
-TEST_CASE("a raw stream that cannot be created stops the session before it starts") {
+TEST_CASE("a raw stream whose name is taken goes to a unique name, never into the other") {
     TempDir dir;
     qprof::SessionOptions options = raw_options(dir, false, {"counts"});
     std::filesystem::create_directory(dir.path() / "profile_queries.qprof");  // in the way
-    CHECK_THROWS_WITH(qprof::Session{options}, Catch::Contains("profile_queries.qprof") &&
-                                                   Catch::Contains("Is a directory"));
+    const std::string unique = "profile_queries-" + std::to_string(::getpid());
+    {
+        qprof::Session session{options};
+        REQUIRE(session.recording());
+        { PROFILE_QUERY(after_clash); }
+    }
+    CHECK(std::filesystem::is_directory(dir.path() / "profile_queries.qprof"));
+    CHECK(std::filesystem::is_regular_file(dir.path() / (unique + ".qprof")));
+    // The process's later files follow the name its first one took.
+    CHECK(std::filesystem::is_regular_file(dir.path() / (unique + ".counts.txt")));
     qprof::Session next{qprof::test::recording_options()};  // recording was not left on
     CHECK(next.recording());
 }

@@ -99,7 +99,7 @@ TEST_CASE("every built-in reporter but html writes a 200,000-deep chain without 
     options.folded_hits = true;
     options.chrome_hits = true;
     // raw is streamed while the program runs; html is tested in html_reporter_test.
-    for (const char* name : {"counts", "keys", "folded", "chrome", "flamegraph"}) {
+    for (const char* name : {"counts", "keys", "folded", "chrome", "flamegraph", "pprof"}) {
         INFO(name);
         const std::string text = qprof::test::report_text(name, trace, options);
         CHECK_FALSE(text.empty());

@@ -47,9 +47,11 @@ struct SessionOptions {
     bool record_keys = false;                              // -Z profile-queries-and-keys
     std::vector<std::string> reporters{"counts", "html"};  // -Z profile-queries=REPORTER,...
     std::string output_dir = ".";                          // -Z profile-queries-dir=PATH
-    ClockChoice clock = ClockChoice::automatic;            // -Z profile-clock=tsc|steady
-    ReportOptions report;                                  // -Z profile-queries-important=...
-    bool show_help = false;                                // -Z help
+    std::string name_pattern = "profile_queries";  // -Z profile-queries-name=PATTERN (%n %p %t)
+    bool inherit_flags = true;  // -Z profile-queries-inherit=no: QPROF_FLAGS leaves the environment
+    ClockChoice clock = ClockChoice::automatic;  // -Z profile-clock=tsc|steady
+    ReportOptions report;                        // -Z profile-queries-important=...
+    bool show_help = false;                      // -Z help
     bool build_trace = true;  // false: keep no trace, for measuring the recorder itself
 };
 

@@ -110,6 +110,10 @@ struct Trace {
     std::int64_t wall_ns = 0;               // session start to session end
     std::uint64_t events = 0;               // every node recorded, kept in threads or not
     std::string clock;                      // "tsc", "steady" or "manual"
+    // The profiled program (argv[0]'s base name) and its process id. A merge of runs keeps the
+    // program when all runs share it, and a pid of 0 (each run's threads name theirs).
+    std::string program;
+    std::uint32_t pid = 0;
     double ns_per_tick = 1.0;
 
     std::vector<std::string> key_texts;  // each distinct key text once

@@ -48,7 +48,9 @@
       ? ', ' + ((100 * F.total_ns[i]) / F.total_ns[z]).toFixed(1) + ' % of the zoomed frame' : '';
     line(list, 'Inclusive', fg.durationText(F.total_ns[i]) + ' \u00b7 ' + fg.percentText(F.total_ns[i]) +
       ' of total' + ofZoom);
-    line(list, 'Self', fg.durationText(Math.max(0, F.self_ns[i])) + ' \u00b7 ' + fg.percentText(Math.max(0, F.self_ns[i])));
+    // A blocked frame is a wait, not work: its own time is waiting.
+    line(list, kind === 'blocked' ? 'Waiting (not work)' : 'Self', fg.durationText(Math.max(0, F.self_ns[i])) + ' \u00b7 ' +
+      fg.percentText(Math.max(0, F.self_ns[i])));
     if (COUNT_LABEL[kind]) line(list, COUNT_LABEL[kind], fg.thousands(F.count[i]));
     if (F.hits[i] > 0) {
       line(list, 'Cache hits asked', fg.thousands(F.hits[i]) + ' \u00b7 ' +
@@ -84,8 +86,17 @@
   function zoomTo(i) {
     if (!valid(i)) return false;
     fg.view.zoom = i;
-    $('zoom-status').textContent = i === 0 ? ''
+    const status = $('zoom-status');
+    status.textContent = i === 0 ? ''
       : 'Zoomed to ' + fg.nameOf(i) + ' \u00b7 ' + fg.percentText(fg.F.total_ns[i]) + ' of total';
+    if (i !== 0 && fg.isProvider(i)) {
+      // The HTML report beside this page (-Z profile-queries=html,flamegraph) opens on that
+      // provider's statistics: its slowest runs, keys, callers and callees.
+      const link = document.createElement('a');
+      link.href = 'profile_queries.html#provider=' + encodeURIComponent(fg.nameOf(i));
+      link.textContent = 'statistics in profile_queries.html';
+      status.append(' \u00b7 ', link);
+    }
     $('reset').disabled = i === 0;
     $('tooltip').hidden = true;
     fg.draw();

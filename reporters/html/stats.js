@@ -72,12 +72,25 @@
     return h + '</tbody></table>';
   }
 
+  // Callers and callees merged over the whole run; each name opens that provider.
+  function calls(id, title, edges) {
+    if (!Array.isArray(edges) || edges.length === 0) return '';
+    let h = '<h3>' + title + '</h3><table id="' + id + '" class="calls"><thead><tr><th>Provider</th><th>Calls</th><th>Time</th></tr></thead><tbody>';
+    for (const [p, count, ns] of edges) {
+      const name = qp.providers[p] ? qp.providers[p].name : '?';
+      h += '<tr><td><a href="#" data-provider="' + p + '">' + qp.escape(name) + '</a></td><td>' + qp.thousands(count) +
+        '</td><td>' + qp.escape(qp.durationText(ns)) + '</td></tr>';
+    }
+    return h + '</tbody></table>';
+  }
+
   qp.providerHtml = function providerHtml(p) {
     const s = qp.stats[p];
     const provider = qp.providers[p];
     if (!s || !provider) return '<p class="hint">No statistics for this provider.</p>';
     return '<h2>' + (provider.activity ? 'Pass ' : 'Provider ') + '<span data-field="provider">' + qp.escape(provider.name) +
-      '</span></h2>' + numbers(s, provider.activity) + histogram(s) + slowestRuns(s) + topKeys(s, provider.activity);
+      '</span></h2>' + numbers(s, provider.activity) + histogram(s) + slowestRuns(s) + topKeys(s, provider.activity) +
+      calls('callers', 'Called by', s.callers) + calls('callees', 'Calls', s.callees);
   };
 
   qp.showProvider = function showProvider(p) {
@@ -103,6 +116,12 @@
   }
 
   function onDetailsClick(e) {
+    const other = e.target.closest('a[data-provider]');
+    if (other) {
+      e.preventDefault();
+      qp.showProvider(Number(other.dataset.provider));
+      return;
+    }
     const run = e.target.closest('a[data-thread][data-n]');
     const back = e.target.closest('a[data-back]');
     if (!run && !back) return;
@@ -111,8 +130,20 @@
     else qp.reveal(Number(run.dataset.thread), Number(run.dataset.n));
   }
 
+  // profile_queries.html#provider=NAME (the flame graph links so) opens NAME's statistics.
+  function showProviderOfHash() {
+    const match = /^#provider=(.*)$/.exec(window.location.hash);
+    if (!match) return;
+    let name = '';
+    try { name = decodeURIComponent(match[1]); } catch { return; }
+    const p = qp.providers.findIndex((provider) => provider.name === name);
+    if (p >= 0) qp.showProvider(p);
+  }
+
   qp.initStats = function initStats(payload) {
     qp.stats = Array.isArray(payload.stats) ? payload.stats : [];
+    showProviderOfHash();
+    window.addEventListener('hashchange', showProviderOfHash);
     for (const id of ['where-time-went', 'provider-table']) {
       const el = document.getElementById(id);
       if (el) el.addEventListener('click', onProviderClick);

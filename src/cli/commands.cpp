@@ -125,7 +125,9 @@ CommandSpec merge_command() {
             "reports and summary cover them all. Each run keeps its own threads, named after "
             "its program and process id. Only complete runs are merged.",
             {{"output", 'o', "OUT", "the file to write (required)"}, kNoProgress},
-            {{"FILE...", "the saved runs (.qprof), one or more"}}};
+            {{"FILE|DIR...",
+              "the saved runs (.qprof), one or more; a directory stands for every .qprof file "
+              "in it (not in its subdirectories)"}}};
 }
 
 // The stream of one input to merge: checked whole first, so that a damaged run is refused
@@ -192,6 +194,39 @@ bool needs_nodes(const ParsedArgs& args) {
 
 }  // namespace
 
+// The inputs to merge: each file as given, each directory as its *.qprof files in name
+// order, leaving out the output (a directory merged into itself).
+std::vector<std::string> merge_paths(const CommandSpec& command,
+                                     const std::vector<std::string>& positionals,
+                                     const std::string& out_path) {
+    namespace fs = std::filesystem;
+    std::vector<std::string> paths;
+    for (const std::string& given : positionals) {
+        std::error_code error;
+        if (!fs::is_directory(given, error)) {
+            paths.push_back(given);
+            continue;
+        }
+        std::vector<std::string> found;
+        for (const fs::directory_entry& entry : fs::directory_iterator(given, error)) {
+            if (entry.path().extension() == ".qprof" && entry.is_regular_file(error) &&
+                !same_file(entry.path().string(), out_path)) {
+                found.push_back(entry.path().string());
+            }
+        }
+        if (error) {
+            throw usage_error(
+                command, "cannot read the directory '" + given + "': " + error.message() + ".");
+        }
+        if (found.empty()) {
+            throw usage_error(command, "no saved run (*.qprof) in the directory '" + given + "'.");
+        }
+        std::sort(found.begin(), found.end());
+        paths.insert(paths.end(), found.begin(), found.end());
+    }
+    return paths;
+}
+
 int run_merge(std::span<const std::string> words) {
     const CommandSpec command = merge_command();
     return with_usage(command, words, [&](const ParsedArgs& args) {
@@ -202,7 +237,7 @@ int run_merge(std::span<const std::string> words) {
         std::vector<MergeInput> inputs;
         std::uint64_t events = 0;
         std::uint32_t runs = 0;
-        for (const std::string& path : args.positionals) {
+        for (const std::string& path : merge_paths(command, args.positionals, out_path)) {
             if (same_file(path, out_path)) {
                 throw usage_error(command, "'" + out_path +
                                                "' is both an input and the output; "
@@ -246,13 +281,16 @@ int run_report(std::span<const std::string> words) {
         }
         const SessionOptions options = report_session(args, loaded.report);
         try {
-            detail::check_output_dir(options.output_dir);
+            detail::check_output_dir(options.output_dir,
+                                     "Choose a writable directory with '-o DIR'.");
         } catch (const FlagError& error) {
             std::cerr << error.what() << '\n';
             return kExitFailed;
         }
+        detail::ReportFiles files{detail::absolute_dir(options.output_dir), "profile_queries",
+                                  detail::ReportFiles::Existing::replace};
         const std::vector<std::string> written =
-            detail::write_reports(loaded.trace, options, {}, "read");
+            detail::write_reports(loaded.trace, options, files, {}, "read");
         return written.size() < options.reporters.size() ? kExitFailed : loaded.status;
     });
 }

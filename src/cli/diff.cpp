@@ -16,7 +16,25 @@ namespace qprof::cli {
 
 namespace {
 
-DiffRow row_of(const ProviderTotals* base, const ProviderTotals* next) {
+// Self time of work per call the cache did not answer.
+std::optional<std::int64_t> mean_per_run(const ProviderTotals& provider) {
+    const std::uint64_t runs = provider.count - std::min(provider.hits, provider.count);
+    if (runs == 0) {
+        return std::nullopt;
+    }
+    return detail::html::work_self_ns(provider) / static_cast<std::int64_t>(runs);
+}
+
+bool within_noise(const DiffRow& row, std::int64_t base_wall_ns) {
+    if (row.presence != Presence::both) {
+        return false;
+    }
+    const double change = std::abs(static_cast<double>(row.change_ns));
+    return (row.change_percent && std::abs(*row.change_percent) < kNoisePercent) ||
+           change * 100.0 < kNoiseWallPercent * static_cast<double>(base_wall_ns);
+}
+
+DiffRow row_of(const ProviderTotals* base, const ProviderTotals* next, std::int64_t base_wall_ns) {
     const ProviderTotals absent;
     const ProviderTotals& before = base ? *base : absent;
     const ProviderTotals& after = next ? *next : absent;
@@ -24,13 +42,16 @@ DiffRow row_of(const ProviderTotals* base, const ProviderTotals* next) {
     row.provider = base ? base->provider : next->provider;
     row.is_activity = base ? base->is_activity : next->is_activity;
     row.presence = !base ? Presence::only_new : !next ? Presence::only_base : Presence::both;
-    row.base_self_ns = before.self_ns;
-    row.new_self_ns = after.self_ns;
-    row.change_ns = after.self_ns - before.self_ns;
-    if (row.presence == Presence::both && before.self_ns != 0) {
+    row.base_self_ns = detail::html::work_self_ns(before);
+    row.new_self_ns = detail::html::work_self_ns(after);
+    row.change_ns = row.new_self_ns - row.base_self_ns;
+    if (row.presence == Presence::both && row.base_self_ns != 0) {
         row.change_percent =
-            100.0 * static_cast<double>(row.change_ns) / static_cast<double>(before.self_ns);
+            100.0 * static_cast<double>(row.change_ns) / static_cast<double>(row.base_self_ns);
     }
+    row.base_mean_ns = base ? mean_per_run(before) : std::nullopt;
+    row.new_mean_ns = next ? mean_per_run(after) : std::nullopt;
+    row.noise = within_noise(row, base_wall_ns);
     row.count_change =
         static_cast<std::int64_t>(after.count) - static_cast<std::int64_t>(before.count);
     row.hits_change =
@@ -47,20 +68,23 @@ std::vector<DiffRow> matched_rows(const Trace& base, const Trace& next) {
     std::vector<DiffRow> rows;
     for (const ProviderTotals& provider : base.providers) {
         const auto it = unmatched.find({provider.provider, provider.is_activity});
-        rows.push_back(row_of(&provider, it == unmatched.end() ? nullptr : it->second));
+        rows.push_back(
+            row_of(&provider, it == unmatched.end() ? nullptr : it->second, base.wall_ns));
         if (it != unmatched.end()) {
             unmatched.erase(it);
         }
     }
     for (const auto& [key, provider] : unmatched) {
-        rows.push_back(row_of(nullptr, provider));
+        rows.push_back(row_of(nullptr, provider, base.wall_ns));
     }
     return rows;
 }
 
 SortKey sort_key(const DiffRow& row, DiffSort sort) {
     std::optional<double> value = 0.0;  // for name: every row alike, so the names decide
-    if (sort == DiffSort::change) {
+    if (row.noise && sort != DiffSort::name) {
+        value = std::nullopt;  // after every real change
+    } else if (sort == DiffSort::change) {
         value = std::abs(static_cast<double>(row.change_ns));
     } else if (sort == DiffSort::change_percent) {
         value = row.change_percent ? std::optional(std::abs(*row.change_percent)) : std::nullopt;
@@ -86,6 +110,22 @@ std::string signed_percent_text(std::optional<double> percent) {
     return text;
 }
 
+std::string optional_ms_text(std::optional<std::int64_t> ns) {
+    return ns ? ms_text(*ns) : "\u2014";
+}
+
+// The threshold, stated with what it means for these runs.
+std::string noise_text(const DiffRun& base) {
+    const auto wall_ns = static_cast<std::int64_t>(static_cast<double>(base.trace.wall_ns) *
+                                                   kNoiseWallPercent / 100.0);
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "noise: changes under %.0f %% of a provider's base self time or under %.1f %% of "
+                  "the base wall time (%s ms) are marked '~' and listed last",
+                  kNoisePercent, kNoiseWallPercent, ms_text(wall_ns).c_str());
+    return text;
+}
+
 std::optional<double> wall_change_percent(const DiffRun& base, const DiffRun& next) {
     if (base.trace.wall_ns <= 0) {
         return std::nullopt;
@@ -101,19 +141,24 @@ void write_text_header(const DiffRun& base, const DiffRun& next, std::ostream& o
             << " ms wall time, " << events_text(run->trace) << '\n';
     }
     out << "wall time change: " << signed_ms_text(next.trace.wall_ns - base.trace.wall_ns)
-        << " ms (" << signed_percent_text(wall_change_percent(base, next)) << ")\n\n";
+        << " ms (" << signed_percent_text(wall_change_percent(base, next)) << ")\n"
+        << noise_text(base) << "\n\n";
 }
 
 std::vector<std::string> text_cells(const DiffRow& row) {
     const std::string absent = "\u2014";
-    return {row.is_activity ? row.provider + " (activity)" : row.provider,
+    return {provider_label(row.provider, row.is_activity),
             row.presence == Presence::only_new ? absent : ms_text(row.base_self_ns),
             row.presence == Presence::only_base ? absent : ms_text(row.new_self_ns),
             signed_ms_text(row.change_ns),
             signed_percent_text(row.change_percent),
+            optional_ms_text(row.base_mean_ns),
+            optional_ms_text(row.new_mean_ns),
             signed_count_text(row.count_change),
             signed_count_text(row.hits_change),
-            row.presence == Presence::both ? "" : std::string(presence_name(row.presence))};
+            row.noise                        ? "~ noise"
+            : row.presence == Presence::both ? ""
+                                             : std::string(presence_name(row.presence))};
 }
 
 TextTable diff_table() {
@@ -123,6 +168,8 @@ TextTable diff_table() {
                       {"new self ms"},
                       {"change ms"},
                       {"change %"},
+                      {"base ms/run"},
+                      {"new ms/run"},
                       {"count change"},
                       {"hits change"},
                       {"", Align::left}}};
@@ -144,6 +191,9 @@ std::string json_row(const DiffRow& row) {
            ",\"new_self_ns\":" + std::to_string(row.new_self_ns) +
            ",\"change_ns\":" + std::to_string(row.change_ns) + ",\"change_percent\":" +
            (row.change_percent ? json_number(*row.change_percent) : "null") +
+           ",\"base_mean_ns\":" + (row.base_mean_ns ? std::to_string(*row.base_mean_ns) : "null") +
+           ",\"new_mean_ns\":" + (row.new_mean_ns ? std::to_string(*row.new_mean_ns) : "null") +
+           ",\"noise\":" + (row.noise ? "true" : "false") +
            ",\"count_change\":" + std::to_string(row.count_change) +
            ",\"hits_change\":" + std::to_string(row.hits_change) + "}";
 }
@@ -170,6 +220,8 @@ th[data-order=desc]::after { content: " \25be"; }
 th[data-order=asc]::after { content: " \25b4"; }
 th:first-child, td:first-child { text-align: left; white-space: normal; }
 tr.only td { font-style: italic; color: var(--muted); }
+tr.noise td { color: var(--muted); }
+tr.noise .bar span { opacity: .35; }
 .mark { font-style: normal; font-size: .8em; border: 1px solid var(--rule); border-radius: 3px; padding: 0 .3em; margin-left: .4em; }
 .bar { position: relative; width: 14em; }
 .bar::before { content: ""; position: absolute; left: 50%; top: 15%; bottom: 15%; border-left: 1px solid var(--muted); }
@@ -249,7 +301,15 @@ std::string html_name_cell(const DiffRow& row) {
     if (row.presence != Presence::both) {
         text += " <span class=\"mark\">" + std::string(presence_name(row.presence)) + "</span>";
     }
+    if (row.noise) {
+        text += " <span class=\"mark\">~ noise</span>";
+    }
     return "<td data-v=\"" + detail::html::escape(row.provider) + "\">" + text + "</td>";
+}
+
+std::string html_mean_cell(std::optional<std::int64_t> ns) {
+    return ns ? html_cell(detail::html::duration_text(*ns), std::to_string(*ns))
+              : html_cell("\u2014", "");
 }
 
 std::string html_self_cell(std::int64_t ns, bool present) {
@@ -259,13 +319,17 @@ std::string html_self_cell(std::int64_t ns, bool present) {
 
 void write_html_row(std::ostream& out, const DiffRow& row, std::int64_t largest_change) {
     const std::optional<double> percent = row.change_percent;
-    out << (row.presence == Presence::both ? "<tr>" : "<tr class=\"only\">") << html_name_cell(row)
+    const std::string_view classes = row.noise                        ? " class=\"noise\""
+                                     : row.presence != Presence::both ? " class=\"only\""
+                                                                      : "";
+    out << "<tr" << classes << ">" << html_name_cell(row)
         << html_self_cell(row.base_self_ns, row.presence != Presence::only_new)
         << html_self_cell(row.new_self_ns, row.presence != Presence::only_base)
         << html_cell(signed_duration_text(row.change_ns), std::to_string(row.change_ns),
-                     change_class(row.change_ns))
+                     row.noise ? "" : change_class(row.change_ns))
         << html_cell(signed_percent_text(percent), percent ? json_number(*percent) : "")
-        << html_bar(row.change_ns, largest_change)
+        << html_bar(row.change_ns, largest_change) << html_mean_cell(row.base_mean_ns)
+        << html_mean_cell(row.new_mean_ns)
         << html_cell(signed_count_text(row.count_change), std::to_string(row.count_change))
         << html_cell(signed_count_text(row.hits_change), std::to_string(row.hits_change))
         << "</tr>\n";
@@ -277,7 +341,8 @@ void write_html_table(std::ostream& out, const std::vector<DiffRow>& rows) {
         largest_change = std::max(largest_change, std::abs(row.change_ns));
     }
     out << "<table>\n<thead><tr><th>provider</th><th>base self</th><th>new self</th>"
-           "<th>change</th><th>change %</th><th>faster &middot; slower</th><th>count</th>"
+           "<th>change</th><th>change %</th><th>faster &middot; slower</th><th>base per "
+           "run</th><th>new per run</th><th>count</th>"
            "<th>hits</th></tr></thead>\n<tbody>\n";
     for (const DiffRow& row : rows) {
         write_html_row(out, row, largest_change);
@@ -302,10 +367,12 @@ std::string_view presence_name(Presence presence) {
 CommandSpec diff_command() {
     return {"diff",
             "Compares two saved runs of a program: for each provider, matched by name (an "
-            "activity only with an activity), its self time in BASE and in NEW, the change and "
-            "the change in percent, and the change of its count and hits. A negative change is "
-            "faster. Providers found in one run only are listed and marked. --html writes one "
-            "self-contained page to open in a browser.",
+            "activity only with an activity), its self time of work (waits left out) in BASE "
+            "and in NEW, the change and the change in percent, its self time per run in both, "
+            "and the change of its count and hits. A negative change is faster. Changes under "
+            "5 % of the base self time or under 0.1 % of the base wall time are noise: marked "
+            "'~' and listed last. Providers found in one run only are listed and marked. --html "
+            "writes one self-contained page to open in a browser.",
             {{"sort",
               0,
               "KEY",
@@ -354,6 +421,8 @@ void write_diff_text(const DiffRun& base, const DiffRun& next, DiffSort sort, st
 void write_diff_json(const DiffRun& base, const DiffRun& next, DiffSort sort, std::ostream& out) {
     std::string json = "{\"base\":" + json_run(base) + ",\"new\":" + json_run(next);
     json += ",\"wall_change_ns\":" + std::to_string(next.trace.wall_ns - base.trace.wall_ns);
+    json += ",\"noise_threshold\":{\"percent\":" + json_number(kNoisePercent) +
+            ",\"wall_percent\":" + json_number(kNoiseWallPercent) + '}';
     json += ",\"providers\":[";
     const std::vector<DiffRow> rows = diff_rows(base.trace, next.trace, sort);
     for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -370,8 +439,11 @@ void write_diff_html(const DiffRun& base, const DiffRun& next, DiffSort sort, st
         << kPageStyle << "\n</style>\n</head>\n<body>\n";
     write_html_header(out, base, next);
     write_html_table(out, diff_rows(base.trace, next.trace, sort));
-    out << "<p class=\"note\">Self time: a provider's own time, without the queries it asked. "
-           "Changes are new minus base; click a column title to sort.</p>\n<script>\n"
+    out << "<p class=\"note\">Self time: a provider's own time of work, without the queries it "
+           "asked and without waits. Per run: self time over the calls the cache did not answer. "
+           "Changes are new minus base; "
+        << detail::html::escape(noise_text(base))
+        << "; click a column title to sort.</p>\n<script>\n"
         << kSortScript << "\n</script>\n</body>\n</html>\n";
 }
 

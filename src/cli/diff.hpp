@@ -7,14 +7,23 @@
 //   write_diff({args.positionals[0], base}, {args.positionals[1], next}, options, std::cout);
 //
 // Providers are matched by name and kind (an activity only with an activity). A change is
-// NEW minus BASE: negative is faster. A provider found in one run only has 0 for the other
-// run's values and no change percent; so has a provider whose base self time is 0.
+// NEW minus BASE: negative is faster. Self time is work: waits (blocked, PROFILE_WAIT) are
+// left out, so that waiting less is not read as computing faster. The mean per run is the
+// self time over the calls the cache did not answer (count - hits), so that a run that asks
+// a provider more often is told apart from one where each call got slower. A provider found
+// in one run only has 0 for the other run's values and no change percent; so has a provider
+// whose base self time is 0.
+//
+// Noise: a change of a provider found in both runs is within noise when it is under
+// kNoisePercent % of its base self time, or under kNoiseWallPercent % of the base wall time.
+// Such rows are marked, drawn without colour, and sort after every real change.
 //
 // The JSON (--json), one provider a line, times in integer nanoseconds:
 //   {"base":{"file":S,"wall_ns":N,"events":N},"new":{"file":S,"wall_ns":N,"events":N},
-//    "wall_change_ns":N,"providers":[
+//    "wall_change_ns":N,"noise_threshold":{"percent":5,"wall_percent":0.1},"providers":[
 //   {"provider":S,"activity":B,"status":"both"|"only in base"|"only in new","base_self_ns":N,
-//    "new_self_ns":N,"change_ns":N,"change_percent":X|null,"count_change":N,"hits_change":N},
+//    "new_self_ns":N,"change_ns":N,"change_percent":X|null,"base_mean_ns":N|null,
+//    "new_mean_ns":N|null,"noise":B,"count_change":N,"hits_change":N},
 //   ...]}
 // change_percent is 100 * change_ns / base_self_ns rounded to 3 decimals; rows in the order
 // of the table.
@@ -42,6 +51,9 @@ struct DiffOptions {
     DiffFormat format = DiffFormat::text;
 };
 
+inline constexpr double kNoisePercent = 5.0;
+inline constexpr double kNoiseWallPercent = 0.1;
+
 enum class Presence { both, only_base, only_new };
 std::string_view presence_name(Presence presence);  // "both", "only in base", "only in new"
 
@@ -51,8 +63,11 @@ struct DiffRow {
     Presence presence = Presence::both;
     std::int64_t base_self_ns = 0;
     std::int64_t new_self_ns = 0;
-    std::int64_t change_ns = 0;            // new - base
-    std::optional<double> change_percent;  // of base_self_ns
+    std::int64_t change_ns = 0;                // new - base
+    std::optional<double> change_percent;      // of base_self_ns
+    std::optional<std::int64_t> base_mean_ns;  // self time per run; none without runs
+    std::optional<std::int64_t> new_mean_ns;
+    bool noise = false;  // within the noise threshold
     std::int64_t count_change = 0;
     std::int64_t hits_change = 0;
 };

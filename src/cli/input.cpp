@@ -115,7 +115,13 @@ int checked_stdout(int status) {
     if (std::cout) {
         return status;
     }
-    const int error = errno;
+    int error = errno;
+    if (error == 0 && ::write(STDOUT_FILENO, "\n", 1) != 1) {
+        // The write that failed was an earlier one, inside the stream: ask the descriptor
+        // once more for the reason. (The output is incomplete already; a line break more at
+        // its end changes nothing.)
+        error = errno;
+    }
     std::cerr << "qprof: error: the output could not be written to standard output"
               << (error != 0 ? std::string{" ("} + std::strerror(error) + ")" : std::string{})
               << "; it is incomplete\n";
@@ -144,6 +150,11 @@ LoadedTrace load_trace(const std::string& path, const LoadOptions& options) {
             return loaded;
         }
         std::vector<detail::NamedTrace> traces;
+        const std::string program = read.runs.front().program;
+        const std::uint32_t pid = read.runs.size() == 1 ? read.runs.front().pid : 0;
+        const bool one_program =
+            std::all_of(read.runs.begin(), read.runs.end(),
+                        [&](const detail::RecordedRun& run) { return run.program == program; });
         for (std::size_t index = 0; index < read.runs.size(); ++index) {
             detail::RecordedRun& run = read.runs[index];
             traces.push_back({detail::complete_trace(std::move(run.inputs)), run_name(run, index)});
@@ -151,6 +162,8 @@ LoadedTrace load_trace(const std::string& path, const LoadOptions& options) {
         loaded.report = read.runs.front().report;
         loaded.runs = static_cast<std::uint32_t>(read.runs.size());
         loaded.trace = detail::merge_traces(std::move(traces));
+        loaded.trace.program = one_program ? program : std::string{};
+        loaded.trace.pid = pid;
         loaded.status = read.damaged ? kExitPartial : kExitOk;
     } catch (const std::exception& error) {
         print_error(path, error.what());

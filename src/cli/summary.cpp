@@ -9,6 +9,7 @@
 #include "html_parts.hpp"
 #include "json_text.hpp"
 #include "text.hpp"
+#include "text_escape.hpp"
 
 namespace qprof::cli {
 
@@ -83,10 +84,6 @@ SortKey sort_key(const SummaryRow& row, SummarySort sort) {
     return {sort_value(row, sort), row.provider->provider, row.provider->is_activity};
 }
 
-std::string provider_label(const ProviderTotals& provider) {
-    return provider.is_activity ? provider.provider + " (activity)" : provider.provider;
-}
-
 std::string share_text(std::int64_t part, std::int64_t whole) {
     return part > 0 ? detail::html::percent_text(part, whole) : "0.0 %";
 }
@@ -96,7 +93,7 @@ std::vector<std::string> table_cells(const SummaryRow& row, std::int64_t summed_
     const std::string hit_rate = row.hit_rate ? share_text(static_cast<std::int64_t>(p.hits),
                                                            static_cast<std::int64_t>(p.count))
                                               : "\u2014";
-    return {provider_label(p),
+    return {provider_label(p.provider, p.is_activity),
             ms_text(p.self_ns),
             share_text(p.self_ns, summed_self),
             ms_text(p.total_ns),
@@ -123,6 +120,13 @@ TextTable summary_table() {
 void write_totals_line(const Trace& trace, std::size_t hidden, const SummaryOptions& options,
                        std::ostream& out) {
     const std::size_t threads = trace.threads.size();
+    if (!trace.program.empty()) {
+        out << "program: " << trace.program;
+        if (trace.pid != 0) {
+            out << " (pid " << trace.pid << ')';
+        }
+        out << '\n';
+    }
     out << "total: " << ms_text(trace.wall_ns) << " ms wall time, " << events_text(trace) << ", "
         << threads << (threads == 1 ? " thread" : " threads") << '\n';
     if (hidden > 0) {
@@ -209,6 +213,8 @@ void write_summary_json(const Trace& trace, const SummaryOptions& options, std::
     std::string json = "{\"wall_ns\":" + std::to_string(trace.wall_ns);
     json += ",\"events\":" + std::to_string(trace.events);
     json += ",\"threads\":" + std::to_string(trace.threads.size());
+    json += ",\"program\":" + detail::json_string(trace.program);
+    json += ",\"pid\":" + std::to_string(trace.pid);
     json += ",\"total_self_ns\":" + std::to_string(summed_self_ns(trace));
     json += ",\"providers\":[";
     const std::vector<SummaryRow> rows = summary_rows(trace, options);
@@ -225,6 +231,11 @@ void write_summary(const Trace& trace, const SummaryOptions& options, std::ostre
     } else {
         write_summary_text(trace, options, out);
     }
+}
+
+std::string provider_label(std::string_view provider, bool is_activity) {
+    const std::string name = detail::text_field(provider);
+    return is_activity ? name + " (activity)" : name;
 }
 
 std::string ms_text(std::int64_t ns) {

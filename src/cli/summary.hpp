@@ -59,6 +59,10 @@ void write_summary(const Trace& trace, const SummaryOptions& options, std::ostre
 
 // Formatting shared with qprof diff.
 
+// A provider's name in a text table: a text_field (so a line feed in it cannot split the row),
+// with " (activity)" after an activity's.
+std::string provider_label(std::string_view provider, bool is_activity);
+
 std::string ms_text(std::int64_t ns);                   // 1234567891 -> "1,234.568"
 std::string json_number(double value);                  // rounded to 3 decimals: "57.143"
 std::string events_text(const Trace& trace);            // "1,234 events"

@@ -50,7 +50,7 @@ def check_first_screen(page):
     self time, each with a time in ms."""
     page.js("window.scrollTo(0, 0)")
     said = []
-    for list_id, key, activity, what in (("hot-passes", "total_ns", True, "pass"),
+    for list_id, key, activity, what in (("hot-passes", "work_ns", True, "pass"),
                                          ("hot-providers", "self_ns", False, "provider")):
         row = _first_row(page, list_id)
         best = _payload_best(page, key, activity)
@@ -177,3 +177,39 @@ def check_order_switch(page):
                           % (again, heaviest))
     return "heaviest first %s, call order %s" % ([n for n, _ in heaviest][:5],
                                                  [n for n, _ in call][:5])
+
+
+def check_callers_callees(page):
+    """The top provider's statistics name its callers and callees, merged over the run; a
+    click on a caller opens that provider's statistics."""
+    page.browser.click("#hot-providers li:first-child a[data-provider]")
+    page.browser.settle()
+    found = page.js("""(() => {
+        const names = (id) => [...document.querySelectorAll('#details #' + id + ' a')]
+            .map(a => a.textContent);
+        return {callers: names('callers'), callees: names('callees')};
+    })()""")
+    if not found["callers"]:
+        raise CheckFailed("the top provider's statistics list no caller: %s" % found)
+    page.browser.click("#details #callers a[data-provider]")
+    page.browser.settle()
+    shown = page.js("document.querySelector('#details [data-field=provider]')?.textContent")
+    if shown != found["callers"][0]:
+        raise CheckFailed("clicking the caller %r shows %r" % (found["callers"][0], shown))
+    return "called by %s; calls %s" % (found["callers"][:3], found["callees"][:3])
+
+
+def check_provider_anchor(page):
+    """profile_queries.html#provider=NAME, as the flame graph links, opens NAME's statistics."""
+    name = page.js("document.querySelector('#hot-providers li:nth-child(2) a')?.textContent")
+    if not name:
+        raise CheckFailed("no second provider in #hot-providers")
+    page.call("(n) => { window.location.hash = 'provider=' + encodeURIComponent(n); }", name)
+    deadline = time.monotonic() + 5
+    shown = None
+    while time.monotonic() < deadline and shown != name:
+        page.browser.settle()
+        shown = page.js("document.querySelector('#details [data-field=provider]')?.textContent")
+    if shown != name:
+        raise CheckFailed("#provider=%s shows %r" % (name, shown))
+    return "#provider=%s shows its statistics" % name

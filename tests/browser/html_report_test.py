@@ -154,19 +154,36 @@ def check_no_problems(page, when):
     return ""
 
 
+# How far down the page a kind of node may first appear: heaviest first, the first screen can
+# be all one expensive pass whose queries are folded, depending on the times toyc measured.
+SCREENS_TO_LOOK = 4
+
+
 def check_visible_kind(page, kind):
-    """Some nodes of `kind` (hit or miss) are visible in the tree shown on load."""
-    found = page.call("(sel) => __qprofTest.visible(sel, 3)", ".node." + kind)
+    """Some nodes of `kind` (hit or miss) are visible in the tree shown on load, within its
+    first few screens."""
+    for screen in range(SCREENS_TO_LOOK):
+        found = page.call("(sel) => __qprofTest.visible(sel, 3)", ".node." + kind)
+        if "error" in found or found["visible"] > 0 or found["total"] == 0:
+            break
+        page.js("(() => { const tree = document.querySelector('#trees .tree:not([hidden])');"
+                " if (tree) tree.scrollTop += tree.clientHeight;"
+                " window.scrollBy(0, innerHeight); })()")
+        page.browser.settle()
+    page.js("(() => { document.querySelectorAll('#trees .tree').forEach(t => t.scrollTop = 0);"
+            " window.scrollTo(0, 0); })()")
+    page.browser.settle()
     if "error" in found:
         raise CheckFailed(found["error"])
     page.first_tree = found["tree"]
     if found["total"] == 0:
         raise CheckFailed("no .node.%s element in the shown tree #%s" % (kind, found["tree"]))
     if found["visible"] == 0:
-        raise CheckFailed("#%s has %d .node.%s elements but none is on screen at load (zero"
-                          " size, hidden, or outside the viewport or the tree)"
-                          % (found["tree"], found["total"], kind))
-    return "%d of %d on screen in #%s" % (found["visible"], found["total"], found["tree"])
+        raise CheckFailed("#%s has %d .node.%s elements but none is on its first %d screens"
+                          " (zero size, hidden, or outside the viewport or the tree)"
+                          % (found["tree"], found["total"], kind, SCREENS_TO_LOOK))
+    return "%d of %d on screen %d of #%s" % (found["visible"], found["total"], screen + 1,
+                                             found["tree"])
 
 
 def check_important_labels(page):
@@ -293,12 +310,12 @@ def check_details(page):
     if not candidates:
         raise CheckFailed("no visible .node.miss in the shown tree (%s)"
                           % page.js("__qprofTest.shownTreesText()"))
-    target = clickable(page, candidates)
+    target, point = clickable(page, candidates)
     thread, n = page.call("(s) => { const e = document.querySelector(s);"
                           " return [+e.closest('.tree').dataset.thread, +e.dataset.n]; }",
                           target)
     provider = page.call("(t, n) => __qprofTest.providerOf(t, n)", thread, n)
-    page.browser.click(target)
+    page.browser.click_at(*point)
     page.browser.settle()
     text = page.js("document.getElementById('details')?.innerText ?? null")
     if text is None:
@@ -314,20 +331,25 @@ def check_details(page):
 
 
 def clickable(page, selectors):
-    """The first selector whose element a click at its centre reaches itself (not a child
-    node inside it), so that the click selects that very node."""
+    """The first selector whose element a click reaches itself (not a child node inside it,
+    nor another element over it), and the point to click: its centre, or else the middle of
+    its top edge (its own border and padding)."""
     for selector in selectors:
-        hit = page.call("""(s) => {
+        point = page.call("""(s) => {
             const e = document.querySelector(s);
             e.scrollIntoView({block: 'center', behavior: 'instant'});
             const r = e.getBoundingClientRect();
-            const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-            return top !== null && top.closest('.node, .fold') === e;
+            for (const [x, y] of [[r.left + r.width / 2, r.top + r.height / 2],
+                                  [r.left + r.width / 2, r.top + 1.5]]) {
+                const top = document.elementFromPoint(x, y);
+                if (top !== null && top.closest('.node, .fold') === e) return [x, y];
+            }
+            return null;
         }""", selector)
-        if hit:
-            return selector
-    raise CheckFailed("none of %d visible miss nodes can be clicked on itself (its centre is"
-                      " covered by children or other elements)" % len(selectors))
+        if point:
+            return selector, point
+    raise CheckFailed("none of %d visible miss nodes can be clicked on itself (its centre and"
+                      " top edge are covered by children or other elements)" % len(selectors))
 
 
 def check_thread_select(page):
@@ -601,6 +623,10 @@ def run_checks(browser, page_path, out_dir, shots=None):
                     analysis_checks.check_run_revealed, page)
         results.run("screenshot of a revealed run", analysis_checks.screenshot, page, shots,
                     "html-run.png")
+        results.run("a provider's callers and callees lead to their statistics",
+                    analysis_checks.check_callers_callees, page)
+        results.run("#provider=NAME opens that provider's statistics",
+                    analysis_checks.check_provider_anchor, page)
     results.run("search highlights a provider", check_search, page)
     results.run("the markup agrees with the viewer after the interactions",
                 check_consistency, page, "rendered", ["selected", "match"])

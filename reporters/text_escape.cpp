@@ -1,0 +1,77 @@
+#include "text_escape.hpp"
+
+#include <cstdio>
+
+namespace qprof::detail {
+
+Utf8Char next_utf8_char(std::string_view text, std::size_t at) {
+    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+    const unsigned char lead = byte(at);
+    if (lead < 0x80) {
+        return {1, true};
+    }
+    // The second byte's range depends on the lead, so that overlong forms, surrogates and
+    // code points past U+10FFFF are ill-formed (Unicode, table 3-7).
+    std::size_t length = 0;
+    unsigned char low = 0x80;
+    unsigned char high = 0xBF;
+    if (lead >= 0xC2 && lead <= 0xDF) {
+        length = 2;
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+        length = 3;
+        low = lead == 0xE0 ? 0xA0 : low;
+        high = lead == 0xED ? 0x9F : high;
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+        length = 4;
+        low = lead == 0xF0 ? 0x90 : low;
+        high = lead == 0xF4 ? 0x8F : high;
+    } else {
+        return {1, false};
+    }
+    for (std::size_t k = 1; k < length; ++k) {
+        if (at + k >= text.size() || byte(at + k) < low || byte(at + k) > high) {
+            return {k, false};  // the well-formed start is replaced as one
+        }
+        low = 0x80;
+        high = 0xBF;
+    }
+    return {length, true};
+}
+
+std::string valid_utf8(std::string_view text) {
+    std::string valid;
+    valid.reserve(text.size());
+    for (std::size_t at = 0; at < text.size();) {
+        const Utf8Char c = next_utf8_char(text, at);
+        if (c.valid) {
+            valid.append(text, at, c.length);
+        } else {
+            valid += kReplacement;
+        }
+        at += c.length;
+    }
+    return valid;
+}
+
+std::string text_field(std::string_view text, char separator) {
+    std::string field;
+    field.reserve(text.size());
+    for (char c : valid_utf8(text)) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (c == '\\' || (c == separator && c != '\0')) {
+            field += '\\';
+            field += c;
+        } else if (c == '\t' || c == '\n' || c == '\r') {
+            field += c == '\t' ? "\\t" : c == '\n' ? "\\n" : "\\r";
+        } else if (byte < 0x20 || byte == 0x7F) {
+            char code[8];
+            std::snprintf(code, sizeof code, "\\x%02X", byte);
+            field += code;
+        } else {
+            field += c;
+        }
+    }
+    return field;
+}
+
+}  // namespace qprof::detail
