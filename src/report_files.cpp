@@ -164,8 +164,12 @@ fs::path ReportFiles::path_for(std::string_view suffix) const {
 }
 
 std::string ReportFiles::next_stem(int attempt) const {
+    // The numbers after the pid are drawn process-wide: a process that starts many sessions
+    // into one directory takes the next free number, rather than trying the taken ones again
+    // until it runs out of attempts.
+    static std::atomic<int> next_number{2};
     std::string stem = first_stem_ + "-" + std::to_string(::getpid());
-    return attempt <= 1 ? stem : stem + "-" + std::to_string(attempt);
+    return attempt <= 1 ? stem : stem + "-" + std::to_string(next_number.fetch_add(1));
 }
 
 void ReportFiles::say_renamed(const fs::path& wanted, const std::string& got) const {

@@ -106,6 +106,29 @@ TEST_CASE("a report never overwrites another's file, nor writes through a plante
     }
 }
 
+TEST_CASE("a process can start hundreds of sessions into one directory, each with its files") {
+    TempDir dir;
+    TempDir logs;
+    qprof::SessionOptions options = qprof::test::recording_options();
+    options.reporters = {"raw", "counts"};
+    options.output_dir = dir.path().string();
+    constexpr int kSessions = 150;  // more than the attempts one report makes at a free name
+    for (int i = 0; i < kSessions; ++i) {
+        qprof::test::CapturedStderr quiet{logs.path() / "stderr"};  // each says which name it took
+        qprof::Session session{options};
+        { PROFILE_QUERY(one_of_many); }
+    }
+    int streams = 0;
+    int counts = 0;
+    for (const fs::directory_entry& entry : fs::directory_iterator(dir.path())) {
+        const std::string name = entry.path().filename().string();
+        streams += name.ends_with(".qprof");
+        counts += name.ends_with(".counts.txt");
+    }
+    CHECK(streams == kSessions);
+    CHECK(counts == kSessions);
+}
+
 TEST_CASE("-Z profile-queries-inherit=no removes QPROF_FLAGS from the environment") {
     ::setenv("QPROF_FLAGS", "-Z profile-queries=counts -Z profile-queries-inherit=no", 1);
     TempDir dir;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <qprof/query.hpp>
 #include <stdexcept>
 #include <string>
@@ -168,6 +169,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             events += thread_events;
         }
         session.finish();
+        // qprof never overwrites a report: clear them, or every run adds files to the directory.
+        std::error_code ignored;
+        for (const auto& entry : std::filesystem::directory_iterator{output_dir(), ignored}) {
+            std::filesystem::remove(entry.path(), ignored);
+        }
         // Formatters recorded hits of their own: never fewer events than the program made.
         if (session.trace().events < events) {
             std::abort();
