@@ -177,23 +177,39 @@ void ReportFiles::say_renamed(const fs::path& wanted, const std::string& got) co
               << " instead\n";
 }
 
-int ReportFiles::create(std::string_view suffix, std::string& path) {
+bool ReportFiles::claim_free_name(std::string_view suffix,
+                                  const std::function<bool(const fs::path&)>& claim,
+                                  std::string& path) {
     const fs::path wanted = path_for(suffix);
     for (int attempt = 0; attempt < kMaxAttempts; ++attempt) {
         if (attempt > 0) {
             stem_ = next_stem(attempt);
         }
         path = path_for(suffix).string();
-        const int fd = ::open(path.c_str(), kExclusive, 0644);
-        if (fd >= 0 && attempt > 0) {
-            say_renamed(wanted, path);
+        if (claim(path)) {
+            if (attempt > 0) {
+                say_renamed(wanted, path);
+            }
+            return true;
         }
-        if (fd >= 0 || errno != EEXIST) {
-            return fd;
+        if (errno != EEXIST) {
+            return false;
         }
     }
     errno = EEXIST;
-    return -1;
+    return false;
+}
+
+int ReportFiles::create(std::string_view suffix, std::string& path) {
+    int fd = -1;
+    claim_free_name(
+        suffix,
+        [&fd](const fs::path& name) {
+            fd = ::open(name.c_str(), kExclusive, 0644);
+            return fd >= 0;
+        },
+        path);
+    return fd;
 }
 
 std::string ReportFiles::publish(std::string_view suffix,
@@ -229,20 +245,13 @@ std::string ReportFiles::publish(std::string_view suffix,
             return wanted.string();
         }
     }
-    for (int attempt = 0; !replace_ && attempt < kMaxAttempts; ++attempt) {
-        if (attempt > 0) {
-            stem_ = next_stem(attempt);
-        }
-        const fs::path path = path_for(suffix);
-        if (link_without_clobbering(temporary, path)) {
-            if (attempt > 0) {
-                say_renamed(wanted, path.string());
-            }
-            return path.string();
-        }
-        if (errno != EEXIST) {
-            break;
-        }
+    std::string path;
+    if (!replace_ &&
+        claim_free_name(
+            suffix,
+            [&temporary](const fs::path& name) { return link_without_clobbering(temporary, name); },
+            path)) {
+        return path;
     }
     const int error = errno;
     ::unlink(temporary.c_str());

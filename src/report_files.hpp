@@ -60,6 +60,12 @@ class ReportFiles {
   private:
     std::string next_stem(int attempt) const;
     void say_renamed(const std::filesystem::path& wanted, const std::string& got) const;
+    // Calls claim(path) at this suffix's name, then at the next stems while the name is
+    // taken (EEXIST), and says on stderr when it moved; `path` is the last name tried. False
+    // with errno set when no name could be claimed.
+    bool claim_free_name(std::string_view suffix,
+                         const std::function<bool(const std::filesystem::path&)>& claim,
+                         std::string& path);
 
     std::filesystem::path dir_;
     std::string stem_;
