@@ -73,6 +73,7 @@ TEST_CASE("toyc -Z profile-queries-and-keys shows keys; -Z profile-queries does 
     const Run keyed = run_toyc("--items 300 -Z profile-queries-and-keys -Z profile-queries-dir=" +
                                    with_keys.path().string(),
                                with_keys);
+    INFO("toyc's stderr:\n" << keyed.err);  // a sanitizer's report, if one ended it
     REQUIRE(keyed.status == 0);
     const std::string keys = qprof::test::read_file(with_keys.path() / "profile_queries.keys.txt");
     CHECK_THAT(keys, Catch::StartsWith("# provider\tkey\tcount\thits\ttotal_s\tself_s\n") &&
