@@ -3,7 +3,7 @@
 // strings (the same markup the C++ reporter writes), and the operations that change what is
 // drawn: expanding a fold, opening or closing a node, opening the path to a node. The DOM is
 // the only record of what is open: a node is open when it has a rendered child node, closed
-// when its children are one fold.
+// when its children are one fold (a row's children follow it instead: chain.js).
 (() => {
   'use strict';
 

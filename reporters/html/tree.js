@@ -66,6 +66,7 @@
   // What a screen reader announces for an item: provider, outcome and share, not all the
   // text of the boxes inside it.
   function itemLabel(t, el) {
+    if (qp.isLevels(el)) return el.textContent.replace(/\u22ef/g, '').trim() + ' not drawn';
     if (!isNode(el)) return 'folded ' + el.textContent.replace(/^\+/, '').replace(' \u00b7 ', ', ');
     const T = qp.threads[t];
     const n = numAttr(el, 'data-n');
