@@ -259,9 +259,9 @@ TEST_CASE("a fold names the provider that takes its time") {
     CHECK(text(5, 6) == "+1 query \u00b7 <0.1 % \u00b7 type_of");    // a hit: counted, not timed
 }
 
-TEST_CASE("a chain 20,000 deep is written without recursion, flattened into rows") {
+TEST_CASE("a chain 100,000 deep is written without recursion, flattened into rows") {
     const std::string page =
-        qprof::test::without_viewer(html_of(qprof::test::deep_chain_trace(20'000)));
+        qprof::test::without_viewer(html_of(qprof::test::deep_chain_trace(100'000)));
     int nesting = 0;
     int deepest = 0;
     // The nesting of the tree's boxes: every "<div class=\"node" opens, every "</div>" closes.
@@ -280,5 +280,5 @@ TEST_CASE("a chain 20,000 deep is written without recursion, flattened into rows
     CHECK_THAT(page, Catch::Contains("</span></div><div class=\"node miss depth-41 "));
     // The initial budget opens the chain far below what nested boxes allowed (256).
     CHECK_THAT(page, Catch::Contains(" data-n=\"1000\" data-depth=\"1000\">"));
-    CHECK_THAT(page, Catch::Contains("\"size\":[20000,19999,"));
+    CHECK_THAT(page, Catch::Contains("\"size\":[100000,99999,"));
 }
