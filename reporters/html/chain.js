@@ -62,19 +62,23 @@
   };
 
   // The item drawn as the parent of `el`: the closest item before it in a flat list that
-  // holds it (a row, or the chip that hides its ancestors), else the element around it.
+  // holds it (a row, or the chip that hides its ancestors: its bottom's subtree follows it),
+  // else the element around it.
   qp.parentItem = function parentItem(t, el, root) {
     const T = qp.threads[t];
     const s = itemStart(el);
+    const holds = (c) => {
+      if (isNode(c)) return inRowSubtree(T, numAttr(c, 'data-n'), el);
+      const bottom = numAttr(c, 'data-to');
+      return isLevels(c) && bottom <= s && s < bottom + T.size[bottom];
+    };
     if (T.depth[s] > qp.DEEP_DEPTH || (isNode(el) && qp.isRow(T, s))) {
       for (let c = el.previousElementSibling; isItem(c); c = c.previousElementSibling) {
-        if (isNode(c) ? inRowSubtree(T, numAttr(c, 'data-n'), el) : isLevels(c) && holds(T, numAttr(c, 'data-to'), s)) return c;
+        if (holds(c)) return c;
       }
     }
     return el.parentElement !== root ? el.parentElement : null;
   };
-
-  const holds = (T, a, n) => a <= n && n < a + T.size[a];
 
   // ---- markup of a path ----
 

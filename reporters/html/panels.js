@@ -81,8 +81,8 @@
     if (!box) return;
     let id = qp.shownProvider >= 0 ? 'provider' + qp.shownProvider : 'none';
     if (el && t >= 0) {
-      id = el.classList.contains('fold') || qp.isLevels(el)
-        ? t + (qp.isLevels(el) ? 'l' : 'f') + el.getAttribute('data-from') + '-' + el.getAttribute('data-to')
+      const run = el.classList.contains('fold') ? 'f' : qp.isLevels(el) ? 'l' : '';
+      id = run ? t + run + el.getAttribute('data-from') + '-' + el.getAttribute('data-to')
         : t + 'n' + el.getAttribute('data-n');
       id += pinned ? 'p' : 'h';
     }

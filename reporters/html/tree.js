@@ -3,7 +3,7 @@
 (() => {
   'use strict';
 
-  const { isItem, isNode, numAttr } = qp;
+  const { isItem, isNode, numAttr, isOpen } = qp;
 
   // ---- moving through what is drawn, in pre-order ----
 
@@ -46,7 +46,6 @@
   const hasChildren = (t, el) => isNode(el) && qp.threads[t].size[numAttr(el, 'data-n')] > 1;
   // A small subtree is always drawn whole: it has children but cannot be opened or closed.
   const canToggle = (t, el) => hasChildren(t, el) && !qp.isSmall(qp.threads[t], numAttr(el, 'data-n'));
-  const isOpen = (t, el) => qp.isOpen(t, el);
 
   function toggle(t, el) {
     if (!canToggle(t, el)) return;
@@ -176,7 +175,7 @@
       case 'ArrowRight':
         if (!isNode(el)) activateFold(t, el);
         else if (canToggle(t, el) && !isOpen(t, el)) toggle(t, el);
-        else go((isNode(el) && qp.firstChild(t, el)) || el);
+        else go(qp.firstChild(t, el) || el);
         break;
       case 'ArrowLeft':
         if (canToggle(t, el) && isOpen(t, el)) toggle(t, el);
