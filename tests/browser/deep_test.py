@@ -130,6 +130,17 @@ def checks(browser, page, depth, label, out_dir):
     quick("the page is interactive", ready[0], ready[1] is None,
           "error %r, load %.1f s" % (ready[1], time.monotonic() - started), READY_BUDGET_MS)
 
+    # html_tree.cpp writes the rows the viewer would write, to the byte.
+    rows = browser.evaluate("""(() => { let rows = 0; const differ = [];
+        for (const el of document.querySelectorAll('#trees .node.depth-31 > .node')) {
+            rows++;
+            const want = qp.rowHtml(qp.threads[0], Number(el.dataset.n));
+            if (el.outerHTML !== want && differ.length < 2) differ.push(el.outerHTML, want);
+        }
+        return [rows, differ]; })()""")
+    check("the page's rows are written as the viewer writes them", rows[0] > 0 and not rows[1],
+          "%d rows; %s" % (rows[0], " vs ".join(rows[1])))
+
     # The user's way down: the first "Deepest nodes" link.
     deepest = browser.evaluate("Number(document.querySelector('#deepest a').dataset.n)")
     ms = timed(browser, lambda: browser.click("#deepest a"))
