@@ -51,8 +51,7 @@ def checks(browser, page, out_dir):
           ready[1] is None and ready[0] < READY_BUDGET_MS,
           "readyAt %.0f ms, error %r, load %.1f s" % (ready[0], ready[1],
                                                        time.monotonic() - started))
-    last = browser.evaluate("JSON.parse(document.getElementById('qprof-trace').textContent)"
-                            ".threads[0].tag.length - 1")
+    last = browser.evaluate("qp.threads[0].len - 1")
     reveal = browser.evaluate("""(() => { const t = performance.now();
         const r = window.qprof.reveal(0, %d); return [r, performance.now() - t]; })()""" % last)
     check("the deepest query is revealed within %d ms" % REVEAL_BUDGET_MS,
