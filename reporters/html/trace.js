@@ -88,28 +88,44 @@
     }
   }
 
-  // out.length values from bytes[at, end), LEB128 varints, each a zigzag difference from the
-  // one before when `delta`; returns end. Numbers past 2^31 are built by multiplication.
-  function readColumn(bytes, at, end, out, delta, what) {
-    if (end > bytes.length) throw new Error(what + ' runs past the decompressed data');
+  // out.length values from bytes[at, end), LEB128 varints; returns end. Numbers past 2^31
+  // are built by multiplication. The hot loop checks nothing: a value read past `end` (or past
+  // the data, as undefined) shows in the final position, which must be `end` exactly.
+  function readVarints(bytes, at, end, out) {
     let p = at;
-    let before = 0;
     for (let i = 0; i < out.length; i++) {
-      if (p >= end) throw new Error(what + ' ends after ' + i + ' of ' + out.length + ' values');
       let b = bytes[p++];
+      if (b < 0x80) {
+        out[i] = b;
+        continue;
+      }
       let v = b & 0x7f;
       for (let scale = 128; b >= 0x80; scale *= 128) {
-        if (p >= end) throw new Error(what + ' ends inside a value');
         b = bytes[p++];
         v += (b & 0x7f) * scale;
       }
-      if (delta) {
-        v = before + (v % 2 === 1 ? -(v + 1) / 2 : v / 2);
-        before = v;
-      }
       out[i] = v;
     }
-    if (p !== end) throw new Error(what + ' has ' + (end - p) + ' bytes more than its values');
+    return p;
+  }
+
+  // A column: its values, each a zigzag difference from the one before when `delta` (0, -1,
+  // 1, -2 ... written as 0, 1, 2, 3 ...).
+  function readColumn(bytes, at, end, out, delta, what) {
+    if (end > bytes.length) throw new Error(what + ' runs past the decompressed data');
+    const p = readVarints(bytes, at, end, out);
+    if (p !== end) {
+      throw new Error(what + (p > end ? ' holds fewer values than its nodes' :
+        ' has ' + (end - p) + ' bytes more than its values'));
+    }
+    if (delta) {
+      let before = 0;
+      for (let i = 0; i < out.length; i++) {
+        const z = out[i];
+        before += z % 2 === 1 ? -(z + 1) / 2 : z / 2;
+        out[i] = before;
+      }
+    }
     return end;
   }
 

@@ -590,6 +590,28 @@ def screenshot_initial(page):
 
 # ----- driver -----
 
+def check_columns_agree_with_stats(page):
+    """The decompressed columns agree with the JSON the reporter wrote beside them: every
+    slowest run in `stats` has that duration (and key, when recorded) in qp.threads."""
+    found = page.js("""(() => {
+        const p = JSON.parse(document.getElementById('qprof-trace').textContent);
+        let checked = 0;
+        const bad = [];
+        for (const s of p.stats) for (const [t, n, dur, key] of s.slowest) {
+            checked++;
+            const T = qp.threads[t];
+            if (T.dur[n] !== dur || (T.key ? T.key[n] : 0) !== key) bad.push([t, n, dur, key]);
+        }
+        return {checked, bad: bad.slice(0, 5)};
+    })()""")
+    if found["checked"] == 0:
+        raise CheckFailed("the payload's stats list no slowest run to compare")
+    if found["bad"]:
+        raise CheckFailed("slowest runs [thread, n, dur, key] whose columns differ: %s"
+                          % found["bad"])
+    return "%d runs" % found["checked"]
+
+
 def check_broken_columns(page, page_path):
     """Copies of the page with its compressed columns cut short or one character changed:
     each says in the page that the trace is corrupt or truncated, instead of going blank."""
@@ -638,6 +660,8 @@ def run_checks(browser, page_path, out_dir, shots=None):
     results.run("visible miss nodes", check_visible_kind, page, "miss")
     results.run("important labels read 'PROVIDER · T ms · P %'", check_important_labels, page)
     results.run("C++ markup agrees with the viewer", check_consistency, page)
+    results.run("the decompressed columns agree with the payload's stats",
+                check_columns_agree_with_stats, page)
     if page.first_tree is None:
         page.first_tree = page.js("__qprofTest.selectedTree()?.id ?? 'tree-0'")
     results.run("the Order selector switches heaviest first and call order",
