@@ -247,10 +247,11 @@ void Deflater::compress_block(std::size_t input_end, bool last) {
     slide();
 }
 
-// Drops input more than a window behind done_, once that is worth a copy.
+// Drops input more than a window behind done_, once that is at least half of what is held:
+// the copy of what remains then costs no more than the compression of what was dropped.
 void Deflater::slide() {
     const std::size_t behind = done_ - base_;
-    if (behind < kWindow + kBlockInput) {
+    if (behind < kWindow + kBlockInput || behind - kWindow < window_.size() / 2) {
         return;
     }
     const std::size_t drop = behind - kWindow;
