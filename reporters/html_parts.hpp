@@ -1,5 +1,5 @@
 // The pieces of profile_queries.html that html_reporter.cpp puts together: the importance
-// rule, the initial view of a thread's tree, the JSON payload the
+// rule, the initial view of a thread's tree, the payload (compressed columns and JSON) the
 // viewer reads, and the texts and classes both the page and the viewer show. The viewer
 // (reporters/html/*.js) follows the same rules to draw what this leaves folded; the browser
 // test checks that the two agree. The whole contract: docs/html-report.md.

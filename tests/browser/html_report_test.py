@@ -738,7 +738,8 @@ def main():
 
 
 # In-page helpers, installed once as window.__qprofTest after qprof.ready. They only read
-# the page and its JSON payload; everything a user does goes through real input events.
+# the page, its JSON payload and the columns the viewer decompressed; everything a user does
+# goes through real input events.
 HELPERS_JS = r"""
 (() => {
     'use strict';
