@@ -11,7 +11,7 @@
 #include <qprof/reporter.hpp>
 #include <sstream>
 
-#include "builtin_reporters.hpp"
+#include "raw_writer.hpp"
 #include "text.hpp"
 
 namespace qprof::detail {

@@ -20,8 +20,8 @@
 #include <stdexcept>
 
 #include "abnormal_end.hpp"
-#include "builtin_reporters.hpp"
 #include "collector.hpp"
+#include "raw_writer.hpp"
 #include "recording_control.hpp"
 #include "report_files.hpp"
 #include "report_writer.hpp"

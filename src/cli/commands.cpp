@@ -12,10 +12,10 @@
 #include <qprof/session.hpp>
 
 #include "args.hpp"
-#include "builtin_reporters.hpp"
 #include "diff.hpp"
 #include "input.hpp"
 #include "raw_format.hpp"
+#include "raw_writer.hpp"
 #include "report_writer.hpp"
 #include "summary.hpp"
 #include "text.hpp"
