@@ -167,7 +167,7 @@ class StreamReader {
     }
 
     void read_sites(PayloadReader& in) {
-        std::vector<SiteInfo>& sites = run_->inputs.sites;
+        std::vector<RegisteredSite>& sites = run_->inputs.sites;
         const std::uint64_t first_at = in.offset();
         const std::uint32_t first = in.u32();
         if (first != sites.size()) {
@@ -175,9 +175,9 @@ class StreamReader {
                                   std::to_string(sites.size()) + ", the next undeclared id)");
         }
         const std::uint32_t count = in.u32();
-        std::vector<SiteInfo> added;
+        std::vector<RegisteredSite> added;
         for (std::uint32_t i = 0; i < count; ++i) {
-            SiteInfo site{};
+            RegisteredSite site{};
             site.line = in.u32();
             const std::uint64_t kind_at = in.offset();
             const std::uint8_t kind = in.u8();
