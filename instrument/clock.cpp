@@ -1,6 +1,8 @@
 #include <chrono>
 #include <qprof/detail/clock.hpp>
 
+#include "manual_clock.hpp"
+
 #if defined(__x86_64__)
 #include <cpuid.h>
 #endif

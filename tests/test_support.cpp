@@ -9,6 +9,8 @@
 #include <random>
 #include <sstream>
 
+#include "testing.hpp"
+
 namespace qprof::test {
 
 namespace {

@@ -283,7 +283,7 @@ int run_report(std::span<const std::string> words) {
         try {
             detail::check_output_dir(options.output_dir,
                                      "Choose a writable directory with '-o DIR'.");
-        } catch (const FlagError& error) {
+        } catch (const OutputError& error) {
             std::cerr << error.what() << '\n';
             return kExitFailed;
         }
