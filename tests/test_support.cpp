@@ -9,8 +9,6 @@
 #include <random>
 #include <sstream>
 
-#include "testing.hpp"
-
 namespace qprof::test {
 
 namespace {
