@@ -28,7 +28,7 @@ std::uint64_t read_other_clock() {
     return steady_ns();
 }
 
-void set_manual_clock(ManualClock fn) { g_manual_clock = fn; }
+void set_manual_clock(ManualClock now) { g_manual_clock = now; }
 
 bool manual_clock_is_set() { return g_manual_clock != nullptr; }
 
