@@ -9,7 +9,7 @@
 //   $ ./hot_path_benchmark --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 //
 // The enabled benchmarks record into a session whose collector recycles the chunks unread
-// (build_trace = false, no reporter), so memory stays flat however long they run.
+// (qprof::testing::session_without_trace, no reporter), so memory stays flat however long they run.
 //
 // Two tables follow the usual output: the budgets checked against real time, then the same
 // against the thread's CPU time, which on a loaded machine separates the recorder's own cost
@@ -17,6 +17,7 @@
 #include <benchmark/benchmark.h>
 
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <qprof/detail/clock.hpp>
 #include <qprof/detail/recorder.hpp>
@@ -25,6 +26,7 @@
 #include <string_view>
 
 #include "budget_report.hpp"
+#include "testing.hpp"
 
 namespace {
 
@@ -34,12 +36,12 @@ constexpr double kScopeOverFloorBudget = 1.10;
 constexpr double kHitBudgetNs = 3.0;
 constexpr double kDisabledBudgetNs = 1.0;
 
-qprof::SessionOptions counting_session() {
+std::unique_ptr<qprof::Session> counting_session() {
     qprof::SessionOptions options;
     options.profile_queries = true;
     options.reporters = {};
-    options.build_trace = false;  // the collector recycles chunks unread, builds nothing
-    return options;
+    // The collector recycles chunks unread, builds nothing.
+    return qprof::testing::session_without_trace(options);
 }
 
 // Says so in the output when the numbers cannot mean what the table claims.
@@ -83,8 +85,8 @@ void reference_empty_loop(benchmark::State& state) {
 // The ClobberMemory() after each body keeps the compiler from carrying anything the recorder
 // loads or stores over to the next iteration, as if every scope were in a separate call.
 void enabled_query_scope(benchmark::State& state) {
-    qprof::Session session{counting_session()};
-    check_recording(state, session);
+    const std::unique_ptr<qprof::Session> session = counting_session();
+    check_recording(state, *session);
     for (auto _ : state) {
         { PROFILE_QUERY(bench_scope); }
         benchmark::ClobberMemory();
@@ -92,8 +94,8 @@ void enabled_query_scope(benchmark::State& state) {
 }
 
 void enabled_query_hit(benchmark::State& state) {
-    qprof::Session session{counting_session()};
-    check_recording(state, session);
+    const std::unique_ptr<qprof::Session> session = counting_session();
+    check_recording(state, *session);
     for (auto _ : state) {
         PROFILE_QUERY_HIT(bench_hit);
         benchmark::ClobberMemory();
@@ -101,8 +103,8 @@ void enabled_query_hit(benchmark::State& state) {
 }
 
 void enabled_activity_scope(benchmark::State& state) {
-    qprof::Session session{counting_session()};
-    check_recording(state, session);
+    const std::unique_ptr<qprof::Session> session = counting_session();
+    check_recording(state, *session);
     for (auto _ : state) {
         { PROFILE_ACTIVITY("bench_activity"); }
         benchmark::ClobberMemory();

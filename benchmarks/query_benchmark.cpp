@@ -10,7 +10,7 @@
 //
 // Every benchmark asks for the same ~1000 aggregate keys in the same order, all cached, so a
 // Query answers each with a hit. The recording sessions recycle their chunks unread
-// (build_trace = false, no reporter), so memory stays flat however long they run.
+// (qprof::testing::session_without_trace, no reporter), so memory stays flat however long they run.
 //
 // Two tables follow the usual output, in real time and in the thread's CPU time: each figure,
 // then each Query figure as a ratio to the unordered_map lookup.
@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <qprof/detail/recorder.hpp>
 #include <qprof/key.hpp>
@@ -31,6 +32,7 @@
 #include <vector>
 
 #include "budget_report.hpp"
+#include "testing.hpp"
 
 namespace {
 
@@ -82,13 +84,12 @@ void cycle_keys(benchmark::State& state, Lookup lookup) {
     }
 }
 
-qprof::SessionOptions recording_session(bool record_keys) {
+std::unique_ptr<qprof::Session> recording_session(bool record_keys) {
     qprof::SessionOptions options;
     options.profile_queries = true;
     options.record_keys = record_keys;
     options.reporters.clear();
-    options.build_trace = false;  // chunks recycled unread
-    return options;
+    return qprof::testing::session_without_trace(options);  // chunks recycled unread
 }
 
 // Says so in the output when the numbers cannot mean what the table claims.
@@ -124,8 +125,8 @@ void query_hit_not_recording(benchmark::State& state) {
 void query_hit_recording(benchmark::State& state, bool record_keys) {
     DefIdQuery query{"bench_query", provide};
     fill(query);  // before the session: only hits are recorded
-    qprof::Session session{recording_session(record_keys)};
-    check_recording(state, session, record_keys);
+    const std::unique_ptr<qprof::Session> session = recording_session(record_keys);
+    check_recording(state, *session, record_keys);
     cycle_keys(state, [&](const DefId& key) { return query(key); });
 }
 

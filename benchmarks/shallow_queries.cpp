@@ -115,7 +115,7 @@ int main(int argc, char** argv) {
         }
         std::printf("shallow_queries: %" PRIu32 " of %" PRIu32 " nodes dirty\n", dirty,
                     scan.size());
-    } catch (const qprof::FlagError& error) {
+    } catch (const qprof::SessionError& error) {
         std::cerr << error.what() << '\n';
         return 2;
     }

@@ -1,6 +1,8 @@
 #include <chrono>
 #include <qprof/detail/clock.hpp>
 
+#include "manual_clock.hpp"
+
 #if defined(__x86_64__)
 #include <cpuid.h>
 #endif
@@ -26,7 +28,7 @@ std::uint64_t read_other_clock() {
     return steady_ns();
 }
 
-void set_manual_clock(ManualClock fn) { g_manual_clock = fn; }
+void set_manual_clock(ManualClock now) { g_manual_clock = now; }
 
 bool manual_clock_is_set() { return g_manual_clock != nullptr; }
 

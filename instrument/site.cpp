@@ -11,8 +11,9 @@ namespace {
 // Copies, not pointers: a site may be owned by an object (a qprof::Query) that dies first.
 struct SiteTable {
     std::mutex mutex;
-    std::vector<SiteInfo> sites{SiteInfo{"", "", 0, SiteKind::query}};  // id 0 stays unused
-    std::atomic<std::uint32_t> count{1};  // sites.size(), readable without the lock
+    std::vector<RegisteredSite> sites{
+        RegisteredSite{"", "", 0, SiteKind::query}};  // id 0 stays unused
+    std::atomic<std::uint32_t> count{1};              // sites.size(), readable without the lock
 };
 
 SiteTable& site_table() {
@@ -28,7 +29,7 @@ std::uint32_t register_site(Site& site) {
     std::uint32_t id = site.id.load(std::memory_order_relaxed);
     if (id == 0) {
         id = static_cast<std::uint32_t>(table.sites.size());
-        SiteInfo info{site.provider, site.file, site.line, site.kind};
+        RegisteredSite info{site.provider, site.file, site.line, site.kind};
         cap_name(info.provider);  // a Query's name is the program's string, of any length
         cap_name(info.file);
         table.sites.push_back(std::move(info));
@@ -38,15 +39,15 @@ std::uint32_t register_site(Site& site) {
     return id;
 }
 
-std::vector<SiteInfo> registered_sites() { return registered_sites_from(0); }
+std::vector<RegisteredSite> registered_sites() { return registered_sites_from(0); }
 
-std::vector<SiteInfo> registered_sites_from(std::uint32_t first) {
+std::vector<RegisteredSite> registered_sites_from(std::uint32_t first) {
     SiteTable& table = site_table();
     std::lock_guard lock{table.mutex};
     if (first >= table.sites.size()) {
         return {};
     }
-    return std::vector<SiteInfo>(table.sites.begin() + first, table.sites.end());
+    return std::vector<RegisteredSite>(table.sites.begin() + first, table.sites.end());
 }
 
 void lock_sites_for_fork() { site_table().mutex.lock(); }

@@ -16,8 +16,4 @@ std::unique_ptr<Reporter> make_keys_reporter();
 std::unique_ptr<Reporter> make_pprof_reporter();
 std::unique_ptr<Reporter> make_raw_reporter();
 
-// The raw stream is written while the program runs (src/raw_writer.hpp), not at the end;
-// its reporter only gives it a name, a description and a file name.
-inline constexpr std::string_view kRawReporter = "raw";
-
 }  // namespace qprof::detail

@@ -13,18 +13,18 @@
 namespace qprof::detail::flamegraph {
 
 // What the header shows, counted from the stack tree built with hits as frames.
-struct Totals {
+struct GraphTotals {
     std::uint64_t queries = 0;  // every query node: runs, hits, blocked waits and loads
     std::uint64_t hits = 0;
     std::uint64_t frames = 0;   // in the payload: the root and every frame but hits
     std::int64_t total_ns = 0;  // the full width: the threads' time added up
 };
-Totals totals_of(const StackTree& tree);
+GraphTotals graph_totals(const StackTree& tree);
 
 // The frames as JSON (docs/flamegraph-report.md): an "all threads" root, then the stack
 // tree's frames in its order without the hit frames, whose counts go to their parent.
 void write_payload(std::ostream& out, const Trace& trace, const StackTree& tree,
-                   const Totals& totals);
+                   const GraphTotals& totals);
 
 void write_viewer_css(std::ostream& out);
 void write_viewer_js(std::ostream& out);

@@ -43,7 +43,7 @@ class Names {
     std::unordered_map<std::string, std::int64_t> index_;
 };
 
-std::vector<Row> rows_of(const StackTree& tree, const Totals& totals, Names& names) {
+std::vector<Row> rows_of(const StackTree& tree, const GraphTotals& totals, Names& names) {
     const std::vector<StackFrame>& frames = tree.frames();
     std::vector<Row> rows{
         Row{.name = names.index("all threads"), .count = 1, .total_ns = totals.total_ns}};
@@ -75,8 +75,8 @@ void write_column(std::ostream& out, std::string_view name, const std::vector<Ro
 
 }  // namespace
 
-Totals totals_of(const StackTree& tree) {
-    Totals totals{.frames = 1};
+GraphTotals graph_totals(const StackTree& tree) {
+    GraphTotals totals{.frames = 1};
     for (const StackFrame& frame : tree.frames()) {
         if (frame.kind == FrameKind::thread) {
             totals.total_ns += frame.total_ns;
@@ -93,7 +93,7 @@ Totals totals_of(const StackTree& tree) {
 }
 
 void write_payload(std::ostream& out, const Trace& trace, const StackTree& tree,
-                   const Totals& totals) {
+                   const GraphTotals& totals) {
     Names names;
     const std::vector<Row> rows = rows_of(tree, totals, names);
     out << "{\"format\":\"qprof-flamegraph\",\"version\":1,\"wall_ns\":" << trace.wall_ns

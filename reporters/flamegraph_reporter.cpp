@@ -41,7 +41,7 @@ constexpr std::string_view kLegend = R"(<section id="legend">
 </section>
 )";
 
-void write_summary(std::ostream& out, const Trace& trace, const Totals& totals) {
+void write_header(std::ostream& out, const Trace& trace, const GraphTotals& totals) {
     auto item = [&](std::string_view term, std::string_view id, const std::string& value) {
         out << "<div><dt>" << term << "</dt><dd id=\"" << id << "\">" << escape(value)
             << "</dd></div>\n";
@@ -78,13 +78,13 @@ class FlamegraphReporter : public Reporter {
 
     void write(const Trace& trace, std::ostream& out) override {
         const StackTree tree{trace, StackOptions{.hits = true}};
-        const Totals totals = totals_of(tree);
+        const GraphTotals totals = graph_totals(tree);
         out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                "<title>qprof \u00b7 query flame graph</title>\n<style id=\"qprof-style\">";
         write_viewer_css(out);
         out << "</style>\n</head>\n<body>\n";
-        write_summary(out, trace, totals);
+        write_header(out, trace, totals);
         out << kControls << kLegend << "<script type=\"application/json\" id=\"qprof-flamegraph\">";
         write_payload(out, trace, tree, totals);
         out << "</script>\n<script id=\"qprof-viewer\">";

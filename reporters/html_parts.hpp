@@ -90,8 +90,8 @@ void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preo
 
 // The header: the run in numbers and where the time went (html_summary.cpp).
 struct ProviderStats;
-void write_summary(std::ostream& out, const Trace& trace, const std::vector<ProviderStats>& stats,
-                   std::int64_t total_ns);
+void write_run_header(std::ostream& out, const Trace& trace,
+                      const std::vector<ProviderStats>& stats, std::int64_t total_ns);
 // Self time that was work: waits (blocked) are not.
 std::int64_t work_self_ns(const ProviderTotals& provider);
 

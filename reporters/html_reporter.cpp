@@ -279,7 +279,7 @@ class HtmlReporter : public Reporter {
         write_viewer_css(out);
         out << "</style>\n</head>\n<body>\n";
         const std::vector<ProviderStats> stats = provider_stats(trace, orders);
-        write_summary(out, trace, stats, total_ns);
+        write_run_header(out, trace, stats, total_ns);
         write_controls(out, orders);
         write_trees(out, trace, orders, important);
         write_provider_table(out, trace, stats);

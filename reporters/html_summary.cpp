@@ -14,13 +14,13 @@ namespace {
 
 constexpr std::size_t kHotRows = 5;
 
-struct Totals {
+struct QueryCounts {
     std::uint64_t queries = 0;  // activities are not queries
     std::uint64_t hits = 0;
 };
 
-Totals totals_of(const Trace& trace) {
-    Totals totals;
+QueryCounts query_counts(const Trace& trace) {
+    QueryCounts totals;
     for (const ProviderTotals& provider : trace.providers) {
         if (!provider.is_activity) {
             totals.queries += provider.count;
@@ -92,9 +92,9 @@ std::int64_t work_self_ns(const ProviderTotals& provider) {
     return std::max<std::int64_t>(0, provider.self_ns - provider.blocked_ns);
 }
 
-void write_summary(std::ostream& out, const Trace& trace, const std::vector<ProviderStats>& stats,
-                   std::int64_t total_ns) {
-    const Totals totals = totals_of(trace);
+void write_run_header(std::ostream& out, const Trace& trace,
+                      const std::vector<ProviderStats>& stats, std::int64_t total_ns) {
+    const QueryCounts totals = query_counts(trace);
     out << "<header id=\"summary\">\n<h1>Query profile</h1>\n<dl>\n";
     if (!trace.program.empty()) {
         out << "<div><dt>Program</dt><dd id=\"program\">" << escape(trace.program)

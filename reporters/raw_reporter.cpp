@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "builtin_reporters.hpp"
+#include "raw_writer.hpp"
 
 namespace qprof::detail {
 

@@ -103,14 +103,14 @@ void RawWriter::sync_sites() {
     if (count <= sites_written_) {
         return;
     }
-    const std::vector<SiteInfo> sites = registered_sites_from(sites_written_);
+    const std::vector<RegisteredSite> sites = registered_sites_from(sites_written_);
     for (std::size_t first = 0; first < sites.size();) {
         raw::BlockEncoder out = block(raw::BlockType::sites);
         out.u32(sites_written_);
         const std::size_t count_at = out.later_u32();
         std::uint32_t in_block = 0;
         for (; first < sites.size() && out.payload_bytes() < kListBlockBytes; ++first) {
-            const SiteInfo& site = sites[first];
+            const RegisteredSite& site = sites[first];
             out.u32(site.line);
             out.u8(static_cast<std::uint8_t>(site.kind));
             out.str(site.provider);

@@ -9,12 +9,18 @@
 #include <cstdint>
 #include <qprof/report_options.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "key_texts.hpp"
 #include "raw_format.hpp"
 
 namespace qprof::detail {
+
+// The name of the raw stream among the reporters (-Z profile-queries=raw). It is written
+// while the program runs, not at the end: its reporter (reporters/raw_reporter.cpp) only
+// gives it a description and a file name.
+inline constexpr std::string_view kRawReporter = "raw";
 
 // What the SESSION block says about the run.
 struct RawSession {

@@ -11,7 +11,7 @@
 #include <qprof/reporter.hpp>
 #include <sstream>
 
-#include "builtin_reporters.hpp"
+#include "raw_writer.hpp"
 #include "text.hpp"
 
 namespace qprof::detail {
@@ -89,8 +89,8 @@ fs::path absolute_dir(const std::string& dir) {
 void check_output_dir(const std::string& dir, std::string_view fix) {
     const std::string reason = why_not_writable(dir);
     if (!reason.empty()) {
-        throw FlagError("qprof: cannot write reports to '" + dir + "': " + reason + ". " +
-                        std::string(fix));
+        throw OutputError("qprof: cannot write reports to '" + dir + "': " + reason + ". " +
+                          std::string(fix));
     }
 }
 

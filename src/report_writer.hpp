@@ -16,7 +16,7 @@ namespace qprof::detail {
 // The output directory, absolute: resolved once, before the program may change directory.
 std::filesystem::path absolute_dir(const std::string& dir);
 
-// Throws FlagError naming the directory and the reason when reports cannot be written
+// Throws OutputError naming the directory and the reason when reports cannot be written
 // there, so that a long run is not made for nothing; `fix` says how to choose another (the
 // session's -Z flag, or the tool's -o).
 void check_output_dir(const std::string& dir, std::string_view fix =

@@ -20,11 +20,12 @@
 #include <stdexcept>
 
 #include "abnormal_end.hpp"
-#include "builtin_reporters.hpp"
 #include "collector.hpp"
+#include "raw_writer.hpp"
 #include "recording_control.hpp"
 #include "report_files.hpp"
 #include "report_writer.hpp"
+#include "testing.hpp"
 #include "text.hpp"
 #include "trace_completion.hpp"
 
@@ -32,6 +33,8 @@ namespace qprof {
 
 struct Session::State {
     SessionOptions options;
+    bool build_trace = true;  // false only for qprof's benchmarks (src/testing.hpp)
+    bool help_shown = false;
     bool recording = false;
     bool finished = false;
     std::uint32_t generation = 0;
@@ -107,8 +110,8 @@ bool wants_raw(const SessionOptions& options) {
            options.reporters.end();
 }
 
-detail::CollectMode collect_mode(const SessionOptions& options) {
-    if (!options.build_trace) {  // measuring the recorder; a raw stream still needs its keys
+detail::CollectMode collect_mode(const SessionOptions& options, bool build_trace) {
+    if (!build_trace) {  // measuring the recorder; a raw stream still needs its keys
         return wants_raw(options) ? detail::CollectMode::totals : detail::CollectMode::none;
     }
     // With no report at all, the trace is what the program reads (Session::trace()).
@@ -125,8 +128,8 @@ std::unique_ptr<detail::RawWriter> open_raw(const SessionOptions& options, detai
     std::string path;
     const int fd = files.create(make_reporter(detail::kRawReporter)->file_suffix(), path);
     if (fd < 0) {
-        throw FlagError("qprof: cannot create " + path + ": " + std::strerror(errno) +
-                        ". Choose a writable directory with '-Z profile-queries-dir=PATH'.");
+        throw OutputError("qprof: cannot create " + path + ": " + std::strerror(errno) +
+                          ". Choose a writable directory with '-Z profile-queries-dir=PATH'.");
     }
     detail::RawSession session{
         .start_tick = start.tick,
@@ -144,8 +147,8 @@ std::unique_ptr<detail::RawWriter> open_raw(const SessionOptions& options, detai
     try {
         return std::make_unique<detail::RawWriter>(fd, path, session);
     } catch (const std::runtime_error& error) {
-        throw FlagError(std::string{"qprof: "} + error.what() +
-                        ". Choose a writable directory with '-Z profile-queries-dir=PATH'.");
+        throw OutputError(std::string{"qprof: "} + error.what() +
+                          ". Choose a writable directory with '-Z profile-queries-dir=PATH'.");
     }
 }
 
@@ -164,14 +167,14 @@ std::string expand_name(const std::string& pattern, std::string program) {
     }
 }
 
-// begin_recording refuses a second session with std::logic_error; users catch FlagError.
+// begin_recording refuses a second session with std::logic_error; users catch SessionError.
 detail::RecordingStart begin_sole_recording(detail::ClockKind clock, bool record_keys) {
     try {
         return detail::begin_recording(clock, record_keys);
     } catch (const std::logic_error& error) {
-        throw FlagError(std::string{error.what()} +
-                        ". Let the first qprof::Session end (or call its finish()) before "
-                        "creating the next.");
+        throw SessionError(std::string{error.what()} +
+                           ". Let the first qprof::Session end (or call its finish()) before "
+                           "creating the next.");
     }
 }
 
@@ -180,34 +183,33 @@ detail::RecordingStart begin_sole_recording(detail::ClockKind clock, bool record
 SessionStart Session::from_args(int& argc, char** argv) noexcept {
     SessionStart start;
     try {
-        SessionOptions options = parse_flags(argc, argv, std::getenv("QPROF_FLAGS"));
-        if (options.show_help) {
-            std::cout << flags_help() << std::flush;
-            start.help_shown = true;
-            return start;
+        auto session = std::make_unique<Session>(argc, argv);
+        start.help_shown = session->help_shown();
+        if (!start.help_shown) {
+            start.session = std::move(session);
         }
-        start.session = std::make_unique<Session>(std::move(options));
-    } catch (const std::exception& error) {  // FlagError, or std::bad_alloc
+    } catch (const std::exception& error) {  // SessionError, or std::bad_alloc
         start.error = error.what();
     }
     return start;
 }
 
 Session::Session(int& argc, char** argv)
-    : Session([&] {
-          SessionOptions options = parse_flags(argc, argv, std::getenv("QPROF_FLAGS"));
-          if (options.show_help) {
-              std::cout << flags_help();
-              std::exit(0);
-          }
-          return options;
-      }()) {}
+    : Session(parse_flags(argc, argv, std::getenv("QPROF_FLAGS"))) {}
 
-Session::Session(SessionOptions options) : state_(std::make_unique<State>()) {
+Session::Session(SessionOptions options) : Session(std::move(options), true) {}
+
+Session::Session(SessionOptions options, bool build_trace) : state_(std::make_unique<State>()) {
     state_->options = std::move(options);
+    state_->build_trace = build_trace;
     const SessionOptions& opts = state_->options;
     if (!opts.inherit_flags) {
         ::unsetenv("QPROF_FLAGS");  // before the program can start a child
+    }
+    if (opts.show_help) {  // the caller decides what follows: see help_shown()
+        std::cout << flags_help() << std::flush;
+        state_->help_shown = true;
+        return;
     }
     if (!opts.profile_queries) {
         warn_unused_flags(opts);
@@ -241,8 +243,8 @@ Session::Session(SessionOptions options) : state_(std::make_unique<State>()) {
             throw;
         }
     }
-    state_->collector = std::make_unique<detail::Collector>(start.generation, collect_mode(opts),
-                                                            opts.record_keys, state_->raw.get());
+    state_->collector = std::make_unique<detail::Collector>(
+        start.generation, collect_mode(opts, build_trace), opts.record_keys, state_->raw.get());
     state_->recording = true;
     state_->pid = ::getpid();
     set_active_session(this);
@@ -296,7 +298,7 @@ void Session::finish() {
             raw_path = s.raw->failed() ? std::string{} : s.raw->path();
             s.raw.reset();
         }
-        if (s.options.build_trace) {
+        if (s.build_trace) {
             s.written = detail::write_reports(s.trace, s.options, *s.files, raw_path);
         }
     } catch (const std::exception& error) {
@@ -305,8 +307,24 @@ void Session::finish() {
 }
 
 bool Session::recording() const { return state_->recording; }
+bool Session::help_shown() const { return state_->help_shown; }
 const SessionOptions& Session::options() const { return state_->options; }
 const Trace& Session::trace() const { return state_->trace; }
 const std::vector<std::string>& Session::written_files() const { return state_->written; }
+
+namespace detail {
+
+// The one way to the private constructor: src/testing.hpp.
+struct SessionKnobs {
+    static std::unique_ptr<Session> without_trace(SessionOptions options) {
+        return std::unique_ptr<Session>(new Session(std::move(options), false));
+    }
+};
+
+}  // namespace detail
+
+std::unique_ptr<Session> testing::session_without_trace(SessionOptions options) {
+    return detail::SessionKnobs::without_trace(std::move(options));
+}
 
 }  // namespace qprof

@@ -2,8 +2,8 @@
 
 namespace qprof::detail {
 
-void ProviderSlots::add_sites(const std::vector<SiteInfo>& sites) {
-    for (const SiteInfo& site : sites) {
+void ProviderSlots::add_sites(const std::vector<RegisteredSite>& sites) {
+    for (const RegisteredSite& site : sites) {
         std::pair<std::string, bool> provider{site.provider, site.kind == SiteKind::activity};
         auto [it, added] =
             slot_of_provider_.try_emplace(provider, static_cast<std::uint32_t>(providers_.size()));

@@ -23,7 +23,7 @@ namespace qprof::detail {
 class ProviderSlots {
   public:
     // Sites with the next ids, in id order (id 0 included, first).
-    void add_sites(const std::vector<SiteInfo>& sites);
+    void add_sites(const std::vector<RegisteredSite>& sites);
     std::uint32_t site_count() const { return static_cast<std::uint32_t>(slot_of_site_.size()); }
     // The slot of a site id; ids not added yet share slot 0.
     std::uint32_t slot(std::uint32_t site) const {

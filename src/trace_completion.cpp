@@ -28,7 +28,7 @@ std::vector<bool> sites_used(const std::vector<Builder>& builders) {
 // The used sites in id order, and the providers they name; returns the index each site id
 // gets in trace.sites (kUnused for the others). Sites registered by earlier sessions or by
 // code not run this time would be noise in every report.
-std::vector<std::uint32_t> add_used_sites(const std::vector<SiteInfo>& registered,
+std::vector<std::uint32_t> add_used_sites(const std::vector<RegisteredSite>& registered,
                                           const std::vector<bool>& used, Trace& trace) {
     std::vector<std::uint32_t> new_site(std::max(registered.size(), used.size()), kUnused);
     std::map<std::pair<std::string, bool>, std::uint32_t> provider_index;
@@ -36,7 +36,7 @@ std::vector<std::uint32_t> add_used_sites(const std::vector<SiteInfo>& registere
         if (!used[id]) {
             continue;
         }
-        const SiteInfo& site = registered[id];
+        const RegisteredSite& site = registered[id];
         const bool is_activity = site.kind == SiteKind::activity;
         auto [it, added] = provider_index.try_emplace(
             {site.provider, is_activity}, static_cast<std::uint32_t>(trace.providers.size()));

@@ -26,7 +26,7 @@ struct TraceInputs {
     std::vector<TotalsBuilder> totals;
     ProviderSlots slots;  // the providers `totals` counted
     std::vector<std::string> thread_names;
-    std::vector<SiteInfo> sites;  // by site id
+    std::vector<RegisteredSite> sites;  // by site id
     Calibration calibration;
     std::string clock;    // "tsc", "steady" or "manual"
     std::string program;  // Trace::program and Trace::pid

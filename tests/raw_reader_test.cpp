@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <cstring>
 
+#include "clock_samples.hpp"
 #include "raw_format.hpp"
 #include "test_support.hpp"
 
@@ -281,4 +282,16 @@ TEST_CASE("a record that ends before it starts takes no time, with a warning, ne
             CHECK_THAT(chrome, Catch::Contains("\"ts\":0.005,\"dur\":0.000,"));
         }
     }
+}
+
+TEST_CASE("a cut TSC run's tick rate comes from its latest sound clock sample") {
+    qprof::detail::ClockSamples tsc{0, 1'000, 5'000};
+    CHECK_FALSE(tsc.ns_per_tick());  // no sample: the reader warns and shows ticks
+    tsc.add(3'000, 6'000);
+    CHECK(tsc.last_tick() == 3'000);
+    CHECK(tsc.ns_per_tick() == 0.5);  // 1,000 ns over 2,000 ticks
+    tsc.add(3'000'000'000, 6'001);    // a rate no clock has: refused
+    CHECK_FALSE(tsc.ns_per_tick());
+    const qprof::detail::ClockSamples steady{1, 1'000, 5'000};
+    CHECK(steady.ns_per_tick() == 1.0);  // steady and manual clocks count nanoseconds
 }

@@ -1,5 +1,6 @@
-// Starting a session without exceptions (Session::from_args), and a second session while one
-// records, which must be a FlagError like every other reason a session cannot start.
+// Starting a session without exceptions (Session::from_args), -Z help, and a second session
+// while one records, which must be a SessionError like every other reason a session cannot
+// start.
 #include <catch2/catch.hpp>
 #include <iostream>
 #include <sstream>
@@ -69,11 +70,40 @@ TEST_CASE("from_args reports -Z help to the caller instead of exiting") {
     CHECK_THAT(out.text(), Catch::Contains("-Z profile-queries-dir=PATH"));
 }
 
-TEST_CASE("a second session while one records is a FlagError, and from_args says so") {
+TEST_CASE("Session(argc, argv) with -Z help prints the flags and returns, recording nothing") {
+    char program[] = "prog";
+    char flag[] = "-Zhelp";
+    char input[] = "input.src";
+    char* argv[] = {program, flag, input, nullptr};
+    int argc = 3;
+    CapturedStdout out;
+    const qprof::Session session{argc, argv};  // used to call std::exit(0) here
+    CHECK(session.help_shown());
+    CHECK_FALSE(session.recording());
+    CHECK(argc == 2);
+    CHECK(std::string(argv[1]) == "input.src");
+    CHECK_THAT(out.text(), Catch::Contains("-Z profile-queries-dir=PATH"));
+}
+
+TEST_CASE("a session without -Z help says no help was shown") {
+    const qprof::Session session{qprof::test::recording_options()};
+    CHECK_FALSE(session.help_shown());
+    CHECK(session.recording());
+}
+
+TEST_CASE("an output directory that cannot be written is an OutputError, a SessionError") {
+    qprof::SessionOptions options = qprof::test::recording_options();
+    options.reporters = {"raw"};
+    options.output_dir = "/proc/qprof-cannot-write-here";
+    REQUIRE_THROWS_AS(qprof::Session{options}, qprof::OutputError);
+    REQUIRE_THROWS_AS(qprof::Session{options}, qprof::SessionError);
+}
+
+TEST_CASE("a second session while one records is a SessionError, and from_args says so") {
     const qprof::SessionOptions options = qprof::test::recording_options();
     qprof::Session first{options};
     REQUIRE(first.recording());
-    REQUIRE_THROWS_AS(qprof::Session{options}, qprof::FlagError);
+    REQUIRE_THROWS_AS(qprof::Session{options}, qprof::SessionError);
     REQUIRE_THROWS_WITH(qprof::Session{options}, Catch::Contains("already recording") &&
                                                      Catch::Contains("before creating the next"));
 

@@ -12,7 +12,7 @@ namespace fs = std::filesystem;
 TEST_CASE("an output directory that cannot be written is refused before the run") {
     qprof::SessionOptions options = qprof::test::recording_options();
     options.output_dir = "/proc/qprof-cannot-write-here";
-    REQUIRE_THROWS_AS(qprof::Session{options}, qprof::FlagError);
+    REQUIRE_THROWS_AS(qprof::Session{options}, qprof::OutputError);
     REQUIRE_THROWS_WITH(qprof::Session{options},
                         Catch::StartsWith("qprof: cannot write reports to "
                                           "'/proc/qprof-cannot-write-here': ") &&

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "testing.hpp"  // the manual clock
+
 namespace qprof::test {
 
 // While alive, every clock read advances time by exactly `step_ns`, so durations are known.

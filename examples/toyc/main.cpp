@@ -34,8 +34,11 @@ int main(int argc, char** argv) {
     try {
         // First, so that the -Z flags are gone from argv before toyc reads its own options.
         qprof::Session session{argc, argv};
+        if (session.help_shown()) {  // -Z help printed qprof's flags
+            return 0;
+        }
         return run(toyc::parse_options(argc, argv));
-    } catch (const qprof::FlagError& error) {
+    } catch (const qprof::SessionError& error) {  // a bad -Z flag, an unwritable directory
         std::cerr << error.what() << '\n';
         return 2;
     } catch (const toyc::UsageError& error) {

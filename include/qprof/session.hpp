@@ -2,7 +2,8 @@
 // it ends.
 //
 //   int main(int argc, char** argv) {
-//       qprof::Session session{argc, argv};   // consumes -Z flags, may throw qprof::FlagError
+//       qprof::Session session{argc, argv};   // consumes -Z flags; may throw qprof::SessionError
+//       if (session.help_shown()) return 0;   // -Z help printed the flags
 //       ...                                   // argv now holds only the program's own arguments
 //   }                                         // reports written, their paths printed to stderr
 //
@@ -28,12 +29,25 @@ namespace qprof {
 
 struct Trace;
 
-// A session that cannot start: a -Z flag that is unknown or has a bad value (the message
-// names the flag, the valid choices and the nearest one), an output directory that cannot be
-// written, or another session already recording.
-class FlagError : public std::runtime_error {
+// A session that cannot start; catch it for every reason at once. Itself: another session
+// is already recording.
+class SessionError : public std::runtime_error {
   public:
     using std::runtime_error::runtime_error;
+};
+
+// A -Z flag that is unknown or has a bad value: the message names the flag, the valid choices
+// and the nearest one.
+class FlagError : public SessionError {
+  public:
+    using SessionError::SessionError;
+};
+
+// The reports or the raw stream cannot be written where asked: the message names the file or
+// directory, the reason, and the flag that chooses another place.
+class OutputError : public SessionError {
+  public:
+    using SessionError::SessionError;
 };
 
 enum class ClockChoice {
@@ -52,7 +66,6 @@ struct SessionOptions {
     ClockChoice clock = ClockChoice::automatic;  // -Z profile-clock=tsc|steady
     ReportOptions report;                        // -Z profile-queries-important=...
     bool show_help = false;                      // -Z help
-    bool build_trace = true;  // false: keep no trace, for measuring the recorder itself
 };
 
 // Reads -Z flags from `env_flags` (the text of QPROF_FLAGS, may be null) and then from
@@ -67,11 +80,14 @@ std::string flags_help();
 void name_this_thread(std::string name);
 
 class Session;
+namespace detail {
+struct SessionKnobs;  // for qprof's own tests (src/testing.hpp)
+}
 
 // What Session::from_args gives back: the session, or why there is none.
 struct SessionStart {
     std::unique_ptr<Session> session;  // null when the session could not start, or -Z help
-    std::string error;                 // why it could not start (what FlagError would say)
+    std::string error;                 // why it could not start (what SessionError would say)
     bool help_shown = false;           // -Z help: the flags were printed to stdout; end the program
 
     explicit operator bool() const { return session != nullptr; }
@@ -84,9 +100,10 @@ class Session {
     // -fno-exceptions (the library itself is built with exceptions and catches them).
     static SessionStart from_args(int& argc, char** argv) noexcept;
 
-    // Parses QPROF_FLAGS and argv (see parse_flags). With -Z help, prints the flags and
-    // exits (from_args reports it instead). Throws FlagError on a bad flag, an output
-    // directory that cannot be written, or another session already recording.
+    // Parses QPROF_FLAGS and argv (see parse_flags). With -Z help (options.show_help), prints
+    // the flags to stdout and records nothing: help_shown() says so, and the caller decides
+    // whether the program goes on. Throws FlagError on a bad flag, OutputError when the
+    // reports cannot be written, SessionError when another session is recording.
     Session(int& argc, char** argv);
     explicit Session(SessionOptions options);
     ~Session();
@@ -99,6 +116,9 @@ class Session {
     void finish();
 
     bool recording() const;
+    // -Z help was given: the flags were printed to stdout and nothing records. A program
+    // usually ends here: `if (session.help_shown()) return 0;`.
+    bool help_shown() const;
     const SessionOptions& options() const;
     // The completed trace; empty until finish(). When every chosen reporter needs only
     // totals (counts, raw: see Reporter::needs_nodes), its threads hold no nodes, so that a
@@ -108,6 +128,9 @@ class Session {
     const std::vector<std::string>& written_files() const;
 
   private:
+    friend struct detail::SessionKnobs;
+    Session(SessionOptions options, bool build_trace);
+
     struct State;
     std::unique_ptr<State> state_;
 };

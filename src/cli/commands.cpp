@@ -12,10 +12,10 @@
 #include <qprof/session.hpp>
 
 #include "args.hpp"
-#include "builtin_reporters.hpp"
 #include "diff.hpp"
 #include "input.hpp"
 #include "raw_format.hpp"
+#include "raw_writer.hpp"
 #include "report_writer.hpp"
 #include "summary.hpp"
 #include "text.hpp"
@@ -283,7 +283,7 @@ int run_report(std::span<const std::string> words) {
         try {
             detail::check_output_dir(options.output_dir,
                                      "Choose a writable directory with '-o DIR'.");
-        } catch (const FlagError& error) {
+        } catch (const OutputError& error) {
             std::cerr << error.what() << '\n';
             return kExitFailed;
         }

@@ -86,7 +86,15 @@ DiffOptions diff_options(const ParsedArgs& args);
 std::vector<DiffRow> diff_rows(const Trace& base, const Trace& next, DiffSort sort);
 void write_diff_text(const DiffRun& base, const DiffRun& next, DiffSort sort, std::ostream& out);
 void write_diff_json(const DiffRun& base, const DiffRun& next, DiffSort sort, std::ostream& out);
-void write_diff_html(const DiffRun& base, const DiffRun& next, DiffSort sort, std::ostream& out);
+void write_diff_html(const DiffRun& base, const DiffRun& next, DiffSort sort,
+                     std::ostream& out);  // diff_html.cpp
+
+// Shared by the table and the page.
+std::string signed_count_text(std::int64_t count);               // "+1,234", "-5", "0"
+std::string signed_percent_text(std::optional<double> percent);  // "+12.3 %", "—" of nothing
+// The noise threshold, stated with what it means for these runs.
+std::string noise_text(const DiffRun& base);
+std::optional<double> wall_change_percent(const DiffRun& base, const DiffRun& next);
 // The one options.format asks for.
 void write_diff(const DiffRun& base, const DiffRun& next, const DiffOptions& options,
                 std::ostream& out);

@@ -38,7 +38,8 @@ inline std::uint64_t read_tsc() {
 #endif
 }
 
-// The out-of-line reads: steady_clock in nanoseconds, or the manual clock of the tests.
+// The out-of-line reads: steady_clock in nanoseconds, or the manual clock of the tests
+// (instrument/manual_clock.hpp).
 std::uint64_t read_other_clock();
 
 inline std::uint64_t now() {
@@ -51,11 +52,6 @@ inline std::uint64_t now() {
 // Whether this CPU has a TSC that ticks at a constant rate in every power state and on
 // every core (x86-64: CPUID invariant TSC; aarch64: the generic timer always does).
 bool tsc_is_usable();
-
-// Deterministic clock for tests: every read returns fn(); ticks are nanoseconds.
-using ManualClock = std::uint64_t (*)();
-void set_manual_clock(ManualClock fn);  // nullptr: back to the real clocks
-bool manual_clock_is_set();
 
 std::uint64_t steady_ns();
 

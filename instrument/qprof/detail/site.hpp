@@ -39,7 +39,7 @@ inline std::uint32_t site_id(Site& site) {
 }
 
 // A copy of one registered site, for the collector and the reporters.
-struct SiteInfo {
+struct RegisteredSite {
     std::string provider;
     std::string file;
     std::uint32_t line;
@@ -47,8 +47,8 @@ struct SiteInfo {
 };
 
 // Every site registered so far, indexed by id (index 0 is an unused placeholder).
-std::vector<SiteInfo> registered_sites();
-std::vector<SiteInfo> registered_sites_from(std::uint32_t first);
+std::vector<RegisteredSite> registered_sites();
+std::vector<RegisteredSite> registered_sites_from(std::uint32_t first);
 // Sites registered so far, id 0 included: a check cheap enough to make for every chunk.
 std::uint32_t registered_site_count();
 

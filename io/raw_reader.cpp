@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "clock_samples.hpp"
 #include "raw_format.hpp"
 #include "raw_records.hpp"
 
@@ -157,17 +158,13 @@ class StreamReader {
         run.inputs.slots.add_sites(run.inputs.sites);
         run_ = &result_.runs.emplace_back(std::move(run));
         run_blocks_ = 1;
-        clock_ = clock;
-        start_steady_ns_ = start_steady_ns;
+        clock_ = ClockSamples{clock, run_->inputs.calibration.start_tick, start_steady_ns};
         keys_ = RecordedKeyTexts{};
         records_.start(run_->inputs.calibration.start_tick);
-        samples_ = 0;
-        last_sample_tick_ = 0;
-        last_sample_ns_ = 0;
     }
 
     void read_sites(PayloadReader& in) {
-        std::vector<SiteInfo>& sites = run_->inputs.sites;
+        std::vector<RegisteredSite>& sites = run_->inputs.sites;
         const std::uint64_t first_at = in.offset();
         const std::uint32_t first = in.u32();
         if (first != sites.size()) {
@@ -175,9 +172,9 @@ class StreamReader {
                                   std::to_string(sites.size()) + ", the next undeclared id)");
         }
         const std::uint32_t count = in.u32();
-        std::vector<SiteInfo> added;
+        std::vector<RegisteredSite> added;
         for (std::uint32_t i = 0; i < count; ++i) {
-            SiteInfo site{};
+            RegisteredSite site{};
             site.line = in.u32();
             const std::uint64_t kind_at = in.offset();
             const std::uint8_t kind = in.u8();
@@ -277,9 +274,8 @@ class StreamReader {
     }
 
     void read_clock(PayloadReader& in) {
-        last_sample_tick_ = in.u64();
-        last_sample_ns_ = in.u64();
-        ++samples_;
+        const std::uint64_t tick = in.u64();
+        clock_.add(tick, in.u64());
     }
 
     void end_run(PayloadReader& in) {
@@ -348,7 +344,7 @@ class StreamReader {
         }
         Calibration& calibration = run_->inputs.calibration;
         calibration.end_tick =
-            std::max({calibration.start_tick, records_.max_tick(), last_sample_tick_});
+            std::max({calibration.start_tick, records_.max_tick(), clock_.last_tick()});
         calibration.ns_per_tick = estimated_ns_per_tick(offset);
         try {
             check_summed_time(offset);
@@ -367,16 +363,8 @@ class StreamReader {
     }
 
     double estimated_ns_per_tick(std::uint64_t offset) {
-        const std::uint64_t start_tick = run_->inputs.calibration.start_tick;
-        if (clock_ != 0) {
-            return 1.0;  // steady and manual clocks count nanoseconds
-        }
-        if (samples_ > 0 && last_sample_tick_ > start_tick && last_sample_ns_ > start_steady_ns_) {
-            const double ratio = static_cast<double>(last_sample_ns_ - start_steady_ns_) /
-                                 static_cast<double>(last_sample_tick_ - start_tick);
-            if (ratio >= 1e-3 && ratio <= 1e3) {
-                return ratio;
-            }
+        if (const std::optional<double> rate = clock_.ns_per_tick()) {
+            return *rate;
         }
         report(Diagnostic::Severity::warning, offset,
                "the run was cut before its first clock sample: times are shown in CPU clock "
@@ -394,11 +382,7 @@ class StreamReader {
     std::uint32_t next_seq_ = 0;
     std::uint32_t blocks_read_ = 0;
     std::uint32_t run_blocks_ = 0;  // of the run being read, SESSION included
-    std::uint8_t clock_ = 0;
-    std::uint64_t start_steady_ns_ = 0;
-    std::uint64_t last_sample_tick_ = 0;
-    std::uint64_t last_sample_ns_ = 0;
-    std::uint32_t samples_ = 0;
+    ClockSamples clock_;            // of the run being read
     RecordChecker records_;
     double summed_ns_ = 0;  // of the runs read before it
 };

@@ -1,0 +1,13 @@
+// A deterministic clock for qprof's own tests: every read returns now(); ticks are
+// nanoseconds. Not installed; tests reach it through src/testing.hpp.
+#pragma once
+
+#include <cstdint>
+
+namespace qprof::detail {
+
+using ManualClock = std::uint64_t (*)();
+void set_manual_clock(ManualClock now);  // nullptr: back to the real clocks
+bool manual_clock_is_set();
+
+}  // namespace qprof::detail

@@ -1,0 +1,197 @@
+// qprof diff: providers matched by name and kind, sorting, noise, and the table, JSON and
+// HTML page against golden files.
+#include <catch2/catch.hpp>
+#include <sstream>
+
+#include "cli/args.hpp"
+#include "cli/diff.hpp"
+#include "cli_traces.hpp"
+#include "json.hpp"
+#include "test_support.hpp"
+
+namespace cli = qprof::cli;
+namespace json = qprof::test::json;
+using qprof::test::activity;
+using qprof::test::kMs;
+using qprof::test::provider;
+using qprof::test::trace_of;
+
+namespace {
+
+cli::ParsedArgs parse(const cli::CommandSpec& command, std::vector<std::string> words) {
+    return cli::parse_args(command, words);
+}
+
+// base -> new: type_of 4 -> 3 ms, typeck 2 -> 5 ms, parse 0 -> 1 ms, old_pass only in base,
+// <script>alert(1)</script> only in new, codegen an activity in base but a provider in new.
+qprof::Trace diff_base() {
+    return trace_of(
+        {provider("type_of", 4, 100, 60), provider("typeck", 2, 10, 0), provider("parse", 0, 1, 0),
+         provider("old_pass", 1, 5, 1), activity("codegen", 6)},
+        20, {500});
+}
+
+qprof::Trace diff_new() {
+    return trace_of(
+        {provider("type_of", 3, 90, 70), provider("typeck", 5, 12, 0), provider("parse", 1, 2, 0),
+         provider("<script>alert(1)</script>", 2, 4, 0), provider("codegen", 6, 3, 0)},
+        25, {400, 150});
+}
+
+std::string diff_output(cli::DiffFormat format, cli::DiffSort sort = cli::DiffSort::change) {
+    const qprof::Trace base = diff_base();
+    const qprof::Trace next = diff_new();
+    std::ostringstream out;
+    cli::write_diff({"base & old.qprof", base}, {"new.qprof", next}, {sort, format}, out);
+    return out.str();
+}
+
+std::vector<std::string> diff_names(cli::DiffSort sort) {
+    std::vector<std::string> names;
+    for (const cli::DiffRow& row : cli::diff_rows(diff_base(), diff_new(), sort)) {
+        names.push_back(row.provider + (row.is_activity ? "@" : ""));
+    }
+    return names;
+}
+
+}  // namespace
+
+TEST_CASE("diff: rows matched by name and kind, with signs and percentages") {
+    const std::vector<cli::DiffRow> rows =
+        cli::diff_rows(diff_base(), diff_new(), cli::DiffSort::change);
+    REQUIRE(rows.size() == 7);
+    auto row = [&](const std::string& name, bool is_activity) {
+        for (const cli::DiffRow& candidate : rows) {
+            if (candidate.provider == name && candidate.is_activity == is_activity) {
+                return candidate;
+            }
+        }
+        FAIL("no row " << name);
+        return cli::DiffRow{};
+    };
+    const cli::DiffRow type_of = row("type_of", false);
+    CHECK(type_of.presence == cli::Presence::both);
+    CHECK(type_of.change_ns == -1 * kMs);
+    CHECK(type_of.change_percent == Approx(-25.0));
+    CHECK(type_of.count_change == -10);
+    CHECK(type_of.hits_change == 10);
+    CHECK(row("typeck", false).change_ns == 3 * kMs);
+    CHECK_FALSE(row("parse", false).change_percent);  // base self 0
+    const cli::DiffRow old_pass = row("old_pass", false);
+    CHECK(old_pass.presence == cli::Presence::only_base);
+    CHECK(old_pass.new_self_ns == 0);
+    CHECK(old_pass.change_ns == -1 * kMs);
+    CHECK(old_pass.count_change == -5);
+    CHECK_FALSE(old_pass.change_percent);
+    CHECK(row("<script>alert(1)</script>", false).presence == cli::Presence::only_new);
+    CHECK(row("codegen", true).presence == cli::Presence::only_base);
+    CHECK(row("codegen", false).presence == cli::Presence::only_new);
+}
+
+TEST_CASE("diff: sorted by absolute change, by absolute percent or by name; ties by name") {
+    using Names = std::vector<std::string>;
+    CHECK(diff_names(cli::DiffSort::change) == Names{"codegen", "codegen@", "typeck",
+                                                     "<script>alert(1)</script>", "old_pass",
+                                                     "parse", "type_of"});
+    CHECK(diff_names(cli::DiffSort::change_percent) == Names{"typeck", "type_of",
+                                                             "<script>alert(1)</script>", "codegen",
+                                                             "codegen@", "old_pass", "parse"});
+    CHECK(diff_names(cli::DiffSort::name) == Names{"<script>alert(1)</script>", "codegen",
+                                                   "codegen@", "old_pass", "parse", "type_of",
+                                                   "typeck"});
+}
+
+TEST_CASE("diff: self time of work, mean per run, and changes within noise listed last") {
+    qprof::ProviderTotals join_base = provider("join workers", 6, 1, 0);
+    join_base.blocked_ns = 6 * kMs;  // waiting, not work
+    qprof::ProviderTotals join_new = provider("join workers", 1, 1, 0);
+    join_new.blocked_ns = 1 * kMs;
+    const qprof::Trace base = trace_of(
+        {provider("steady", 100, 10, 5), provider("slower", 5, 4, 0), join_base}, 1'000, {20});
+    const qprof::Trace next = trace_of(
+        {provider("steady", 103, 20, 15), provider("slower", 8, 4, 0), join_new}, 1'000, {20});
+    const std::vector<cli::DiffRow> rows = cli::diff_rows(base, next, cli::DiffSort::change);
+    REQUIRE(rows.size() == 3);
+    CHECK(rows[0].provider == "slower");  // +3 ms, +60 %: a real change
+    CHECK_FALSE(rows[0].noise);
+    CHECK(rows[0].base_mean_ns == 5 * kMs / 4);
+    CHECK(rows[1].provider == "join workers");  // waits changed, work did not: no change
+    CHECK(rows[1].change_ns == 0);
+    CHECK(rows[1].noise);
+    CHECK(rows[2].provider == "steady");  // +3 ms but +3 %: noise, listed after real changes
+    CHECK(rows[2].noise);
+    CHECK(rows[2].base_mean_ns == 20 * kMs);  // 100 ms over 5 runs
+    CHECK(rows[2].new_mean_ns == 103 * kMs / 5);
+    std::ostringstream out;
+    cli::write_diff_text({"a", base}, {"b", next}, cli::DiffSort::change, out);
+    CHECK_THAT(out.str(), Catch::Contains("noise: changes under 5 % of a provider's base self "
+                                          "time or under 0.1 % of the base wall time (1.000 ms)"));
+    CHECK_THAT(out.str(), Catch::Contains("~ noise"));
+}
+
+TEST_CASE("diff: options") {
+    const cli::CommandSpec command = cli::diff_command();
+    const cli::DiffOptions defaults = cli::diff_options(parse(command, {"a", "b"}));
+    CHECK(defaults.sort == cli::DiffSort::change);
+    CHECK(defaults.format == cli::DiffFormat::text);
+    const cli::DiffOptions chosen =
+        cli::diff_options(parse(command, {"--sort=change-pct", "--html", "a", "b"}));
+    CHECK(chosen.sort == cli::DiffSort::change_percent);
+    CHECK(chosen.format == cli::DiffFormat::html);
+    CHECK_THROWS_WITH(cli::diff_options(parse(command, {"--json", "--html", "a", "b"})),
+                      "qprof diff: '--json' and '--html' write different formats; give one. See "
+                      "'qprof diff --help'.");
+}
+
+TEST_CASE("diff: the table matches the golden file") {
+    const std::string text = diff_output(cli::DiffFormat::text);
+    CHECK_THAT(text, Catch::Contains("  +3.000  "));
+    CHECK_THAT(text, Catch::Contains("  -1.000  "));
+    qprof::test::check_golden(text, "diff.approved.txt");
+}
+
+TEST_CASE("diff: JSON in the documented shape") {
+    const json::Value doc = json::parse(diff_output(cli::DiffFormat::json));
+    CHECK(doc["base"]["file"].text == "base & old.qprof");
+    CHECK(doc["base"]["wall_ns"].number == 20 * kMs);
+    CHECK(doc["base"]["events"].number == 500);
+    CHECK(doc["new"]["events"].number == 550);
+    CHECK(doc["wall_change_ns"].number == 5 * kMs);
+    const json::Value& providers = doc["providers"];
+    REQUIRE(providers.items.size() == 7);
+    CHECK(providers[0]["provider"].text == "codegen");
+    CHECK_FALSE(providers[0]["activity"].boolean);
+    CHECK(providers[0]["status"].text == "only in new");
+    CHECK(providers[0]["base_self_ns"].text == "0");
+    CHECK(providers[0]["change_ns"].text == "6000000");
+    CHECK(providers[0]["change_percent"].kind == json::Kind::null);
+    CHECK(providers[1]["provider"].text == "codegen");
+    CHECK(providers[1]["activity"].boolean);
+    CHECK(providers[1]["status"].text == "only in base");
+    CHECK(providers[1]["change_ns"].text == "-6000000");
+    const json::Value& typeck = providers[2];
+    CHECK(typeck["status"].text == "both");
+    CHECK(typeck["base_self_ns"].text == "2000000");
+    CHECK(typeck["new_self_ns"].text == "5000000");
+    CHECK(typeck["change_ns"].text == "3000000");
+    CHECK(typeck["change_percent"].text == "150");
+    CHECK(typeck["count_change"].text == "2");
+    CHECK(typeck["hits_change"].text == "0");
+    CHECK(providers[6]["count_change"].text == "-10");
+}
+
+TEST_CASE("diff: the HTML page is self-contained, escaped and matches the golden file") {
+    const std::string page = diff_output(cli::DiffFormat::html);
+    CHECK_THAT(page, Catch::StartsWith("<!DOCTYPE html>"));
+    CHECK_THAT(page, !Catch::Contains("http://") && !Catch::Contains("https://"));
+    CHECK_THAT(page, !Catch::Contains("src=") && !Catch::Contains("<link"));
+    CHECK_THAT(page, !Catch::Contains("@import") && !Catch::Contains("url("));
+    CHECK_THAT(page, Catch::Contains("prefers-color-scheme: dark"));
+    CHECK_THAT(page, !Catch::Contains("<script>alert"));
+    CHECK_THAT(page, Catch::Contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    CHECK_THAT(page, Catch::Contains("base &amp; old.qprof"));
+    CHECK_THAT(page, Catch::Contains("only in base") && Catch::Contains("only in new"));
+    CHECK_THAT(page, Catch::Contains("<span class=\"slower\" style=\"width:50%\">"));
+    CHECK_THAT(page, Catch::Contains("<span class=\"faster\" style=\"width:50%\">"));
+    qprof::test::check_golden(page, "diff.approved.html");
+}

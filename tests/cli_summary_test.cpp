@@ -1,0 +1,176 @@
+// qprof summarize: the order and filtering of its rows, its table against golden files, and
+// its JSON; names that would break a table stay in their row.
+#include <catch2/catch.hpp>
+#include <sstream>
+
+#include "cli/args.hpp"
+#include "cli/diff.hpp"
+#include "cli/summary.hpp"
+#include "cli_traces.hpp"
+#include "json.hpp"
+#include "test_support.hpp"
+
+namespace cli = qprof::cli;
+namespace json = qprof::test::json;
+using qprof::test::activity;
+using qprof::test::kMs;
+using qprof::test::provider;
+using qprof::test::trace_of;
+
+namespace {
+
+cli::ParsedArgs parse(const cli::CommandSpec& command, std::vector<std::string> words) {
+    return cli::parse_args(command, words);
+}
+
+// Self times 4, 3, 2, 1 ms and 0: 40, 30, 20, 10 and 0 % of the 10 ms summed.
+qprof::Trace summary_trace() {
+    qprof::ProviderTotals optimized_mir = provider("optimized_mir", 3, 10, 0);
+    optimized_mir.load_ns = 1'250'000;
+    qprof::ProviderTotals type_of = provider("type_of", 4, 1'234, 1'000);
+    type_of.blocked_ns = kMs / 2;
+    return trace_of({activity("parsing", 2), type_of, provider("def_span", 1, 3, 2), optimized_mir,
+                     provider("unused", 0, 0, 0)},
+                    12, {1'200, 48});
+}
+
+std::vector<std::string> row_names(const std::vector<cli::SummaryRow>& rows) {
+    std::vector<std::string> names;
+    for (const cli::SummaryRow& row : rows) {
+        names.push_back(row.provider->provider);
+    }
+    return names;
+}
+
+std::vector<std::string> summary_names(const std::vector<std::string>& words) {
+    const cli::ParsedArgs args = parse(cli::summarize_command(), words);
+    return row_names(cli::summary_rows(summary_trace(), cli::summary_options(args)));
+}
+
+}  // namespace
+
+TEST_CASE("summary: by self time by default, ties by name, then the provider before the activity") {
+    CHECK(summary_names({"t"}) ==
+          std::vector<std::string>{"type_of", "optimized_mir", "parsing", "def_span", "unused"});
+    qprof::Trace trace =
+        trace_of({activity("b", 1), provider("b", 1, 1, 0), provider("a", 1, 1, 0)}, 1, {});
+    const std::vector<cli::SummaryRow> rows = cli::summary_rows(trace, {});
+    REQUIRE(rows.size() == 3);
+    CHECK(rows[0].provider->provider == "a");
+    CHECK_FALSE(rows[1].provider->is_activity);
+    CHECK(rows[2].provider->is_activity);
+}
+
+TEST_CASE("summary: every --sort key") {
+    using Names = std::vector<std::string>;
+    CHECK(summary_names({"--sort=total", "t"}) ==
+          Names{"type_of", "optimized_mir", "parsing", "def_span", "unused"});
+    CHECK(summary_names({"--sort=count", "t"}) ==
+          Names{"type_of", "optimized_mir", "def_span", "parsing", "unused"});
+    CHECK(summary_names({"--sort=hits", "t"}) ==
+          Names{"type_of", "def_span", "optimized_mir", "parsing", "unused"});
+    // An activity and a provider never asked have no hit rate: last, by name.
+    CHECK(summary_names({"--sort=hit-rate", "t"}) ==
+          Names{"type_of", "def_span", "optimized_mir", "parsing", "unused"});
+    CHECK(summary_names({"--sort=blocked", "t"})[0] == "type_of");
+    CHECK(summary_names({"--sort=load", "t"})[0] == "optimized_mir");
+    CHECK(summary_names({"--sort=name", "t"}) ==
+          Names{"def_span", "optimized_mir", "parsing", "type_of", "unused"});
+}
+
+TEST_CASE("summary: --percent-above keeps the rows above it and is checked") {
+    using Names = std::vector<std::string>;
+    CHECK(summary_names({"--percent-above=20", "t"}) == Names{"type_of", "optimized_mir"});
+    CHECK(summary_names({"--percent-above", "19.5", "t"}) ==
+          Names{"type_of", "optimized_mir", "parsing"});
+    CHECK(summary_names({"--percent-above=0", "t"}).size() == 4);
+    CHECK(summary_names({"--percent-above=100", "t"}).empty());
+    for (const std::string bad : {"150", "-1", "abc", "5%", "nan", "inf"}) {
+        CHECK_THROWS_WITH(summary_names({"--percent-above=" + bad, "t"}),
+                          "qprof summarize: bad value '" + bad +
+                              "' for '--percent-above': expected a number from 0 to 100, as in "
+                              "'--percent-above=1.5'. See 'qprof summarize --help'.");
+    }
+}
+
+TEST_CASE("summary: the table matches the golden file") {
+    std::ostringstream out;
+    cli::write_summary(summary_trace(), {}, out);
+    qprof::test::check_golden(out.str(), "summarize.approved.txt");
+}
+
+TEST_CASE("summary: the table says how many rows --percent-above hid") {
+    std::ostringstream out;
+    cli::write_summary(summary_trace(), {cli::SummarySort::self, 25.0, false}, out);
+    CHECK_THAT(out.str(), Catch::Contains("\ntype_of "));
+    CHECK_THAT(out.str(), Catch::Contains("\noptimized_mir "));
+    CHECK_THAT(out.str(), !Catch::Contains("parsing"));
+    CHECK_THAT(out.str(),
+               Catch::EndsWith("3 providers with 25 % of the self time or less not shown\n"));
+}
+
+TEST_CASE("summary: JSON in the documented shape, raw nanoseconds") {
+    std::ostringstream out;
+    cli::SummaryOptions options;
+    options.json = true;
+    cli::write_summary(summary_trace(), options, out);
+    const json::Value doc = json::parse(out.str());
+    CHECK(doc["wall_ns"].text == "12000000");
+    CHECK(doc["events"].number == 1'248);
+    CHECK(doc["threads"].number == 2);
+    CHECK(doc["total_self_ns"].number == 10 * kMs);
+    const json::Value& providers = doc["providers"];
+    REQUIRE(providers.items.size() == 5);
+    const json::Value& type_of = providers[0];
+    CHECK(type_of["provider"].text == "type_of");
+    CHECK(type_of["activity"].kind == json::Kind::boolean);
+    CHECK_FALSE(type_of["activity"].boolean);
+    CHECK(type_of["self_ns"].text == "4000000");
+    CHECK(type_of["self_percent"].text == "40");
+    CHECK(type_of["total_ns"].text == "4500000");
+    CHECK(type_of["count"].number == 1'234);
+    CHECK(type_of["hits"].number == 1'000);
+    CHECK(type_of["hit_rate"].text == "0.81");
+    CHECK(type_of["blocked_ns"].text == "500000");
+    CHECK(type_of["load_ns"].text == "0");
+    CHECK(providers[2]["provider"].text == "parsing");
+    CHECK(providers[2]["activity"].boolean);
+    CHECK(providers[2]["hit_rate"].kind == json::Kind::null);
+    CHECK(providers[4]["hit_rate"].kind == json::Kind::null);  // never asked
+}
+
+TEST_CASE("summary: an empty trace gives a header, a total line and valid JSON") {
+    const qprof::Trace empty;
+    std::ostringstream text;
+    cli::write_summary(empty, {}, text);
+    CHECK_THAT(text.str(), Catch::EndsWith("\ntotal: 0.000 ms wall time, 0 events, 0 threads\n"));
+    std::ostringstream out;
+    cli::write_summary_json(empty, {}, out);
+    CHECK(json::parse(out.str())["providers"].items.empty());
+}
+
+TEST_CASE("ms_text: 3 decimals, thousands, signs, rounding") {
+    CHECK(cli::ms_text(0) == "0.000");
+    CHECK(cli::ms_text(1'234'567'891) == "1,234.568");
+    CHECK(cli::ms_text(-2'500'000) == "-2.500");
+    CHECK(cli::ms_text(-400) == "0.000");  // no "-0.000"
+    CHECK(cli::ms_text(999'999) == "1.000");
+}
+
+TEST_CASE(
+    "summary and diff tables: a line feed, a control character or bad UTF-8 in a name "
+    "stays in its row (golden)") {
+    const qprof::Trace base =
+        trace_of({provider("line\nfeed", 2, 1, 0), provider("tab\there", 1, 1, 0),
+                  provider("bad\xff\x1b[31m", 3, 1, 0)},
+                 10, {3});
+    const qprof::Trace next = trace_of({provider("line\nfeed", 1, 1, 0)}, 10, {1});
+    std::ostringstream out;
+    cli::write_summary(base, {}, out);
+    cli::write_diff({"base.qprof", base}, {"new.qprof", next}, {}, out);
+    const std::string text = out.str();
+    CHECK(text.find('\x1b') == std::string::npos);
+    CHECK(text.find('\t') == std::string::npos);
+    CHECK(text.find('\xff') == std::string::npos);
+    qprof::test::check_golden(text, "tables_escaping.approved.txt");
+}

@@ -1,0 +1,45 @@
+// Traces built by hand for the qprof tool's tests: per-provider totals only, as a totals-only
+// read of a saved run leaves them.
+#pragma once
+
+#include <cstdint>
+#include <qprof/trace.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace qprof::test {
+
+inline constexpr std::int64_t kMs = 1'000'000;
+
+inline qprof::ProviderTotals provider(std::string name, std::int64_t self_ms, std::uint64_t count,
+                                      std::uint64_t hits) {
+    qprof::ProviderTotals totals;
+    totals.provider = std::move(name);
+    totals.self_ns = self_ms * kMs;
+    totals.total_ns = self_ms * kMs + kMs / 2;
+    totals.count = count;
+    totals.hits = hits;
+    totals.misses = count - hits;
+    return totals;
+}
+
+inline qprof::ProviderTotals activity(std::string name, std::int64_t self_ms) {
+    qprof::ProviderTotals totals = provider(std::move(name), self_ms, 1, 0);
+    totals.is_activity = true;
+    return totals;
+}
+
+inline qprof::Trace trace_of(std::vector<qprof::ProviderTotals> providers, std::int64_t wall_ms,
+                             std::vector<std::uint32_t> nodes_per_thread) {
+    qprof::Trace trace;
+    trace.providers = std::move(providers);
+    trace.wall_ns = wall_ms * kMs;
+    for (std::uint32_t nodes : nodes_per_thread) {
+        trace.threads.emplace_back();  // the counts are what a totals-only read leaves
+        trace.events += nodes;
+    }
+    return trace;
+}
+
+}  // namespace qprof::test
