@@ -3,6 +3,7 @@
 // by tests/browser/html_report_test.py.
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +12,7 @@
 
 #include "deep_trace.hpp"
 #include "html_parts.hpp"
+#include "json.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -146,6 +148,42 @@ TEST_CASE("pre-order: subtrees are contiguous, depths and parents follow the tre
     CHECK(order.parent(3) == 2);             // typeck's parent is analysis
     CHECK(order.parent(0) == order.size());  // a root has none
     CHECK(order.node(order.size() - 1).outcome == qprof::Outcome::load);
+}
+
+TEST_CASE("the payload's gaps give back where every node started, for the timeline") {
+    const qprof::Trace trace = compile_trace();
+    const std::string page = html_of(trace);
+    const std::string open = "<script type=\"application/json\" id=\"qprof-trace\">";
+    const std::size_t from = page.find(open) + open.size();
+    const auto payload = qprof::test::json::parse(
+        std::string_view{page}.substr(from, page.find("</script>", from) - from));
+    const auto& thread = payload["threads"][0];
+    const Preorder order{trace.threads.at(0)};
+    REQUIRE(thread["gap"].items.size() == order.size());
+    // The rule of docs/html-report.md: a node starts `gap` after its cursor, which is its
+    // parent's start, or the end of its last timed sibling; a hit sits at the cursor.
+    std::vector<double> cursor(std::size_t{order.size()} + 1);
+    int idle_gaps = 0;
+    for (std::uint32_t n = 0; n < order.size(); ++n) {
+        const double gap = thread["gap"][n].number;
+        double& at = cursor[order.parent(n)];
+        const double start = at + gap;
+        cursor[n] = start;
+        INFO("node " << n);
+        if (order.node(n).outcome == qprof::Outcome::hit) {
+            CHECK(gap == 0);
+            continue;
+        }
+        CHECK(start == static_cast<double>(order.node(n).start_ns));
+        CHECK(thread["dur"][n].number == static_cast<double>(order.duration_ns(n)));
+        at = start + thread["dur"][n].number;
+        idle_gaps += gap > 0;
+    }
+    // Every clock read is 1 ms after the one before, so every timed node has a gap.
+    CHECK(idle_gaps ==
+          static_cast<int>(std::count_if(
+              trace.threads[0].nodes.begin(), trace.threads[0].nodes.end(),
+              [](const qprof::Node& node) { return node.outcome != qprof::Outcome::hit; })));
 }
 
 TEST_CASE("pieces: important nodes alone, long runs folded, short runs drawn") {

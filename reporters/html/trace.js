@@ -33,6 +33,12 @@ const qp = {};
     const extent = new Int32Array(len);
     const parent = new Int32Array(len);
     const self = new Float64Array(dur);
+    // Start times for the timeline, rebuilt from `gap` (html_payload.cpp): a node starts `gap`
+    // after its cursor, its parent's start or the end of its last timed sibling (at[] holds
+    // the cursor of each open level); a hit sits at the cursor.
+    const gap = raw.gap || [];
+    const start = new Float64Array(len);
+    const at = new Float64Array(len + 1);
     // A corrupt size could make every later walk loop forever or run off the end; clamp it
     // once here so that the rest of the viewer can trust [n, n + size[n]).
     for (let n = 0; n < len; n++) {
@@ -54,10 +60,17 @@ const qp = {};
         parent[n] = -1;
       }
       stack[top++] = n;
+      if ((tag[n] & 7) === HIT) {
+        start[n] = at[top - 1];
+      } else {
+        start[n] = at[top - 1] + (Number(gap[n]) || 0);
+        at[top - 1] = start[n] + dur[n];
+      }
+      at[top] = start[n];
     }
     return {
       name: String(raw.name == null ? '' : raw.name),
-      len, tag, size, dur, key, depth, extent, parent, self,
+      len, tag, size, dur, key, depth, extent, parent, self, start,
     };
   }
 
@@ -67,6 +80,7 @@ const qp = {};
     }
     // Every share is of the busy time of all threads together (`total_ns`), as in the header.
     qp.total = Number(payload.total_ns != null ? payload.total_ns : payload.wall_ns) || 0;
+    qp.wall = Number(payload.wall_ns) || 0; // the session, start to end: the timeline's extent
     qp.providers = (payload.providers || []).map((p) => ({
       name: String(p.name), activity: !!p.activity,
     }));
