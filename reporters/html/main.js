@@ -1,4 +1,4 @@
-// qprof viewer, part 6 of 6: start-up and the hooks the browser tests use (window.qprof). The
+// qprof viewer, part 8 of 8: start-up and the hooks the browser tests use (window.qprof). The
 // script sits at the end of <body>, so the whole page is parsed by now: everything runs at
 // once, synchronously, and `ready` resolves before the first frame is painted.
 (() => {
@@ -16,6 +16,13 @@
       return T && from >= 0 && from < to && to <= T.len ? qp.foldText(T, from, to) : null;
     },
     reveal: (t, n) => (valid(t, n) ? qp.reveal(t, n) : false),
+    // The timeline: its view, tracks and selection; the x of a time; the statistics of a
+    // time range as range.js computes them (the whole run: 0 to Infinity).
+    timeline: () => (qp.timelineState ? qp.timelineState() : null),
+    timelineX: (ns) => qp.timelineXOf(ns),
+    start: (t, n) => (valid(t, n) ? qp.threads[t].start[n] : null),
+    statsOfRange: (from, to) => qp.statsOfRange(from, to),
+    range: () => qp.range,
   };
   window.qprof = api;
 
@@ -44,6 +51,8 @@
     qp.initTrees();
     qp.initPanels();
     qp.initStats(payload);
+    qp.initRange();
+    qp.initTimeline();
   } catch (e) {
     // Not rethrown: a broken page should say so in the page, and `ready` must still settle
     // so that whoever waits on it learns about `error` instead of timing out.

@@ -1,0 +1,309 @@
+"""The checks of the page's timeline, run by html_report_test.py on toyc's page: one track
+per thread, slices where the Chrome trace of the same run has them, zoom by wheel, keys and
+buttons, a click on a slice selects it in the tree, a run clicked in the statistics is shown
+on the timeline, and a range selected on it limits the statistics, which over the whole run
+are the payload's.
+
+Each check returns a detail string or raises CheckFailed, as in html_report_test.py.
+"""
+
+import json
+import os
+
+from analysis_checks import CheckFailed
+
+SHIFT = 8  # the DevTools protocol's modifier bit for Shift
+
+
+def _state(page):
+    state = page.js("window.qprof.timeline()")
+    if state is None:
+        raise CheckFailed("window.qprof.timeline() gives nothing: the page has no timeline")
+    return state
+
+
+def _canvas_box(page):
+    """The canvas's box in the viewport, after scrolling the page to its top."""
+    page.js("window.scrollTo(0, 0)")
+    page.browser.settle()
+    box = page.js("""(() => { const r = document.getElementById('timeline-canvas')
+        ?.getBoundingClientRect(); return r && {left: r.left, top: r.top, width: r.width,
+        height: r.height, bottom: r.bottom}; })()""")
+    if not box or box["width"] <= 0 or box["height"] <= 0:
+        raise CheckFailed("the timeline's canvas has no size: %s" % box)
+    return box
+
+
+def _row_y(state, thread, depth):
+    """The y of the middle of a depth row of a thread's track, in canvas pixels."""
+    track = state["tracks"][thread]
+    return track["y"] - state["scroll"] + state["head"] + (depth + 0.5) * state["row"]
+
+
+def check_tracks(page):
+    """One track per thread, named like the thread, each with slices drawn in its first row,
+    and the whole timeline on the first screen's width."""
+    state = _state(page)
+    box = _canvas_box(page)
+    names = page.js("""JSON.parse(document.getElementById('qprof-trace').textContent)
+        .threads.map(t => t.name)""")
+    tracks = [t["name"] for t in state["tracks"]]
+    if tracks != names:
+        raise CheckFailed("tracks %s, threads %s: not one track per thread" % (tracks, names))
+    if len(tracks) < 2:
+        raise CheckFailed("toyc's report has %d thread(s); it should have its codegen workers"
+                          % len(tracks))
+    if box["width"] < 1000 or box["top"] > 900:
+        raise CheckFailed("the timeline is %d px wide at y %d: not on the first screen at "
+                          "1440x900" % (box["width"], box["top"]))
+    # Pixels of each track's first row that are not the background: where the thread worked.
+    inked = page.call("""(rows) => {
+        const c = document.getElementById('timeline-canvas');
+        const k = c.width / c.clientWidth;
+        const all = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; // one readback
+        const at = (x, y) => 4 * (y * c.width + x);
+        const bg = all.slice(at(c.width - 1, 1), at(c.width - 1, 1) + 3);
+        return rows.map((y) => {
+            const row = Math.round(y * k);
+            if (row >= c.height) return -1;
+            let n = 0;
+            for (let x = 0; x < c.width; x++) {
+                const i = at(x, row);
+                if (Math.abs(all[i] - bg[0]) + Math.abs(all[i + 1] - bg[1]) + Math.abs(all[i + 2] - bg[2]) > 30) n++;
+            }
+            return n / c.width;
+        });
+    }""", [_row_y(state, i, 0) for i in range(len(tracks))])
+    for name, share in zip(tracks, inked):
+        if share == -1:
+            raise CheckFailed("the track of %r is below the timeline's view on load: not every "
+                              "thread is in sight" % name)
+        if share <= 0:
+            raise CheckFailed("the track of %r has nothing drawn in its first row" % name)
+    return "%d tracks: %s; first rows inked %s" % (
+        len(tracks), ", ".join(tracks), ", ".join("%.0f %%" % (100 * s) for s in inked))
+
+
+def check_starts_match_chrome(page, chrome_path):
+    """The slowest run of the top provider starts on the timeline where the Chrome trace of
+    the same run starts it (both from integer ns: exactly)."""
+    run = page.js("""(() => { const p = JSON.parse(document.getElementById('qprof-trace')
+        .textContent); let best = null;
+        for (const s of p.stats) if (s.slowest.length && (!best || s.self_ns > best.self_ns)) best = s;
+        const [t, n, ns] = best.slowest[0];
+        return {t, n, ns, name: p.providers[best.provider].name,
+                start: window.qprof.start(t, n)}; })()""")
+    with open(chrome_path, encoding="utf-8") as source:
+        events = json.load(source)["traceEvents"]
+    starts = [round(e["ts"] * 1000) for e in events if e.get("ph") == "X"
+              and e.get("name") == run["name"] and round(e["dur"] * 1000) == run["ns"]]
+    if run["start"] not in starts:
+        raise CheckFailed("the slowest %s run (%d ns) starts at %s ns on the timeline; the "
+                          "Chrome trace has runs of that length at %s" % (
+                              run["name"], run["ns"], run["start"], starts[:5]))
+    return "%s, %d ns, starts at %d ns in both" % (run["name"], run["ns"], run["start"])
+
+
+def _span(page):
+    state = _state(page)
+    return state["to"] - state["from"]
+
+
+def check_zoom(page):
+    """The wheel zooms in at the pointer, + and - zoom, "Whole run" shows everything again;
+    a drag pans."""
+    box = _canvas_box(page)
+    page.browser.click("#timeline-reset")
+    page.browser.settle()
+    whole = _span(page)
+    x, y = box["left"] + box["width"] / 2, box["top"] + 30
+    page.browser.wheel(x, y, 0, -600)
+    page.browser.settle()
+    wheeled = _span(page)
+    if not wheeled < whole:
+        raise CheckFailed("the wheel did not zoom in: %d ns shown before, %d after"
+                          % (whole, wheeled))
+    page.js("document.getElementById('timeline-view').focus()")  # as Tab would
+    page.browser.press("+")
+    page.browser.settle()
+    keyed = _span(page)
+    if not keyed < wheeled:
+        raise CheckFailed("'+' did not zoom in: %d ns shown before, %d after" % (wheeled, keyed))
+    before = _state(page)["from"]
+    page.browser.drag(x, y, x + 200, y)
+    page.browser.settle()
+    after = _state(page)
+    if not after["from"] < before or abs((after["to"] - after["from"]) - keyed) > 1:
+        raise CheckFailed("a drag to the right did not pan back in time keeping the zoom: "
+                          "from %d to %d ns, %d ns shown" % (before, after["from"],
+                                                             after["to"] - after["from"]))
+    page.browser.click("#timeline-zoom-out")
+    page.browser.settle()
+    if not _span(page) > keyed:
+        raise CheckFailed("the zoom-out button did not zoom out")
+    page.browser.click("#timeline-reset")
+    page.browser.settle()
+    if abs(_span(page) - whole) > 1:
+        raise CheckFailed("'Whole run' shows %d ns, the whole run is %d" % (_span(page), whole))
+    return "whole %d ns; wheel %d ns; '+' %d ns; drag panned; whole run again" % (
+        whole, wheeled, keyed)
+
+
+def check_run_on_timeline(page):
+    """A click on a slowest run in a provider's statistics shows it on the timeline, selected
+    and in view."""
+    page.browser.click("#hot-providers li:first-child a[data-provider]")
+    page.browser.settle()
+    target = page.js("""(() => { const a = document.querySelector('#slowest-runs a[data-n]');
+        return a && {t: Number(a.dataset.thread), n: Number(a.dataset.n)}; })()""")
+    if target is None:
+        raise CheckFailed("no run to click in #slowest-runs")
+    page.browser.click("#slowest-runs a[data-n]")
+    page.browser.settle()
+    state = _state(page)
+    start = page.call("(t, n) => window.qprof.start(t, n)", target["t"], target["n"])
+    if state["selected"] != target:
+        raise CheckFailed("the timeline selects %s, the run clicked is %s"
+                          % (state["selected"], target))
+    if not state["from"] <= start <= state["to"]:
+        raise CheckFailed("the run starts at %d ns, the timeline shows %d-%d ns"
+                          % (start, state["from"], state["to"]))
+    page.selected_run = target
+    return "node %d of thread %d selected, %d-%d ns shown" % (
+        target["n"], target["t"], state["from"], state["to"])
+
+
+def check_slice_click(page):
+    """A click on a slice (the parent of the run shown) selects that node in the tree, with
+    its path from the root."""
+    target = getattr(page, "selected_run", None)
+    if target is None:
+        raise CheckFailed("no run was shown on the timeline before")
+    state = _state(page)
+    parent = page.call("""(t, n) => { const p = JSON.parse(document.getElementById(
+        'qprof-trace').textContent).threads[t]; for (let a = n - 1; a >= 0; a--)
+        if (a + p.size[a] > n) return a; return -1; }""", target["t"], target["n"])
+    if parent < 0:
+        raise CheckFailed("the run %s has no parent to click" % target)
+    box = _canvas_box(page)
+    state = _state(page)
+    start = page.call("(t, n) => window.qprof.start(t, n)", target["t"], parent)
+    dur = page.call("""(t, n) => JSON.parse(document.getElementById('qprof-trace').textContent)
+        .threads[t].dur[n]""", target["t"], parent)
+    left = max(page.call("(ns) => window.qprof.timelineX(ns)", start), 0)
+    right = min(page.call("(ns) => window.qprof.timelineX(ns)", start + dur), box["width"])
+    depth = page.call("(t, n) => { let d = 0; const p = JSON.parse(document.getElementById("
+                      "'qprof-trace').textContent).threads[t]; for (let a = n - 1; a >= 0; a--)"
+                      " if (a + p.size[a] > n) { d++; n = a; } return d; }", target["t"], parent)
+    y = _row_y(state, target["t"], depth)
+    if y >= state["height"] or right - left < 1:
+        raise CheckFailed("the parent slice is not in the canvas's view (x %d-%d, y %d)"
+                          % (left, right, y))
+    page.browser.click_at(box["left"] + (left + right) / 2, box["top"] + y)
+    page.browser.settle()
+    found = page.call("""(t, n) => {
+        const el = document.querySelector('#tree-' + t + ' .node[data-n="' + n + '"]');
+        const path = document.querySelector('#details [data-field=path]');
+        return {selected: !!el && el.classList.contains('selected'),
+                shown: !!el && !el.closest('[hidden]'), path: path ? path.textContent : null,
+                timeline: window.qprof.timeline().selected};
+    }""", target["t"], parent)
+    if not (found["selected"] and found["shown"]):
+        raise CheckFailed("after a click on node %d's slice the tree has it %s" % (
+            parent, "in a hidden tree" if found["selected"] else "not selected"))
+    if found["timeline"] != {"t": target["t"], "n": parent}:
+        raise CheckFailed("the timeline selects %s after the click" % found["timeline"])
+    if depth > 0 and (not found["path"] or "Path from the root" not in found["path"]):
+        raise CheckFailed("the details give no path: %r" % found["path"])
+    return "node %d (depth %d) selected in #tree-%d; %s" % (
+        parent, depth, target["t"], (found["path"] or "a root")[:60])
+
+
+def _table(page):
+    return page.js("""[...document.querySelectorAll('#provider-table tbody tr')]
+        .filter(r => !r.hidden).map(r => [r.dataset.provider,
+            [...r.cells].slice(1, 9).map(c => c.dataset.value).join(',')])""")
+
+
+def check_range_filters_stats(page):
+    """Shift+drag over a part of the timeline limits the provider table to that time range,
+    says so, agrees with the range's own statistics, and Clear range restores the table."""
+    page.browser.click("#timeline-reset")
+    whole = _table(page)
+    box = _canvas_box(page)
+    state = _state(page)
+    x0, x1 = box["left"] + box["width"] * 0.2, box["left"] + box["width"] * 0.45
+    y = box["top"] + _row_y(state, 0, 0)
+    page.browser.drag(x0, y, x1, y, modifiers=SHIFT)
+    page.browser.settle()
+    note = page.js("""(() => { const n = document.getElementById('range-note');
+        return n && !n.hidden ? n.textContent : null; })()""")
+    if not note or "within" not in note:
+        raise CheckFailed("after a Shift+drag the table says nothing of a range: %r" % note)
+    limited = _table(page)
+    if limited == whole:
+        raise CheckFailed("the provider table did not change for the range")
+    expected = page.js("""(() => { const r = window.qprof.range();
+        return window.qprof.statsOfRange(r.from, r.to)
+            .map((s, p) => s && [String(p), s.runs]).filter(Boolean); })()""")
+    shown = {p: int(values.split(",")[0]) for p, values in limited}
+    wanted = dict(expected)
+    if shown != wanted:
+        raise CheckFailed("the table's runs in the range %s differ from the range's own "
+                          "statistics %s" % (sorted(shown.items())[:5], sorted(wanted.items())[:5]))
+    page.browser.click("#range-note .range-clear")
+    page.browser.settle()
+    if _table(page) != whole:
+        raise CheckFailed("Clear range did not restore the table")
+    return "%r; %d of %d providers in the range; cleared" % (note[:90], len(limited), len(whole))
+
+
+def check_whole_run_stats(page):
+    """The range statistics of the whole run are the payload's (C++) statistics: the two
+    implementations of one rule agree. Totals come from clock ticks in C++ and from summed ns
+    here, so they may differ by rounding."""
+    problems = page.js("""(() => {
+        const p = JSON.parse(document.getElementById('qprof-trace').textContent);
+        const mine = window.qprof.statsOfRange(0, Infinity), out = [];
+        const exact = ['runs', 'hits', 'waits', 'mean_ns', 'median_ns', 'max_ns', 'histogram',
+                       'slowest', 'keys', 'callers', 'callees'];
+        const close = ['total_ns', 'self_ns', 'wait_ns'];
+        for (const s of p.stats) {
+            const m = mine[s.provider];
+            const name = p.providers[s.provider].name;
+            if (!m) { if (s.runs + s.hits + s.waits > 0) out.push(name + ': none in range'); continue; }
+            for (const k of exact) {
+                if (JSON.stringify(m[k]) !== JSON.stringify(s[k])) {
+                    out.push(name + '.' + k + ': ' + JSON.stringify(m[k]).slice(0, 80) + ' vs ' + JSON.stringify(s[k]).slice(0, 80));
+                }
+            }
+            for (const k of close) {
+                if (Math.abs(m[k] - s[k]) > 1000 + s[k] * 1e-4) out.push(name + '.' + k + ': ' + m[k] + ' vs ' + s[k]);
+            }
+        }
+        return {problems: out.slice(0, 8), count: out.length, providers: p.stats.length};
+    })()""")
+    if problems["count"]:
+        raise CheckFailed("%d differences, e.g. %s" % (problems["count"], problems["problems"]))
+    return "%d providers agree" % problems["providers"]
+
+
+def screenshot_timeline(page, directory, name):
+    """The timeline zoomed on the codegen workers' start, with a slice hovered."""
+    if not directory:
+        return "no --screenshots directory"
+    box = _canvas_box(page)
+    state = _state(page)
+    page.browser.click("#timeline-reset")
+    for _ in range(2):
+        page.browser.wheel(box["left"] + box["width"] * 0.62, box["top"] + 40, 0, -300)
+    page.browser.settle()
+    state = _state(page)
+    y = box["top"] + _row_y(state, min(1, len(state["tracks"]) - 1), 1)
+    page.browser.move_to(box["left"] + box["width"] * 0.62, y)
+    page.browser.settle()
+    os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, name)
+    page.browser.screenshot(path)
+    page.browser.click("#timeline-reset")
+    return path
