@@ -100,11 +100,14 @@
     }
     const parent = T.parent[n];
     if (parent >= 0) {
-      const id = (T.tag[parent] >>> 5) + ',' + p;
-      const edge = acc.edges.get(id) || { caller: T.tag[parent] >>> 5, callee: p, calls: 0, ns: 0 };
-      edge.calls++;
-      edge.ns += ns;
-      acc.edges.set(id, edge);
+      const id = (T.tag[parent] >>> 5) * qp.providers.length + p; // a number: no string per node
+      const edge = acc.edges.get(id);
+      if (edge) {
+        edge[1]++;
+        edge[2] += ns;
+      } else {
+        acc.edges.set(id, [T.tag[parent] >>> 5, 1, ns]);
+      }
     }
     if (key !== 0 && outcome !== BLOCKED) {
       const asks = acc.asks[p] || (acc.asks[p] = new Map());
@@ -127,9 +130,10 @@
       if (acc.asks[p]) s.keys = top([...acc.asks[p].values()], TOP_KEYS, (a, b) => b[1] - a[1] || a[0] - b[0]);
     });
     const byTime = (a, b) => b[2] - a[2] || b[1] - a[1] || a[0] - b[0];
-    for (const edge of acc.edges.values()) {
-      if (stats[edge.callee]) stats[edge.callee].callers.push([edge.caller, edge.calls, edge.ns]);
-      if (stats[edge.caller]) stats[edge.caller].callees.push([edge.callee, edge.calls, edge.ns]);
+    for (const [id, [caller, calls, ns]] of acc.edges) {
+      const callee = id - caller * qp.providers.length;
+      if (stats[callee]) stats[callee].callers.push([caller, calls, ns]);
+      if (stats[caller]) stats[caller].callees.push([callee, calls, ns]);
     }
     for (const s of stats) {
       if (!s) continue;
