@@ -46,8 +46,8 @@ constexpr std::string_view kTimeline = R"html(<section id="timeline" aria-label=
 <button type="button" id="timeline-zoom-in" title="Zoom in (+)" aria-label="Zoom in">+</button><button type="button" id="timeline-zoom-out" title="Zoom out (-)" aria-label="Zoom out">&minus;</button><button type="button" id="timeline-reset" title="The whole run (0)">Whole run</button><button type="button" id="timeline-rows" title="Every depth of every track, or the first rows only" hidden>All rows</button>
 <span id="timeline-span" aria-live="polite"></span>
 <span id="range-status" class="range-note" hidden><span class="range-text"></span> <button type="button" class="range-clear">Clear range</button></span>
-<span class="hint">Wheel or + &minus; zoom, drag or &larr; &rarr; pan, Shift+drag or a drag on the axis selects a time range for the statistics; click a slice to select it in the tree, a track&#39;s name to show all its rows.</span></div>
-<div id="timeline-view" tabindex="0" aria-label="Timeline: one track per thread. + and - zoom, arrows pan, 0 shows the whole run, Enter goes to the selected query in the tree"><canvas id="timeline-canvas"></canvas><div id="timeline-spacer"></div></div>
+<span class="hint">Wheel or + &minus; zoom, drag or &larr; &rarr; pan, Shift+drag or a drag on the axis selects a time range for the statistics; click a slice (or [ ] &uarr; &darr; here) to select it in the tree, a track&#39;s name to show all its rows.</span></div>
+<div id="timeline-view" tabindex="0" aria-label="Timeline: one track per thread. + and - zoom, left and right pan, 0 shows the whole run; [ and ] select the query before or after, up the parent, down the first child; Enter goes to it in the tree"><canvas id="timeline-canvas"></canvas><div id="timeline-spacer"></div></div>
 <div id="timeline-tip" role="tooltip" hidden></div>
 </section>
 )html";

@@ -468,6 +468,49 @@
     else zoom(Math.exp(dy * 0.0025), localPoint(e).x);
   }
 
+  // ---- the keyboard: zoom and pan, and a selection that moves through the slices ----
+
+  const timed = (T, n) => (T.tag[n] & 7) !== qp.HIT;
+
+  // The next (step 1) or previous (-1) timed node at the depth of n, in its thread's order.
+  function besideOf(T, n, step) {
+    for (let m = n + step; m >= 0 && m < T.len; m += step) {
+      if (T.depth[m] === T.depth[n] && timed(T, m)) return m;
+    }
+    return -1;
+  }
+
+  function firstChild(T, n) {
+    for (let c = n + 1; c < n + T.size[n]; c += T.size[c]) if (timed(T, c)) return c;
+    return -1;
+  }
+
+  // The first timed root in view of the first track that has one.
+  function firstInView() {
+    for (const track of tracks) {
+      const T = qp.threads[track.t];
+      for (let n = 0; n < T.len; n += T.size[n]) {
+        if (timed(T, n) && T.start[n] + T.dur[n] >= view.from && T.start[n] <= view.to) return { t: track.t, n };
+      }
+    }
+    return null;
+  }
+
+  // [ ] move to the slice before or after on the same row, ↑ to the parent, ↓ to the first
+  // child; the tree follows.
+  function moveSelection(key) {
+    if (!selected) {
+      const first = firstInView();
+      if (first) choose(first, false);
+      return;
+    }
+    const T = qp.threads[selected.t];
+    const n = selected.n;
+    const to = key === '[' ? besideOf(T, n, -1) : key === ']' ? besideOf(T, n, 1)
+      : key === 'ArrowUp' ? T.parent[n] : firstChild(T, n);
+    if (to >= 0) choose({ t: selected.t, n: to }, false);
+  }
+
   function onKey(e) {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     const step = width * PAN_STEP * (e.shiftKey ? 3 : 1);
@@ -476,8 +519,9 @@
       case '-': case '_': zoom(ZOOM_STEP); break;
       case 'ArrowLeft': pan(-step); break;
       case 'ArrowRight': pan(step); break;
-      case 'ArrowUp': el.scroll.scrollTop -= ROW * 3; break;
-      case 'ArrowDown': el.scroll.scrollTop += ROW * 3; break;
+      case 'ArrowUp': case 'ArrowDown': case '[': case ']': moveSelection(e.key); break;
+      case 'PageUp': el.scroll.scrollTop -= height / 2; break;
+      case 'PageDown': el.scroll.scrollTop += height / 2; break;
       case '0': case 'Home': setView(0, wall); break;
       case 'Enter': if (selected) choose(selected, true); break;
       case 'Escape': if (!qp.range) return; qp.clearRange(); break;
@@ -496,11 +540,16 @@
     if (T.depth[n] >= tracks[t].rows) openTrack(tracks[t], true);
     const span = Math.max(T.dur[n] * 3, MIN_SPAN * 20);
     setView(T.start[n] + T.dur[n] / 2 - span / 2, T.start[n] + T.dur[n] / 2 + span / 2);
-    const y = AXIS + tracks[t].y + HEAD + T.depth[n] * ROW;
+    scrollToRow(t, n);
+  };
+
+  // Scrolls the tracks so that the row of node n is in sight.
+  function scrollToRow(t, n) {
+    const y = AXIS + tracks[t].y + HEAD + qp.threads[t].depth[n] * ROW;
     if (y < el.scroll.scrollTop + AXIS || y + ROW > el.scroll.scrollTop + height) {
       el.scroll.scrollTop = Math.max(0, y - height / 2);
     }
-  };
+  }
 
   // The tree selected a node: mark it, and move the view to it when it is out of sight.
   qp.timelineSelect = function timelineSelect(t, n) {
@@ -514,6 +563,7 @@
       const span = Math.max(view.to - view.from, T.dur[n] * 1.5);
       setView((s + e) / 2 - span / 2, (s + e) / 2 + span / 2);
     }
+    scrollToRow(t, n);
     draw();
   };
 

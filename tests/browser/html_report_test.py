@@ -640,6 +640,8 @@ def run_checks(browser, page_path, out_dir, shots=None):
                 timeline_checks.check_run_on_timeline, page)
     results.run("clicking a slice selects its node in the tree",
                 timeline_checks.check_slice_click, page)
+    results.run("the keyboard moves the timeline's selection, and the tree follows",
+                timeline_checks.check_keyboard_selection, page)
     results.run("a time range selected on the timeline limits the statistics",
                 timeline_checks.check_range_filters_stats, page)
     results.run("the statistics of the whole run as a range are the payload's",
