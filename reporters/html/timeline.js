@@ -33,6 +33,7 @@
   let height = 0;
   let colours = {};
   let charWidth = 6;
+  let paintMs = 0;      // how long the last frame took to draw, for html_page_benchmark.py
 
   // ---- geometry ----
 
@@ -129,6 +130,7 @@
 
   function paint() {
     pending = 0;
+    const began = performance.now();
     ctx.fillStyle = colours.bg;
     ctx.fillRect(0, 0, width, height);
     ctx.font = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
@@ -145,6 +147,7 @@
     paintMark(hovered, colours.fg, 1);
     paintAxis();
     updateSpan();
+    paintMs = performance.now() - began;
   }
 
   function paintHeader(track, y) {
@@ -573,7 +576,7 @@
   qp.timelineState = () => ({
     from: view.from, to: view.to, width, height,
     tracks: tracks.map((tr) => ({ thread: tr.t, name: qp.threads[tr.t].name, y: AXIS + tr.y, rows: tr.rows, depth: tr.depth })),
-    selected, row: ROW, head: HEAD, axis: AXIS, scroll: scrollTop(),
+    selected, row: ROW, head: HEAD, axis: AXIS, scroll: scrollTop(), paintMs,
   });
   qp.timelineXOf = (ns) => xOf(ns);
 
