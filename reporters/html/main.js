@@ -1,4 +1,4 @@
-// qprof viewer, part 8 of 8: start-up and the hooks the browser tests use (window.qprof). The
+// qprof viewer, part 9 of 9: start-up and the hooks the browser tests use (window.qprof). The
 // script sits at the end of <body>, so the whole page is parsed by now: everything runs at
 // once, synchronously, and `ready` resolves before the first frame is painted.
 (() => {

@@ -1,10 +1,10 @@
-// qprof viewer, part 1 of 8: the trace. Decodes the JSON payload into typed arrays once,
+// qprof viewer, part 1 of 9: the trace. Decodes the JSON payload into typed arrays once,
 // derives depth, extent, parent and self time in one pass per thread, and makes the texts and
 // classes of nodes and folds. Every rule here has a twin in reporters/html_format.cpp; the
 // browser test compares what the two write, so a change to one is a change to both.
 //
-// The eight files are concatenated (trace.js, render.js, tree.js, panels.js, stats.js, range.js,
-// timeline.js, main.js) into one classic script. This file declares the shared namespace `qp`;
+// The nine files are concatenated (trace.js, render.js, tree.js, panels.js, stats.js, range.js,
+// timeline_draw.js, timeline.js, main.js) into one classic script. This file declares the shared namespace `qp`;
 // each file is an IIFE that adds to it, so nothing else leaks into the page's global scope.
 const qp = {};
 
