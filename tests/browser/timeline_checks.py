@@ -174,32 +174,24 @@ def check_run_on_timeline(page):
         target["n"], target["t"], state["from"], state["to"])
 
 
-def check_slice_click(page):
-    """A click on a slice (the parent of the run shown) selects that node in the tree, with
-    its path from the root."""
-    target = getattr(page, "selected_run", None)
-    if target is None:
-        raise CheckFailed("no run was shown on the timeline before")
-    state = _state(page)
-    parent = page.call("""(t, n) => { const p = JSON.parse(document.getElementById(
-        'qprof-trace').textContent).threads[t]; for (let a = n - 1; a >= 0; a--)
-        if (a + p.size[a] > n) return a; return -1; }""", target["t"], target["n"])
-    if parent < 0:
-        raise CheckFailed("the run %s has no parent to click" % target)
+def _click_slice(page, t, n):
+    """Clicks the middle of the visible part of node n's slice; returns what the tree, the
+    details and the timeline then select, and the node's depth."""
+    node = page.call("""(t, n) => {
+        const T = JSON.parse(document.getElementById('qprof-trace').textContent).threads[t];
+        let depth = 0;
+        for (let a = n - 1, m = n; a >= 0; a--) if (a + T.size[a] > m) { depth++; m = a; }
+        return {depth, start: window.qprof.start(t, n), dur: T.dur[n]};
+    }""", t, n)
     box = _canvas_box(page)
     state = _state(page)
-    start = page.call("(t, n) => window.qprof.start(t, n)", target["t"], parent)
-    dur = page.call("""(t, n) => JSON.parse(document.getElementById('qprof-trace').textContent)
-        .threads[t].dur[n]""", target["t"], parent)
-    left = max(page.call("(ns) => window.qprof.timelineX(ns)", start), 0)
-    right = min(page.call("(ns) => window.qprof.timelineX(ns)", start + dur), box["width"])
-    depth = page.call("(t, n) => { let d = 0; const p = JSON.parse(document.getElementById("
-                      "'qprof-trace').textContent).threads[t]; for (let a = n - 1; a >= 0; a--)"
-                      " if (a + p.size[a] > n) { d++; n = a; } return d; }", target["t"], parent)
-    y = _row_y(state, target["t"], depth)
+    left = max(page.call("(ns) => window.qprof.timelineX(ns)", node["start"]), 0)
+    right = min(page.call("(ns) => window.qprof.timelineX(ns)", node["start"] + node["dur"]),
+                box["width"])
+    y = _row_y(state, t, node["depth"])
     if y >= state["height"] or right - left < 1:
-        raise CheckFailed("the parent slice is not in the canvas's view (x %d-%d, y %d)"
-                          % (left, right, y))
+        raise CheckFailed("the slice of node %d is not in the canvas's view (x %d-%d, y %d)"
+                          % (n, left, right, y))
     page.browser.click_at(box["left"] + (left + right) / 2, box["top"] + y)
     page.browser.settle()
     found = page.call("""(t, n) => {
@@ -208,16 +200,31 @@ def check_slice_click(page):
         return {selected: !!el && el.classList.contains('selected'),
                 shown: !!el && !el.closest('[hidden]'), path: path ? path.textContent : null,
                 timeline: window.qprof.timeline().selected};
-    }""", target["t"], parent)
+    }""", t, n)
     if not (found["selected"] and found["shown"]):
         raise CheckFailed("after a click on node %d's slice the tree has it %s" % (
-            parent, "in a hidden tree" if found["selected"] else "not selected"))
-    if found["timeline"] != {"t": target["t"], "n": parent}:
-        raise CheckFailed("the timeline selects %s after the click" % found["timeline"])
-    if depth > 0 and (not found["path"] or "Path from the root" not in found["path"]):
-        raise CheckFailed("the details give no path: %r" % found["path"])
-    return "node %d (depth %d) selected in #tree-%d; %s" % (
-        parent, depth, target["t"], (found["path"] or "a root")[:60])
+            n, "in a hidden tree" if found["selected"] else "not selected"))
+    if found["timeline"] != {"t": t, "n": n}:
+        raise CheckFailed("the timeline selects %s after a click on node %d"
+                          % (found["timeline"], n))
+    if node["depth"] > 0 and (not found["path"] or "Path from the root" not in found["path"]):
+        raise CheckFailed("the details of node %d give no path: %r" % (n, found["path"]))
+    return "node %d (depth %d): %s" % (n, node["depth"], (found["path"] or "a root")[:50])
+
+
+def check_slice_click(page):
+    """A click on a slice selects that node in the tree, with its path from the root: the
+    parent of the run shown, then the run itself."""
+    target = getattr(page, "selected_run", None)
+    if target is None:
+        raise CheckFailed("no run was shown on the timeline before")
+    parent = page.call("""(t, n) => { const T = JSON.parse(document.getElementById(
+        'qprof-trace').textContent).threads[t]; for (let a = n - 1; a >= 0; a--)
+        if (a + T.size[a] > n) return a; return -1; }""", target["t"], target["n"])
+    said = []
+    for n in ([parent] if parent >= 0 else []) + [target["n"]]:
+        said.append(_click_slice(page, target["t"], n))
+    return "; ".join(said) + ", in #tree-%d" % target["t"]
 
 
 def check_keyboard_selection(page):
