@@ -213,6 +213,7 @@
   }
 
   function highlight() {
+    if (qp.onSearchChange) qp.onSearchChange(); // the timeline dims what does not match
     for (const el of Array.from(document.querySelectorAll('#trees .match'))) el.classList.remove('match');
     if (!qp.matcher) return;
     qp.treeEls.forEach((tree, t) => {

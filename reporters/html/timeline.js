@@ -281,12 +281,14 @@
   };
 
   qp.onRangeChange = draw;
+  qp.onSearchChange = draw;
 
   // The hooks the browser test uses.
   qp.timelineState = () => ({
     from: tl.view.from, to: tl.view.to, width: tl.width, height: tl.height,
     tracks: tl.tracks.map((tr) => ({ thread: tr.t, name: qp.threads[tr.t].name, y: AXIS + tr.y, rows: tr.rows, depth: tr.depth })),
     selected: tl.selected, row: ROW, head: HEAD, axis: AXIS, scroll: scrollTop(), paintMs: tl.paintMs,
+    drawn: tl.drawn, lit: tl.lit,
   });
   qp.timelineXOf = (ns) => xOf(ns);
 

@@ -14,6 +14,7 @@
   const COLLAPSED = 6;     // rows a track shows until it is expanded, so that all fit
   const MIN_SPAN = 1000;   // ns shown at the deepest zoom
   const MIN_LABEL = 28;    // px a slice needs for a label
+  const DIM = 0.22;        // opacity of what a search does not match
 
   // What both halves of the timeline share (this file draws, timeline.js handles input).
   const tl = {
@@ -28,6 +29,8 @@
     width: 0,
     height: 0,
     paintMs: 0,      // how long the last frame took to draw, for html_page_benchmark.py
+    drawn: 0,        // slices and pixel columns the last frame walked, and how many of
+    lit: 0,          // them were not dimmed by a search
   };
   qp.tl = tl;
   let tracksHeight = 0;
@@ -71,7 +74,7 @@
     colours = {
       outcome: [v('--miss'), v('--hit'), v('--blocked'), v('--load'), v('--activity')],
       bg: v('--bg'), fg: v('--fg'), muted: v('--muted'), panel: v('--panel'), rule: v('--rule'),
-      focus: v('--focus'), range: v('--focus'),
+      focus: v('--focus'), range: v('--focus'), match: v('--match'),
     };
   }
 
@@ -136,6 +139,8 @@
     tl.ctx.font = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
     tl.ctx.textBaseline = 'middle';
     const top = AXIS - scrollTop();
+    tl.drawn = 0;
+    tl.lit = 0;
     for (const track of tl.tracks) {
       const y = top + track.y;
       if (y > tl.height || y + HEAD + track.rows * ROW < AXIS) continue;
@@ -167,13 +172,15 @@
   }
 
   // One thread's slices. lastX[row] is the pixel column a sub-pixel slice last took on that
-  // row, lastHit[row] whether a hit took it (a run drawn over it wins).
+  // row, lastRank[row] what took it: a search match over the rest, a run over a hit. While a
+  // search is on, what it does not match is dimmed.
   function paintSlices(track, y0) {
     const T = qp.threads[track.t];
     const k = scale();
     const lastX = new Float64Array(track.rows).fill(-1);
-    const lastHit = new Uint8Array(track.rows);
+    const lastRank = new Uint8Array(track.rows);
     const bottom = tl.height;
+    const searching = qp.matcher != null;
     for (let n = 0; n < T.len;) {
       const s = T.start[n];
       const e = s + T.dur[n];
@@ -183,14 +190,18 @@
       const outcome = T.tag[n] & 7;
       const x = (s - tl.view.from) * k;
       const w = (e - s) * k;
+      const lit = !searching || qp.isMatch(T, n);
+      tl.drawn++;
+      if (lit) tl.lit++;
       if (w < 1) {
         const column = Math.floor(x);
         const hit = outcome === qp.HIT;
-        if (lastX[row] !== column || (lastHit[row] && !hit)) {
+        const rank = (lit ? 2 : 0) + (hit ? 0 : 1);
+        if (lastX[row] !== column || rank > lastRank[row]) {
           lastX[row] = column;
-          lastHit[row] = hit ? 1 : 0;
+          lastRank[row] = rank;
           tl.ctx.fillStyle = colours.outcome[outcome] || colours.outcome[0];
-          tl.ctx.globalAlpha = hit ? 0.9 : 0.75;
+          tl.ctx.globalAlpha = (hit ? 0.9 : 0.75) * (lit ? 1 : DIM);
           if (hit) tl.ctx.fillRect(column, y + 4, 1, ROW - 8);
           else tl.ctx.fillRect(column, y + 1, 1, ROW - 2);
           tl.ctx.globalAlpha = 1;
@@ -198,20 +209,27 @@
         n += T.size[n];
         continue;
       }
-      if (y + ROW >= AXIS) paintSlice(track.t, n, x, w, y, outcome);
+      if (y + ROW >= AXIS) paintSlice(track.t, n, x, w, y, lit && searching ? 'match' : lit ? 'lit' : 'dim');
       n++;
     }
   }
 
-  function paintSlice(t, n, x, w, y, outcome) {
+  // `look`: 'lit', 'dim' (a search does not match it) or 'match' (it does: outlined).
+  function paintSlice(t, n, x, w, y, look) {
     const T = qp.threads[t];
     const row = T.depth[n];
     const left = Math.max(x, -1);
     const right = Math.min(x + w, tl.width + 1);
-    tl.ctx.fillStyle = colours.outcome[outcome] || colours.outcome[0];
-    tl.ctx.globalAlpha = row % 2 === 0 ? 0.9 : 0.72;
+    tl.ctx.fillStyle = colours.outcome[T.tag[n] & 7] || colours.outcome[0];
+    tl.ctx.globalAlpha = (row % 2 === 0 ? 0.9 : 0.72) * (look === 'dim' ? DIM : 1);
     tl.ctx.fillRect(left, y + 1, Math.max(1, right - left - (w > 4 ? 1 : 0)), ROW - 2);
     tl.ctx.globalAlpha = 1;
+    if (look === 'match') {
+      tl.ctx.strokeStyle = colours.match;
+      tl.ctx.lineWidth = 2;
+      tl.ctx.strokeRect(left + 1, y + 1, Math.max(1, right - left - 2), ROW - 2);
+      tl.ctx.lineWidth = 1;
+    }
     if (qp.isUnfinished(T, n)) {
       tl.ctx.strokeStyle = colours.fg;
       tl.ctx.setLineDash([3, 2]);

@@ -649,6 +649,8 @@ def run_checks(browser, page_path, out_dir, shots=None):
     results.run("screenshot of the timeline", timeline_checks.screenshot_timeline, page, shots,
                 "html-timeline.png")
     results.run("search highlights a provider", check_search, page)
+    results.run("a search dims what it does not match on the timeline",
+                timeline_checks.check_search_dims, page)
     results.run("the markup agrees with the viewer after the interactions",
                 check_consistency, page, "rendered", ["selected", "match"])
     results.run("screenshot after the checks", check_final_screenshot, page)

@@ -228,8 +228,8 @@ def check_slice_click(page):
 
 
 def check_keyboard_selection(page):
-    """On the focused timeline, ArrowDown selects the first child of the selected slice, ]
-    the next slice of that row, ArrowUp its parent; the tree follows each step."""
+    """On the focused timeline, ArrowUp selects the parent of the selected slice, ArrowDown
+    its first child, ] the next slice of that row; the tree follows each step."""
     start = _state(page)["selected"]
     if start is None:
         raise CheckFailed("nothing is selected on the timeline to move from")
@@ -243,7 +243,7 @@ def check_keyboard_selection(page):
         }
         return {depth, parent}; }""", start["t"])
     steps = []
-    for key in ("ArrowDown", "]", "ArrowUp"):
+    for key in ("ArrowUp", "ArrowDown", "]", "ArrowUp"):  # the run may have no timed child
         before = _state(page)["selected"]
         page.browser.press(key)
         page.browser.settle()
@@ -262,6 +262,29 @@ def check_keyboard_selection(page):
                               % (key, a, tree))
         steps.append("%s %d->%d" % (key, b, a))
     return "; ".join(steps) + "; the tree followed"
+
+
+def check_search_dims(page):
+    """While a search is on, the timeline dims the slices it does not match and draws the
+    matches as they are; cleared, nothing is dimmed."""
+    query = page.js("document.getElementById('search').value")
+    if not query:
+        raise CheckFailed("no search is on (the search check runs first)")
+    page.browser.click("#timeline-reset")
+    page.browser.settle()
+    on = _state(page)
+    if not 0 < on["lit"] < on["drawn"]:
+        raise CheckFailed("searching %r, %d of the %d slices drawn are lit: the search should "
+                          "light some and dim the rest" % (query, on["lit"], on["drawn"]))
+    page.browser.click("#search")
+    page.browser.press("Escape")
+    page.browser.settle()
+    off = _state(page)
+    if off["lit"] != off["drawn"]:
+        raise CheckFailed("after Escape cleared the search, %d of %d slices are still dimmed"
+                          % (off["drawn"] - off["lit"], off["drawn"]))
+    return "%r: %d of %d slices lit; cleared: all %d lit" % (query, on["lit"], on["drawn"],
+                                                            off["drawn"])
 
 
 def _table(page):
