@@ -357,18 +357,36 @@ def check_whole_run_stats(page):
 
 
 def screenshot_timeline(page, directory, name):
-    """The timeline zoomed on the codegen workers' start, with a slice hovered."""
+    """The timeline zoomed on the codegen workers' start, with a slice of a worker hovered."""
     if not directory:
         return "no --screenshots directory"
     box = _canvas_box(page)
-    state = _state(page)
     page.browser.click("#timeline-reset")
     for _ in range(2):
         page.browser.wheel(box["left"] + box["width"] * 0.62, box["top"] + 40, 0, -300)
     page.browser.settle()
     state = _state(page)
-    y = box["top"] + _row_y(state, min(1, len(state["tracks"]) - 1), 1)
-    page.browser.move_to(box["left"] + box["width"] * 0.62, y)
+    track = state["tracks"][min(1, len(state["tracks"]) - 1)]
+    # The middle of the widest slice of that track's second row, in canvas pixels.
+    x = page.call("""(t) => {
+        const T = JSON.parse(document.getElementById('qprof-trace').textContent).threads[t];
+        const s = window.qprof.timeline();
+        let best = null;
+        const stack = [];
+        for (let n = 0; n < T.size.length; n++) {
+            while (stack.length && stack[stack.length - 1] + T.size[stack[stack.length - 1]] <= n) stack.pop();
+            const depth = stack.length;
+            stack.push(n);
+            if (depth !== 1) continue;
+            const a = Math.max(window.qprof.timelineX(window.qprof.start(t, n)), 0);
+            const b = Math.min(window.qprof.timelineX(window.qprof.start(t, n) + T.dur[n]), s.width);
+            if (b - a > (best ? best.w : 20)) best = {x: (a + b) / 2, w: b - a};
+        }
+        return best && best.x;
+    }""", track["thread"])
+    if x is None:
+        x = box["width"] * 0.62
+    page.browser.move_to(box["left"] + x, box["top"] + _row_y(state, track["thread"], 1))
     page.browser.settle()
     os.makedirs(directory, exist_ok=True)
     path = os.path.join(directory, name)
