@@ -4,8 +4,9 @@
 // browser test compares what the two write, so a change to one is a change to both.
 //
 // The nine files are concatenated (trace.js, render.js, tree.js, panels.js, stats.js, range.js,
-// timeline_draw.js, timeline.js, main.js) into one classic script. This file declares the shared namespace `qp`;
-// each file is an IIFE that adds to it, so nothing else leaks into the page's global scope.
+// timeline_draw.js, timeline.js, main.js) into one classic script. This file declares the
+// shared namespace `qp`; each file is an IIFE that adds to it, so nothing else leaks into the
+// page's global scope.
 const qp = {};
 
 (() => {
@@ -21,6 +22,26 @@ const qp = {};
   qp.OUTCOMES = OUTCOMES;
   qp.HIT = HIT;
 
+  // Start times for the timeline, rebuilt from `gap` (html_payload.cpp): a node starts `gap`
+  // after its cursor -- its parent's start, or the end of its last timed sibling; at[d] holds
+  // the cursor of depth d -- and a hit sits at the cursor without moving it.
+  function startsOf(tag, dur, depth, gap) {
+    const len = tag.length;
+    const start = new Float64Array(len);
+    const at = new Float64Array(len + 1);
+    for (let n = 0; n < len; n++) {
+      const d = depth[n];
+      if ((tag[n] & 7) === HIT) {
+        start[n] = at[d];
+      } else {
+        start[n] = at[d] + (Number(gap[n]) || 0);
+        at[d] = start[n] + dur[n];
+      }
+      at[d + 1] = start[n];
+    }
+    return start;
+  }
+
   // Typed arrays turn the million-element JSON arrays into compact, monomorphic storage;
   // `dur` is Float64 because nanosecond durations overflow 32 bits after ~2 s.
   function decodeThread(raw) {
@@ -33,12 +54,6 @@ const qp = {};
     const extent = new Int32Array(len);
     const parent = new Int32Array(len);
     const self = new Float64Array(dur);
-    // Start times for the timeline, rebuilt from `gap` (html_payload.cpp): a node starts `gap`
-    // after its cursor, its parent's start or the end of its last timed sibling (at[] holds
-    // the cursor of each open level); a hit sits at the cursor.
-    const gap = raw.gap || [];
-    const start = new Float64Array(len);
-    const at = new Float64Array(len + 1);
     // A corrupt size could make every later walk loop forever or run off the end; clamp it
     // once here so that the rest of the viewer can trust [n, n + size[n]).
     for (let n = 0; n < len; n++) {
@@ -60,14 +75,8 @@ const qp = {};
         parent[n] = -1;
       }
       stack[top++] = n;
-      if ((tag[n] & 7) === HIT) {
-        start[n] = at[top - 1];
-      } else {
-        start[n] = at[top - 1] + (Number(gap[n]) || 0);
-        at[top - 1] = start[n] + dur[n];
-      }
-      at[top] = start[n];
     }
+    const start = startsOf(tag, dur, depth, raw.gap || []);
     return {
       name: String(raw.name == null ? '' : raw.name),
       len, tag, size, dur, key, depth, extent, parent, self, start,
