@@ -22,6 +22,7 @@
     timelineX: (ns) => qp.timelineXOf(ns),
     start: (t, n) => (valid(t, n) ? qp.threads[t].start[n] : null),
     statsOfRange: (from, to) => qp.statsOfRange(from, to),
+    busyOfRange: (from, to) => qp.busyOfRange(from, to),
     range: () => qp.range,
   };
   window.qprof = api;

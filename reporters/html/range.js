@@ -143,6 +143,37 @@
     return stats;
   };
 
+  // Per thread, the time of [from, to] it worked and waited: its top-level nodes and its
+  // waits, clipped to the range; the rest it was idle. The concurrency of a range in numbers.
+  qp.busyOfRange = function busyOfRange(from, to) {
+    return qp.threads.map((T) => {
+      const clip = (n) => Math.max(0, Math.min(T.start[n] + T.dur[n], to) - Math.max(T.start[n], from));
+      let busy = 0;
+      let wait = 0;
+      for (let n = 0; n < T.len;) {
+        const s = T.start[n];
+        const outcome = T.tag[n] & 7;
+        if (outcome === qp.HIT || s + T.dur[n] <= from || s >= to) { n += T.size[n]; continue; }
+        if (T.depth[n] === 0) busy += clip(n);
+        if (outcome === BLOCKED) { wait += clip(n); n += T.size[n]; continue; }
+        n++;
+      }
+      return { work: Math.max(0, busy - wait), wait };
+    });
+  };
+
+  const THREADS_SAID = 6; // threads a range note names; more are counted
+
+  // "main 3 % work, 97 % waiting; codegen worker 1 97 % work; ..." of the range.
+  function threadsText() {
+    const span = qp.range.to - qp.range.from;
+    const share = (ns) => (Math.round((1000 * ns) / span) / 10).toFixed(1) + ' %';
+    const said = qp.busyOfRange(qp.range.from, qp.range.to).slice(0, THREADS_SAID).map((b, t) =>
+      qp.threads[t].name + ' ' + share(b.work) + ' work' + (b.wait > 0 ? ', ' + share(b.wait) + ' waiting' : ''));
+    const more = qp.threads.length - said.length;
+    return said.join('; ') + (more > 0 ? '; ' + more + ' more threads' : '');
+  }
+
   // ---- the provider table and the notes that say a range is in force ----
 
   let savedRows = null; // the table's rows as the page wrote them, restored when cleared
@@ -212,7 +243,8 @@
       el.hidden = !qp.range;
       const text = el.querySelector('.range-text');
       if (qp.range && text) {
-        text.textContent = 'Statistics of the ' + qp.thousands(events()) + ' events within ' + rangeText();
+        text.textContent = 'Statistics of the ' + qp.thousands(events()) + ' events within ' + rangeText() +
+          '. Threads: ' + threadsText() + '.';
       }
     }
   }

@@ -646,6 +646,8 @@ def run_checks(browser, page_path, out_dir, shots=None):
                 timeline_checks.check_range_filters_stats, page)
     results.run("the statistics of the whole run as a range are the payload's",
                 timeline_checks.check_whole_run_stats, page)
+    results.run("each thread's work and waiting over the whole run add up",
+                timeline_checks.check_busy_whole_run, page)
     results.run("screenshot of the timeline", timeline_checks.screenshot_timeline, page, shots,
                 "html-timeline.png")
     results.run("search highlights a provider", check_search, page)

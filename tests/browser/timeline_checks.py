@@ -319,6 +319,11 @@ def check_range_filters_stats(page):
     if shown != wanted:
         raise CheckFailed("the table's runs in the range %s differ from the range's own "
                           "statistics %s" % (sorted(shown.items())[:5], sorted(wanted.items())[:5]))
+    names = page.js("JSON.parse(document.getElementById('qprof-trace').textContent)"
+                    ".threads.map(t => t.name)")
+    missing = [name for name in names[:6] if name + " " not in note]
+    if "% work" not in note or missing:
+        raise CheckFailed("the range note does not give each thread's work: %r" % note)
     page.browser.click("#range-note .range-clear")
     page.browser.settle()
     if _table(page) != whole:
@@ -354,6 +359,34 @@ def check_whole_run_stats(page):
     if problems["count"]:
         raise CheckFailed("%d differences, e.g. %s" % (problems["count"], problems["problems"]))
     return "%d providers agree" % problems["providers"]
+
+
+def check_busy_whole_run(page):
+    """Over the whole run, each thread's work and waiting add up to its top-level nodes'
+    time, and the waits of all threads to the payload's wait time (from ticks: within
+    rounding)."""
+    found = page.js("""(() => {
+        const p = JSON.parse(document.getElementById('qprof-trace').textContent);
+        const busy = window.qprof.busyOfRange(0, Infinity), out = [];
+        let waits = 0;
+        p.threads.forEach((T, t) => {
+            let roots = 0;
+            for (let n = 0; n < T.size.length; n += T.size[n]) roots += T.dur[n];
+            waits += busy[t].wait;
+            if (busy[t].work + busy[t].wait !== roots) {
+                out.push(T.name + ': work ' + busy[t].work + ' + wait ' + busy[t].wait + ' != ' + roots);
+            }
+        });
+        const payloadWaits = p.stats.reduce((sum, s) => sum + s.wait_ns, 0);
+        return {out, waits, payloadWaits};
+    })()""")
+    if found["out"]:
+        raise CheckFailed("; ".join(found["out"]))
+    if abs(found["waits"] - found["payloadWaits"]) > 1000 + found["payloadWaits"] * 1e-4:
+        raise CheckFailed("the threads wait %d ns, the payload's statistics %d ns"
+                          % (found["waits"], found["payloadWaits"]))
+    return "work + waiting = top-level time on every thread; waits %d ns (payload %d ns)" % (
+        found["waits"], found["payloadWaits"])
 
 
 def screenshot_timeline(page, directory, name):
