@@ -151,6 +151,7 @@
     paintMark(tl.selected, colours.focus, 2);
     paintMark(tl.hovered, colours.fg, 1);
     paintAxis();
+    paintRangeLabel();
     updateSpan();
     tl.paintMs = performance.now() - began;
   }
@@ -278,6 +279,20 @@
     tl.ctx.moveTo(Math.round(b) + 0.5, 0);
     tl.ctx.lineTo(Math.round(b) + 0.5, tl.height);
     tl.ctx.stroke();
+  }
+
+  // The range's length on the axis, over its middle (while it is dragged, too).
+  function paintRangeLabel() {
+    const r = tl.drag && tl.drag.kind === 'range' ? tl.drag : qp.range;
+    if (!r) return;
+    const text = qp.durationText(Math.abs(r.to - r.from));
+    const w = tl.ctx.measureText(text).width + 10;
+    const middle = (xOf(r.from) + xOf(r.to)) / 2;
+    const x = Math.min(Math.max(middle - w / 2, 0), tl.width - w);
+    tl.ctx.fillStyle = colours.range;
+    tl.ctx.fillRect(x, 2, w, AXIS - 5);
+    tl.ctx.fillStyle = colours.bg;
+    tl.ctx.fillText(text, x + 5, AXIS / 2);
   }
 
   // A tick about every 100 px, on a 1-2-5 step, labelled in the unit of the step.
