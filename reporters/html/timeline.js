@@ -17,8 +17,8 @@
 
   // ---- pointing ----
 
-  // The node of track `track` drawn at depth `row` closest to time `ns`, within `slop` ns:
-  // down the nodes that hold `ns`, one level at a time.
+  // The node of thread T drawn at depth `row` closest to time `ns`, within `slop` ns, found
+  // down the nodes that hold `ns`, one level at a time; -1 when there is none.
   function nodeAt(T, row, ns, slop) {
     let from = 0;
     let to = T.len;
