@@ -18,7 +18,7 @@
 
   function nodeDetails(t, n, pinned) {
     const T = qp.threads[t];
-    const outcome = T.tag[n] & 7;
+    const outcome = qp.outcomeOf(T, n);
     const key = qp.keyText(t, n);
     let h = '<h2>' + (pinned ? 'Selected' : 'Preview') + '</h2><dl>';
     h += row('provider', 'Provider', qp.providerName(t, n));
@@ -250,7 +250,7 @@
     qp.threads.forEach((T, t) => {
       let here = 0;
       for (let n = 0; n < T.len; n++) {
-        const byName = names[T.tag[n] >>> 5] === 1;
+        const byName = names[qp.providerOf(T, n)] === 1;
         if (!byName && !qp.isMatch(T, n)) continue;
         if (found.first.length < limit) found.first.push([t, n]);
         if (byName) found.byName++;

@@ -38,7 +38,7 @@
       run = -1;
     };
     for (let c = from; c < to; c += T.size[c]) {
-      const important = (T.tag[c] & 16) !== 0;
+      const important = qp.isImportant(T, c);
       if (important || run < 0) {
         flush(c);
         if (out.length >= MAX_PIECES) {
@@ -103,7 +103,7 @@
     const heap = maxHeap((n) => T.dur[n]);
     const seed = (list) => {
       for (const p of list) {
-        if (!p.fold && (T.tag[p.n] & 16) && !isSmall(T, p.n)) heap.push(p.n);
+        if (!p.fold && qp.isImportant(T, p.n) && !isSmall(T, p.n)) heap.push(p.n);
       }
     };
     seed(ps);
@@ -128,7 +128,7 @@
   function isMatch(T, n) {
     const m = qp.matcher;
     if (m === null) return false;
-    if (m.names[T.tag[n] >>> 5] === 1) return true;
+    if (m.names[qp.providerOf(T, n)] === 1) return true;
     const k = m.keys !== null && T.key !== null ? T.key[n] : 0;
     return k > 0 && m.keys[k - 1] === 1;
   }
@@ -148,7 +148,7 @@
   // A node's element up to its children: whole for a hit or a row, still open otherwise.
   function nodeStartHtml(T, n, out) {
     const cls = qp.classOf(T, n) + (isMatch(T, n) ? ' match' : '');
-    if ((T.tag[n] & 7) === qp.HIT) {
+    if (qp.isHit(T, n)) {
       out.push('<i class="', cls, '" data-n="', n, '"></i>');
       return;
     }
@@ -167,7 +167,7 @@
   // after it for a row), else writes the node whole and returns null.
   function nodeHtml(T, n, opened, out) {
     nodeStartHtml(T, n, out);
-    if ((T.tag[n] & 7) === qp.HIT) return null;
+    if (qp.isHit(T, n)) return null;
     if (T.size[n] > 1) {
       const children = opened.get(n) || (isSmall(T, n) ? pieces(T, n + 1, n + T.size[n]) : null);
       if (children) return children;
@@ -315,7 +315,7 @@
   qp.openNode = function openNode(t, el, budget) {
     const T = qp.threads[t];
     const n = numAttr(el, 'data-n');
-    if (T.size[n] <= 1 || (T.tag[n] & 7) === qp.HIT) return;
+    if (T.size[n] <= 1 || qp.isHit(T, n)) return;
     const ps = pieces(T, n + 1, n + T.size[n]);
     if (ps.length === 1 && ps[0].fold) {
       // All children would be one fold again, which is what "closed" looks like: open means

@@ -69,8 +69,8 @@
     if (!isNode(el)) return 'folded ' + el.textContent.replace(/^\+/, '').replace(' \u00b7 ', ', ');
     const T = qp.threads[t];
     const n = numAttr(el, 'data-n');
-    const outcome = qp.OUTCOMES[T.tag[n] & 7] || 'miss';
-    const share = (T.tag[n] & 7) === qp.HIT ? '' : ', ' + qp.percentText(T.dur[n]) + ' of busy time';
+    const outcome = qp.OUTCOMES[qp.outcomeOf(T, n)] || 'miss';
+    const share = qp.isHit(T, n) ? '' : ', ' + qp.percentText(T.dur[n]) + ' of busy time';
     return qp.providerName(t, n) + ', ' + outcome + share;
   }
 

@@ -178,7 +178,7 @@ def _click_slice(page, t, n):
     """Clicks the middle of the visible part of node n's slice; returns what the tree, the
     details and the timeline then select, and the node's depth."""
     node = page.call("""(t, n) => {
-        const T = JSON.parse(document.getElementById('qprof-trace').textContent).threads[t];
+        const T = qp.threads[t]; // the viewer's decoded columns
         let depth = 0;
         for (let a = n - 1, m = n; a >= 0; a--) if (a + T.size[a] > m) { depth++; m = a; }
         return {depth, start: window.qprof.start(t, n), dur: T.dur[n]};
@@ -218,8 +218,7 @@ def check_slice_click(page):
     target = getattr(page, "selected_run", None)
     if target is None:
         raise CheckFailed("no run was shown on the timeline before")
-    parent = page.call("""(t, n) => { const T = JSON.parse(document.getElementById(
-        'qprof-trace').textContent).threads[t]; for (let a = n - 1; a >= 0; a--)
+    parent = page.call("""(t, n) => { const T = qp.threads[t]; for (let a = n - 1; a >= 0; a--)
         if (a + T.size[a] > n) return a; return -1; }""", target["t"], target["n"])
     said = []
     for n in ([parent] if parent >= 0 else []) + [target["n"]]:
@@ -234,8 +233,7 @@ def check_keyboard_selection(page):
     if start is None:
         raise CheckFailed("nothing is selected on the timeline to move from")
     page.js("document.getElementById('timeline-view').focus()")  # as Tab would
-    shape = page.call("""(t) => { const T = JSON.parse(document.getElementById('qprof-trace')
-        .textContent).threads[t]; const depth = [], parent = [], stack = [];
+    shape = page.call("""(t) => { const T = qp.threads[t]; const depth = [], parent = [], stack = [];
         for (let n = 0; n < T.size.length; n++) {
             while (stack.length && stack[stack.length - 1] + T.size[stack[stack.length - 1]] <= n) stack.pop();
             depth.push(stack.length); parent.push(stack.length ? stack[stack.length - 1] : -1);
@@ -369,7 +367,7 @@ def check_busy_whole_run(page):
         const p = JSON.parse(document.getElementById('qprof-trace').textContent);
         const busy = window.qprof.busyOfRange(0, Infinity), out = [];
         let waits = 0;
-        p.threads.forEach((T, t) => {
+        qp.threads.forEach((T, t) => {
             let roots = 0;
             for (let n = 0; n < T.size.length; n += T.size[n]) roots += T.dur[n];
             waits += busy[t].wait;
@@ -402,7 +400,7 @@ def screenshot_timeline(page, directory, name):
     track = state["tracks"][min(1, len(state["tracks"]) - 1)]
     # The middle of the widest slice of that track's second row, in canvas pixels.
     x = page.call("""(t) => {
-        const T = JSON.parse(document.getElementById('qprof-trace').textContent).threads[t];
+        const T = qp.threads[t]; // the viewer's decoded columns
         const s = window.qprof.timeline();
         let best = null;
         const stack = [];
