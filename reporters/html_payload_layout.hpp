@@ -24,7 +24,7 @@ inline constexpr int kProviderShift = 5;
 // low bits first, the top bit set on every byte but the last).
 enum class Encoding { varint, delta_varint };
 
-enum class Field { tag, size, dur, key };
+enum class Field { tag, size, dur, gap, key };
 
 struct Column {
     Field field;
@@ -37,12 +37,17 @@ struct Column {
 // Per thread, in this order, one value per node in pre-order. Every thread's columns, one
 // after the other, are compressed together as one zlib stream (kCompression, the name
 // DecompressionStream takes; its Adler-32 reveals a corrupt page), then written as base64.
-inline constexpr std::array<Column, 4> kColumns = {{
+inline constexpr std::array<Column, 5> kColumns = {{
     {Field::tag, "tag", Encoding::varint, false, "Int32Array"},
     // Nodes in the subtree, the node included.
     {Field::size, "size", Encoding::varint, false, "Int32Array"},
     // Inclusive duration in nanoseconds, 0 for hits: past 2^31 after about 2 s.
     {Field::dur, "dur", Encoding::varint, false, "Float64Array"},
+    // Where the node starts, for the timeline: nanoseconds from its cursor -- its parent's
+    // start (the session start for the first root) or, after a timed sibling, that sibling's
+    // end -- to its start; 0 for a hit, which sits at the cursor without moving it. An idle
+    // thread's gap may pass 2^31.
+    {Field::gap, "gap", Encoding::varint, false, "Float64Array"},
     // 0 when none, else 1 + index into `keys`.
     {Field::key, "key", Encoding::delta_varint, true, "Int32Array"},
 }};

@@ -40,6 +40,18 @@ constexpr std::string_view kLegendEnd =
 </section>
 )";
 
+// The timeline's frame; the viewer draws the tracks (reporters/html/timeline.js).
+constexpr std::string_view kTimeline = R"html(<section id="timeline" aria-label="Timeline">
+<div class="timeline-bar"><h2>Timeline</h2>
+<button type="button" id="timeline-zoom-in" title="Zoom in (+)" aria-label="Zoom in">+</button><button type="button" id="timeline-zoom-out" title="Zoom out (-)" aria-label="Zoom out">&minus;</button><button type="button" id="timeline-reset" title="The whole run (0)">Whole run</button><button type="button" id="timeline-rows" title="Every depth of every track, or the first rows only" hidden>All rows</button>
+<span id="timeline-span" aria-live="polite"></span>
+<span id="range-status" class="range-note" hidden><span class="range-text"></span> <button type="button" class="range-clear">Clear range</button></span>
+<span class="hint">Wheel or + &minus; zoom, drag or &larr; &rarr; pan, Shift+drag or a drag on the axis selects a time range for the statistics; click a slice (or [ ] &uarr; &darr; here) to select it in the tree, a track&#39;s name to show all its rows.</span></div>
+<div id="timeline-view" tabindex="0" aria-label="Timeline: one track per thread. + and - zoom, left and right pan, 0 shows the whole run; [ and ] select the query before or after, up the parent, down the first child; Enter goes to it in the tree"><canvas id="timeline-canvas"></canvas><div id="timeline-spacer"></div></div>
+<div id="timeline-tip" role="tooltip" hidden></div>
+</section>
+)html";
+
 void write_controls(std::ostream& out, const std::vector<Preorder>& orders) {
     out << "<nav id=\"controls\">\n<label>Thread <select id=\"thread-select\">";
     for (std::size_t i = 0; i < orders.size(); ++i) {
@@ -280,6 +292,7 @@ class HtmlReporter : public Reporter {
         out << "</style>\n</head>\n<body>\n";
         const std::vector<ProviderStats> stats = provider_stats(trace, orders);
         write_run_header(out, trace, stats, total_ns);
+        out << kTimeline;
         write_controls(out, orders);
         write_trees(out, trace, orders, important);
         write_provider_table(out, trace, stats);

@@ -3,6 +3,7 @@
 // by tests/browser/html_report_test.py.
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -124,9 +125,9 @@ TEST_CASE("profile_queries.html matches the golden file") {
 TEST_CASE("the payload's columns read back through zlib as the trace in pre-order") {
     const std::string page = html_of(compile_trace(), {6, 10});
     CHECK_THAT(page, Catch::Contains("\"threads\":[{\"name\":\"main\",\"nodes\":28,\"bytes\":{"
-                                     "\"tag\":51,\"size\":28,\"dur\":72}}]"));
+                                     "\"tag\":51,\"size\":28,\"dur\":72,\"gap\":68}}]"));
     const auto columns = payload_columns(page, 28);
-    REQUIRE(columns.size() == 3);
+    REQUIRE(columns.size() == 4);  // the gap column: the next test
     using Column = std::vector<std::uint64_t>;
     // tag = provider << 5 | important << 4 | unfinished << 3 | outcome (html_payload_layout.hpp)
     CHECK(columns[0] == Column{4,   32,  84,  112, 128, 129, 128, 129, 128, 129,
@@ -154,11 +155,11 @@ TEST_CASE("with keys, the payload has a key column of differences") {
     const qprof::Trace& trace = session.trace();
     const std::string page = html_of(trace);
     const auto columns = payload_columns(page, 28);
-    REQUIRE(columns.size() == 4);
+    REQUIRE(columns.size() == 5);
     const Preorder order{trace.threads.at(0)};
     std::int64_t key = 0;
     for (std::uint32_t n = 0; n < order.size(); ++n) {
-        const std::uint64_t zigzag = columns[3][n];
+        const std::uint64_t zigzag = columns[4][n];
         key += (zigzag & 1) != 0 ? -static_cast<std::int64_t>((zigzag + 1) / 2)
                                  : static_cast<std::int64_t>(zigzag / 2);
         INFO(n);
@@ -225,6 +226,39 @@ TEST_CASE("pre-order: subtrees are contiguous, depths and parents follow the tre
     CHECK(order.parent(3) == 2);             // typeck's parent is analysis
     CHECK(order.parent(0) == order.size());  // a root has none
     CHECK(order.node(order.size() - 1).outcome == qprof::Outcome::load);
+}
+
+TEST_CASE("the payload's gaps give back where every node started, for the timeline") {
+    const qprof::Trace trace = compile_trace();
+    const std::string page = html_of(trace);
+    const Preorder order{trace.threads.at(0)};
+    const auto columns = payload_columns(page, order.size());
+    REQUIRE(columns.size() == 4);
+    const std::vector<std::uint64_t>& gaps = columns[3];  // tag, size, dur, gap
+    // The rule of docs/html-report.md: a node starts `gap` after its cursor, which is its
+    // parent's start, or the end of its last timed sibling; a hit sits at the cursor.
+    std::vector<double> cursor(std::size_t{order.size()} + 1);
+    int idle_gaps = 0;
+    for (std::uint32_t n = 0; n < order.size(); ++n) {
+        const auto gap = static_cast<double>(gaps[n]);
+        double& at = cursor[order.parent(n)];
+        const double start = at + gap;
+        cursor[n] = start;
+        INFO("node " << n);
+        if (order.node(n).outcome == qprof::Outcome::hit) {
+            CHECK(gap == 0);
+            continue;
+        }
+        CHECK(start == static_cast<double>(order.node(n).start_ns));
+        CHECK(columns[2][n] == static_cast<std::uint64_t>(order.duration_ns(n)));
+        at = start + static_cast<double>(columns[2][n]);
+        idle_gaps += gap > 0;
+    }
+    // Every clock read is 1 ms after the one before, so every timed node has a gap.
+    CHECK(idle_gaps ==
+          static_cast<int>(std::count_if(
+              trace.threads[0].nodes.begin(), trace.threads[0].nodes.end(),
+              [](const qprof::Node& node) { return node.outcome != qprof::Outcome::hit; })));
 }
 
 TEST_CASE("pieces: important nodes alone, long runs folded, short runs drawn") {

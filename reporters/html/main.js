@@ -1,4 +1,4 @@
-// qprof viewer, part 6 of 6: start-up and the hooks the browser tests use (window.qprof). The
+// qprof viewer, part 9 of 9: start-up and the hooks the browser tests use (window.qprof). The
 // script sits at the end of <body>, so the whole page is parsed by now; the payload's columns
 // decompress in the browser's own DecompressionStream, after which every handler is attached
 // at once and `ready` resolves. Until then the page shows its initial view.
@@ -17,6 +17,14 @@
       return T && from >= 0 && from < to && to <= T.len ? qp.foldText(T, from, to) : null;
     },
     reveal: (t, n) => (valid(t, n) ? qp.reveal(t, n) : false),
+    // The timeline: its view, tracks and selection; the x of a time; the statistics of a
+    // time range as range.js computes them (the whole run: 0 to Infinity).
+    timeline: () => (qp.timelineState ? qp.timelineState() : null),
+    timelineX: (ns) => qp.timelineXOf(ns),
+    start: (t, n) => (valid(t, n) ? qp.threads[t].start[n] : null),
+    statsOfRange: (from, to) => qp.statsOfRange(from, to),
+    busyOfRange: (from, to) => qp.busyOfRange(from, to),
+    range: () => qp.range,
   };
   window.qprof = api;
 
@@ -46,6 +54,8 @@
     qp.initTrees();
     qp.initPanels();
     qp.initStats(payload);
+    qp.initRange();
+    qp.initTimeline();
   }
 
   start().catch((e) => {

@@ -1,4 +1,4 @@
-// qprof viewer, part 4 of 6: everything around the trees -- the details panel, the provider
+// qprof viewer, part 4 of 9: everything around the trees -- the details panel, the provider
 // table's sorting, the thread selector, the widest/deepest lists and the search.
 (() => {
   'use strict';
@@ -75,6 +75,9 @@
     h += '</dl><p class="hint">Click, Enter or \u2192 draws these queries.</p>';
     return h;
   }
+
+  // What is shown changed without a new selection (a time range): draw it again.
+  qp.forgetDetails = () => { shown = ''; };
 
   qp.showDetails = function showDetails(t, el, pinned) {
     const box = document.getElementById('details');
@@ -212,6 +215,7 @@
   }
 
   function highlight() {
+    if (qp.onSearchChange) qp.onSearchChange(); // the timeline dims what does not match
     for (const el of Array.from(document.querySelectorAll('#trees .match'))) el.classList.remove('match');
     if (!qp.matcher) return;
     qp.treeEls.forEach((tree, t) => {

@@ -1,4 +1,4 @@
-// qprof viewer, part 5 of 6: a provider's statistics. A click on a provider (the header's
+// qprof viewer, part 5 of 9: a provider's statistics. A click on a provider (the header's
 // lists, a row of the provider table) shows in the details panel its numbers, its slowest
 // runs and its most-asked keys, all computed by the C++ reporter (payload "stats"); a click on
 // a run reveals it in the tree, with its path from the root.
@@ -84,12 +84,14 @@
     return h + '</tbody></table>';
   }
 
+  // With a time range selected on the timeline, the statistics of that range (range.js).
   qp.providerHtml = function providerHtml(p) {
-    const s = qp.stats[p];
+    const s = qp.rangeStats ? qp.rangeStats[p] : qp.stats[p];
     const provider = qp.providers[p];
-    if (!s || !provider) return '<p class="hint">No statistics for this provider.</p>';
+    if (!provider) return '<p class="hint">No statistics for this provider.</p>';
+    if (!s) return '<h2>' + qp.escape(provider.name) + '</h2><p class="hint">None of its events lies in the selected time range.</p>';
     return '<h2>' + (provider.activity ? 'Pass ' : 'Provider ') + '<span data-field="provider">' + qp.escape(provider.name) +
-      '</span></h2>' + numbers(s, provider.activity) + histogram(s) + slowestRuns(s) + topKeys(s, provider.activity) +
+      '</span></h2>' + (qp.range ? '<p class="range-note">In the selected time range only. <button type="button" class="range-clear">Clear range</button></p>' : '') + numbers(s, provider.activity) + histogram(s) + slowestRuns(s) + topKeys(s, provider.activity) +
       calls('callers', 'Called by', s.callers) + calls('callees', 'Calls', s.callees);
   };
 
@@ -127,7 +129,10 @@
     if (!run && !back) return;
     e.preventDefault();
     if (back) qp.showProvider(Number(back.dataset.back));
-    else qp.reveal(Number(run.dataset.thread), Number(run.dataset.n));
+    else {
+      qp.reveal(Number(run.dataset.thread), Number(run.dataset.n));
+      if (qp.timelineShow) qp.timelineShow(Number(run.dataset.thread), Number(run.dataset.n));
+    }
   }
 
   // profile_queries.html#provider=NAME (the flame graph links so) opens NAME's statistics.

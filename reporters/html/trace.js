@@ -1,10 +1,10 @@
-// qprof viewer, part 1 of 6: the trace. Decompresses the payload's columns into typed arrays
+// qprof viewer, part 1 of 9: the trace. Decompresses the payload's columns into typed arrays
 // once, derives depth, extent, parent and self time in one pass per thread, and makes the texts
 // and classes of nodes and folds. Every rule here has a twin in reporters/html_format.cpp; the
 // browser test compares what the two write, so a change to one is a change to both.
 //
 // The files are concatenated (trace.js, render.js, chain.js, tree.js, panels.js, stats.js,
-// main.js) into one classic script, after payload_layout.js, which is generated from the C++
+// range.js, timeline_draw.js, timeline.js, main.js) into one classic script, after payload_layout.js, which is generated from the C++
 // description of the payload and declares the shared namespace `qp`; each file is an IIFE that
 // adds to it, so nothing else leaks into the page's global scope.
 
@@ -26,7 +26,28 @@
   qp.isUnfinished = (T, n) => (T.tag[n] & L.UNFINISHED) !== 0;
   qp.isHit = (T, n) => (T.tag[n] & L.OUTCOME_MASK) === HIT;
 
-  // Depth, extent, parent and self time from the columns tag, size, dur (and key).
+  // Start times for the timeline, rebuilt from the gap column (html_payload_layout.hpp): a
+  // node starts `gap` after its cursor -- its parent's start, or the end of its last timed
+  // sibling; at[d] holds the cursor of depth d -- and a hit sits at the cursor without moving it.
+  function startsOf(tag, dur, depth, gap) {
+    const len = tag.length;
+    const start = new Float64Array(len);
+    const at = new Float64Array(len + 1);
+    for (let n = 0; n < len; n++) {
+      const d = depth[n];
+      if ((tag[n] & L.OUTCOME_MASK) === HIT) {
+        start[n] = at[d];
+      } else {
+        start[n] = at[d] + (Number(gap[n]) || 0);
+        at[d] = start[n] + dur[n];
+      }
+      at[d + 1] = start[n];
+    }
+    return start;
+  }
+
+  // Depth, extent, parent and self time from the columns tag, size, dur (and key); start
+  // times from gap.
   function deriveThread(name, columns) {
     const { tag, size, dur } = columns;
     const len = tag.length;
@@ -56,9 +77,10 @@
       }
       stack[top++] = n;
     }
+    const start = startsOf(tag, dur, depth, columns.gap || []);
     return {
       name: String(name == null ? '' : name),
-      len, tag, size, dur, key: columns.key || null, depth, extent, parent, self,
+      len, tag, size, dur, key: columns.key || null, depth, extent, parent, self, start,
     };
   }
 
@@ -165,6 +187,7 @@
     }
     // Every share is of the busy time of all threads together (`total_ns`), as in the header.
     qp.total = Number(payload.total_ns != null ? payload.total_ns : payload.wall_ns) || 0;
+    qp.wall = Number(payload.wall_ns) || 0; // the session, start to end: the timeline's extent
     qp.providers = (payload.providers || []).map((p) => ({
       name: String(p.name), activity: !!p.activity,
     }));

@@ -1,4 +1,4 @@
-// qprof viewer, part 3 of 6: the trees as a widget. Roving-focus keyboard model, selection,
+// qprof viewer, part 3 of 9: the trees as a widget. Roving-focus keyboard model, selection,
 // mouse and hover, the thread shown, and reveal; all listeners are delegated on #trees.
 (() => {
   'use strict';
@@ -116,6 +116,7 @@
     if (o.focus) el.focus({ preventScroll: true });
     if (o.scroll) el.scrollIntoView({ block: scrollBlock(el, o.scroll), inline: 'nearest' });
     qp.showDetails(t, el, true);
+    if (isNode(el) && qp.timelineSelect) qp.timelineSelect(t, numAttr(el, 'data-n'));
   }
 
   qp.showThread = function showThread(t) {

@@ -57,6 +57,10 @@ KEYS = {
     "ArrowRight": ("ArrowRight", 39, ""),
     "ArrowDown": ("ArrowDown", 40, ""),
     " ": ("Space", 32, " "),
+    "+": ("Equal", 187, "+"),
+    "-": ("Minus", 189, "-"),
+    "[": ("BracketLeft", 219, "["),
+    "]": ("BracketRight", 221, "]"),
 }
 
 
@@ -399,6 +403,31 @@ class Browser:
         self.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
         self.send("Input.dispatchMouseEvent", dict(base, type="mousePressed", buttons=1))
         self.send("Input.dispatchMouseEvent", dict(base, type="mouseReleased", buttons=0))
+
+    def move_to(self, x, y):
+        self.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
+
+    def drag(self, x0, y0, x1, y1, modifiers=0, steps=8):
+        """Presses the left button at (x0, y0), moves to (x1, y1) in steps and releases it;
+        modifiers as the protocol's bits (8: Shift)."""
+        base = {"button": "left", "clickCount": 1, "modifiers": modifiers}
+        self.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x0, "y": y0,
+                                               "modifiers": modifiers})
+        self.send("Input.dispatchMouseEvent", dict(base, type="mousePressed", x=x0, y=y0,
+                                                   buttons=1))
+        for i in range(1, steps + 1):
+            x = x0 + (x1 - x0) * i / steps
+            y = y0 + (y1 - y0) * i / steps
+            self.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y,
+                                                   "buttons": 1, "button": "left",
+                                                   "modifiers": modifiers})
+        self.send("Input.dispatchMouseEvent", dict(base, type="mouseReleased", x=x1, y=y1,
+                                                   buttons=0))
+
+    def wheel(self, x, y, delta_x, delta_y):
+        """Turns the mouse wheel over (x, y); a negative delta_y scrolls up (zooms in)."""
+        self.send("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": x, "y": y,
+                                               "deltaX": delta_x, "deltaY": delta_y})
 
     def type_text(self, text):
         """Types text into the focused element, as an input method would commit it."""

@@ -26,6 +26,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import analysis_checks  # noqa: E402
 import cdp  # noqa: E402
+import timeline_checks  # noqa: E402
 
 READY_TIMEOUT_MS = 20000
 LOAD_TIMEOUT_S = 90  # the 1M-query page is tens of MB
@@ -685,7 +686,28 @@ def run_checks(browser, page_path, out_dir, shots=None):
                     analysis_checks.check_callers_callees, page)
         results.run("#provider=NAME opens that provider's statistics",
                     analysis_checks.check_provider_anchor, page)
+        results.run("the timeline starts the slowest run where the Chrome trace does",
+                    timeline_checks.check_starts_match_chrome, page, chrome_path)
+    results.run("the timeline has one track per thread", timeline_checks.check_tracks, page)
+    results.run("the timeline zooms (wheel, keys, buttons) and pans (drag)",
+                timeline_checks.check_zoom, page)
+    results.run("a slowest run clicked in the statistics is shown on the timeline",
+                timeline_checks.check_run_on_timeline, page)
+    results.run("clicking a slice selects its node in the tree",
+                timeline_checks.check_slice_click, page)
+    results.run("the keyboard moves the timeline's selection, and the tree follows",
+                timeline_checks.check_keyboard_selection, page)
+    results.run("a time range selected on the timeline limits the statistics",
+                timeline_checks.check_range_filters_stats, page)
+    results.run("the statistics of the whole run as a range are the payload's",
+                timeline_checks.check_whole_run_stats, page)
+    results.run("each thread's work and waiting over the whole run add up",
+                timeline_checks.check_busy_whole_run, page)
+    results.run("screenshot of the timeline", timeline_checks.screenshot_timeline, page, shots,
+                "html-timeline.png")
     results.run("search highlights a provider", check_search, page)
+    results.run("a search dims what it does not match on the timeline",
+                timeline_checks.check_search_dims, page)
     results.run("the markup agrees with the viewer after the interactions",
                 check_consistency, page, "rendered", ["selected", "match"])
     results.run("screenshot after the checks", check_final_screenshot, page)

@@ -1,0 +1,347 @@
+// qprof viewer, part 7 of 9: the timeline, drawn. One track per thread on one time axis, the
+// query slices of each thread nested by depth and drawn on a <canvas>, coloured by outcome as
+// in the tree. Only what is in view is walked: a subtree outside the shown time is skipped
+// whole, and a slice narrower than a pixel is drawn as one pixel column per row, its subtree
+// left out, so that a frame costs about the number of pixels, not of events. Start times come
+// from the payload's gaps (trace.js). Pointing, keys and the links to other views: timeline.js.
+(() => {
+  'use strict';
+
+  const ROW = 15;          // px per depth row
+  const HEAD = 17;         // px of a track's header, the thread's name
+  const AXIS = 22;         // px of the time axis at the top
+  const MAX_HEIGHT = 340;  // px of canvas at most; a taller timeline scrolls
+  const COLLAPSED = 6;     // rows a track shows until it is expanded, so that all fit
+  const MIN_SPAN = 1000;   // ns shown at the deepest zoom
+  const MIN_LABEL = 28;    // px a slice needs for a label
+  const DIM = 0.22;        // opacity of what a search does not match
+
+  // What both halves of the timeline share (this file draws, timeline.js handles input).
+  const tl = {
+    view: { from: 0, to: 1 }, // ns from the session start
+    wall: 1,
+    tracks: [],      // per thread: {t, y, depth, rows, busy, open}, y from the tracks' top
+    selected: null,  // {t, n}
+    hovered: null,
+    drag: null,      // {kind: 'pan' | 'range', x, from, to, view, moved}
+    el: {},
+    ctx: null,
+    width: 0,
+    height: 0,
+    paintMs: 0,      // how long the last frame took to draw, for html_page_benchmark.py
+    drawn: 0,        // slices and pixel columns the last frame walked, and how many of
+    lit: 0,          // them were not dimmed by a search
+  };
+  qp.tl = tl;
+  let tracksHeight = 0;
+  let pending = 0;      // a requested frame
+  let colours = {};
+  let charWidth = 6;
+
+  // ---- geometry ----
+
+  const scale = () => tl.width / (tl.view.to - tl.view.from); // px per ns
+  const xOf = (ns) => (ns - tl.view.from) * scale();
+  const nsOf = (x) => tl.view.from + x / scale();
+  const scrollTop = () => (tl.el.scroll ? tl.el.scroll.scrollTop : 0);
+
+  function setView(from, to) {
+    const span = Math.min(Math.max(to - from, MIN_SPAN), tl.wall);
+    let a = from + (to - from - span) / 2;
+    a = Math.min(Math.max(a, 0), tl.wall - span);
+    tl.view.from = a;
+    tl.view.to = a + span;
+    draw();
+  }
+
+  function zoom(factor, atX) {
+    const x = atX == null ? tl.width / 2 : atX;
+    const at = nsOf(x);
+    const span = (tl.view.to - tl.view.from) * factor;
+    setView(at - (x / tl.width) * span, at - (x / tl.width) * span + span);
+  }
+
+  function pan(px) {
+    const ns = px / scale();
+    setView(tl.view.from + ns, tl.view.to + ns);
+  }
+
+  // ---- drawing ----
+
+  function readColours() {
+    const style = getComputedStyle(document.documentElement);
+    const v = (name) => style.getPropertyValue(name).trim() || '#888';
+    colours = {
+      outcome: [v('--miss'), v('--hit'), v('--blocked'), v('--load'), v('--activity')],
+      bg: v('--bg'), fg: v('--fg'), muted: v('--muted'), panel: v('--panel'), rule: v('--rule'),
+      focus: v('--focus'), range: v('--focus'), match: v('--match'),
+    };
+  }
+
+  function measure() {
+    tl.tracks = qp.threads.map((T, t) => {
+      let depth = 1;
+      let busy = 0;
+      for (let n = 0; n < T.len; n++) if (T.depth[n] + 1 > depth) depth = T.depth[n] + 1;
+      for (let n = 0; n < T.len; n += T.size[n]) busy += T.dur[n];
+      return { t, y: 0, depth, rows: 0, busy, open: false };
+    });
+  }
+
+  // A track shows COLLAPSED rows until it is opened (a click on its header, or the button).
+  function layout() {
+    let y = 0;
+    for (const track of tl.tracks) {
+      track.y = y;
+      track.rows = track.open ? track.depth : Math.min(track.depth, COLLAPSED);
+      y += HEAD + track.rows * ROW + 4;
+    }
+    tracksHeight = y;
+    if (tl.el.expand) {
+      const deep = tl.tracks.some((tr) => tr.depth > COLLAPSED);
+      tl.el.expand.hidden = !deep;
+      tl.el.expand.textContent = tl.tracks.some((tr) => tr.depth > COLLAPSED && !tr.open) ? 'All rows' : 'Fewer rows';
+    }
+  }
+
+  function openTrack(track, open) {
+    if (track.open === open || track.depth <= COLLAPSED) return;
+    track.open = open;
+    layout();
+    resize();
+  }
+
+  function resize() {
+    if (!tl.el.canvas) return;
+    const ratio = window.devicePixelRatio || 1;
+    tl.width = Math.max(100, tl.el.scroll.clientWidth);
+    tl.height = Math.min(MAX_HEIGHT, AXIS + tracksHeight);
+    tl.el.canvas.width = Math.round(tl.width * ratio);
+    tl.el.canvas.height = Math.round(tl.height * ratio);
+    tl.el.canvas.style.width = tl.width + 'px';
+    tl.el.canvas.style.height = tl.height + 'px';
+    tl.el.spacer.style.height = Math.max(0, AXIS + tracksHeight - tl.height) + 'px';
+    tl.ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    tl.ctx.font = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+    charWidth = tl.ctx.measureText('abcdefghijklmnopqrstuvwxyz').width / 26;
+    draw();
+  }
+
+  function draw() {
+    if (!pending && tl.ctx) pending = requestAnimationFrame(paint);
+  }
+
+  function paint() {
+    pending = 0;
+    const began = performance.now();
+    tl.ctx.fillStyle = colours.bg;
+    tl.ctx.fillRect(0, 0, tl.width, tl.height);
+    tl.ctx.font = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+    tl.ctx.textBaseline = 'middle';
+    const top = AXIS - scrollTop();
+    tl.drawn = 0;
+    tl.lit = 0;
+    for (const track of tl.tracks) {
+      const y = top + track.y;
+      if (y > tl.height || y + HEAD + track.rows * ROW < AXIS) continue;
+      paintSlices(track, y + HEAD);
+      paintHeader(track, y);
+    }
+    paintRange();
+    paintMark(tl.selected, colours.focus, 2);
+    paintMark(tl.hovered, colours.fg, 1);
+    paintAxis();
+    paintRangeLabel();
+    updateSpan();
+    tl.paintMs = performance.now() - began;
+  }
+
+  function paintHeader(track, y) {
+    const T = qp.threads[track.t];
+    tl.ctx.fillStyle = colours.panel;
+    tl.ctx.fillRect(0, y, tl.width, HEAD - 2);
+    tl.ctx.fillStyle = colours.fg;
+    tl.ctx.font = '600 11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+    let text = T.name + ' \u00b7 ' + qp.durationText(track.busy) + ' busy \u00b7 ' +
+      qp.percentText(track.busy) + ' \u00b7 ' + qp.thousands(T.len) + ' events';
+    if (track.depth > COLLAPSED) {
+      text += track.open ? ' \u00b7 ' + track.depth + ' rows (click to show ' + COLLAPSED + ')'
+        : ' \u00b7 ' + track.rows + ' of ' + track.depth + ' rows (click for all)';
+    }
+    tl.ctx.fillText(text, 6, y + (HEAD - 2) / 2);
+    tl.ctx.font = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+  }
+
+  // One thread's slices. lastX[row] is the pixel column a sub-pixel slice last took on that
+  // row, lastRank[row] what took it: a search match over the rest, a run over a hit. While a
+  // search is on, what it does not match is dimmed.
+  function paintSlices(track, y0) {
+    const T = qp.threads[track.t];
+    const k = scale();
+    const lastX = new Float64Array(track.rows).fill(-1);
+    const lastRank = new Uint8Array(track.rows);
+    const bottom = tl.height;
+    const searching = qp.matcher != null;
+    for (let n = 0; n < T.len;) {
+      const s = T.start[n];
+      const e = s + T.dur[n];
+      const row = T.depth[n];
+      const y = y0 + row * ROW;
+      if (e < tl.view.from || s > tl.view.to || y > bottom || row >= track.rows) { n += T.size[n]; continue; }
+      const outcome = T.tag[n] & 7;
+      const x = (s - tl.view.from) * k;
+      const w = (e - s) * k;
+      const lit = !searching || qp.isMatch(T, n);
+      tl.drawn++;
+      if (lit) tl.lit++;
+      if (w < 1) {
+        const column = Math.floor(x);
+        const hit = outcome === qp.HIT;
+        const rank = (lit ? 2 : 0) + (hit ? 0 : 1);
+        if (lastX[row] !== column || rank > lastRank[row]) {
+          lastX[row] = column;
+          lastRank[row] = rank;
+          tl.ctx.fillStyle = colours.outcome[outcome] || colours.outcome[0];
+          tl.ctx.globalAlpha = (hit ? 0.9 : 0.75) * (lit ? 1 : DIM);
+          if (hit) tl.ctx.fillRect(column, y + 4, 1, ROW - 8);
+          else tl.ctx.fillRect(column, y + 1, 1, ROW - 2);
+          tl.ctx.globalAlpha = 1;
+        }
+        n += T.size[n];
+        continue;
+      }
+      if (y + ROW >= AXIS) paintSlice(track.t, n, x, w, y, lit && searching ? 'match' : lit ? 'lit' : 'dim');
+      n++;
+    }
+  }
+
+  // `look`: 'lit', 'dim' (a search does not match it) or 'match' (it does: outlined).
+  function paintSlice(t, n, x, w, y, look) {
+    const T = qp.threads[t];
+    const row = T.depth[n];
+    const left = Math.max(x, -1);
+    const right = Math.min(x + w, tl.width + 1);
+    tl.ctx.fillStyle = colours.outcome[T.tag[n] & 7] || colours.outcome[0];
+    tl.ctx.globalAlpha = (row % 2 === 0 ? 0.9 : 0.72) * (look === 'dim' ? DIM : 1);
+    tl.ctx.fillRect(left, y + 1, Math.max(1, right - left - (w > 4 ? 1 : 0)), ROW - 2);
+    tl.ctx.globalAlpha = 1;
+    if (look === 'match') {
+      tl.ctx.strokeStyle = colours.match;
+      tl.ctx.lineWidth = 2;
+      tl.ctx.strokeRect(left + 1, y + 1, Math.max(1, right - left - 2), ROW - 2);
+      tl.ctx.lineWidth = 1;
+    }
+    if (qp.isUnfinished(T, n)) {
+      tl.ctx.strokeStyle = colours.fg;
+      tl.ctx.setLineDash([3, 2]);
+      tl.ctx.strokeRect(left + 0.5, y + 1.5, right - left - 1, ROW - 3);
+      tl.ctx.setLineDash([]);
+    }
+    if (right - left < MIN_LABEL) return;
+    const room = Math.floor((right - left - 6) / charWidth);
+    let text = qp.providerName(t, n);
+    const full = text + ' ' + qp.durationText(T.dur[n]);
+    if (full.length <= room) text = full;
+    else if (text.length > room) text = text.slice(0, Math.max(1, room - 1)) + '\u2026';
+    tl.ctx.fillStyle = colours.bg;
+    tl.ctx.fillText(text, left + 3, y + ROW / 2);
+  }
+
+  // An outline around the slice of `at` ({t, n}), widened to be seen when it is narrow.
+  function paintMark(at, colour, lineWidth) {
+    if (!at) return;
+    const T = qp.threads[at.t];
+    const track = tl.tracks[at.t];
+    if (!T || !track || at.n >= T.len) return;
+    const y = AXIS - scrollTop() + track.y + HEAD + T.depth[at.n] * ROW;
+    const x = xOf(T.start[at.n]);
+    const w = Math.max(3, T.dur[at.n] * scale());
+    if (x > tl.width || x + w < 0 || y + ROW < AXIS || y > tl.height) return;
+    tl.ctx.strokeStyle = colour;
+    tl.ctx.lineWidth = lineWidth;
+    tl.ctx.strokeRect(Math.max(-1, x - 1) + 0.5, y + 0.5, Math.min(w + 1, tl.width + 2), ROW - 1);
+    tl.ctx.lineWidth = 1;
+  }
+
+  function paintRange() {
+    const r = tl.drag && tl.drag.kind === 'range' ? tl.drag : qp.range;
+    if (!r) return;
+    const a = xOf(Math.min(r.from, r.to));
+    const b = xOf(Math.max(r.from, r.to));
+    tl.ctx.fillStyle = colours.range;
+    tl.ctx.globalAlpha = 0.14;
+    tl.ctx.fillRect(a, 0, b - a, tl.height);
+    tl.ctx.globalAlpha = 1;
+    tl.ctx.strokeStyle = colours.range;
+    tl.ctx.beginPath();
+    tl.ctx.moveTo(Math.round(a) + 0.5, 0);
+    tl.ctx.lineTo(Math.round(a) + 0.5, tl.height);
+    tl.ctx.moveTo(Math.round(b) + 0.5, 0);
+    tl.ctx.lineTo(Math.round(b) + 0.5, tl.height);
+    tl.ctx.stroke();
+  }
+
+  // The range's length on the axis, over its middle (while it is dragged, too).
+  function paintRangeLabel() {
+    const r = tl.drag && tl.drag.kind === 'range' ? tl.drag : qp.range;
+    if (!r) return;
+    const text = qp.durationText(Math.abs(r.to - r.from));
+    const w = tl.ctx.measureText(text).width + 10;
+    const middle = (xOf(r.from) + xOf(r.to)) / 2;
+    const x = Math.min(Math.max(middle - w / 2, 0), tl.width - w);
+    tl.ctx.fillStyle = colours.range;
+    tl.ctx.fillRect(x, 2, w, AXIS - 5);
+    tl.ctx.fillStyle = colours.bg;
+    tl.ctx.fillText(text, x + 5, AXIS / 2);
+  }
+
+  // A tick about every 100 px, on a 1-2-5 step, labelled in the unit of the step.
+  function tickStep() {
+    const raw = 100 / scale();
+    const decade = Math.pow(10, Math.floor(Math.log10(raw)));
+    for (const m of [1, 2, 5, 10]) if (m * decade >= raw) return m * decade;
+    return 10 * decade;
+  }
+
+  // In the unit of the whole view's end, with the decimals the step needs: "523.401 ms".
+  function tickText(ns, step) {
+    const units = [[1e9, ' s'], [1e6, ' ms'], [1e3, ' \u00b5s'], [1, ' ns']];
+    const [size, name] = units.find(([u]) => tl.view.to >= u) || units[3];
+    const digits = Math.min(6, Math.max(0, Math.ceil(Math.log10(size / step) - 1e-9)));
+    return (ns / size).toFixed(digits) + name;
+  }
+
+  function paintAxis() {
+    tl.ctx.fillStyle = colours.bg;
+    tl.ctx.fillRect(0, 0, tl.width, AXIS);
+    tl.ctx.strokeStyle = colours.rule;
+    tl.ctx.fillStyle = colours.muted;
+    const step = tickStep();
+    tl.ctx.beginPath();
+    for (let ns = Math.ceil(tl.view.from / step) * step; ns <= tl.view.to; ns += step) {
+      const x = Math.round(xOf(ns)) + 0.5;
+      tl.ctx.moveTo(x, AXIS - 6);
+      tl.ctx.lineTo(x, tl.height);
+      tl.ctx.fillText(tickText(ns, step), x + 3, AXIS / 2 - 2);
+    }
+    tl.ctx.moveTo(0, AXIS - 0.5);
+    tl.ctx.lineTo(tl.width, AXIS - 0.5);
+    tl.ctx.globalAlpha = 0.5;
+    tl.ctx.stroke();
+    tl.ctx.globalAlpha = 1;
+  }
+
+  function updateSpan() {
+    if (!tl.el.span) return;
+    const text = qp.durationText(tl.view.from) + ' \u2013 ' + qp.durationText(tl.view.to) +
+      ' \u00b7 ' + qp.durationText(tl.view.to - tl.view.from) + ' shown';
+    if (tl.el.span.textContent !== text) tl.el.span.textContent = text;
+  }
+
+  // What timeline.js uses.
+  Object.assign(tl, {
+    ROW, HEAD, AXIS, COLLAPSED, MIN_SPAN,
+    scale, xOf, nsOf, scrollTop, setView, zoom, pan,
+    readColours, measure, layout, openTrack, resize, draw,
+  });
+})();
