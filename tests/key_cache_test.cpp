@@ -81,6 +81,19 @@ TEST_CASE("an index finds every entry it holds, by hash and key, and nothing els
     CHECK(index.find("key 7", entries[8].hash) == nullptr);  // a hash that is not its own
 }
 
+TEST_CASE("the cache's string hash reads every byte of every length") {
+    for (std::size_t size = 0; size <= 40; ++size) {
+        std::string text(size, 'a');
+        const std::uint64_t hash = qprof::detail::hash_chars(text.data(), size);
+        CHECK(hash != qprof::detail::hash_chars(text.data(), size + 1));  // the length counts
+        for (std::size_t i = 0; i < size; ++i) {
+            text[i] = 'b';
+            CHECK(qprof::detail::hash_chars(text.data(), size) != hash);
+            text[i] = 'a';
+        }
+    }
+}
+
 TEST_CASE("keys with the same hash stay apart in an index") {
     KeyIndex<std::string> index;
     const auto entries = make_entries(50, 42);
@@ -143,6 +156,34 @@ TEST_CASE("a key is formatted once in the process, whichever threads record it")
         REQUIRE(nodes.size() == 1000);
         CHECK(nodes[0] == "counted[name 0]");
         CHECK(nodes[999] == "counted[name 9]");
+    }
+}
+
+TEST_CASE("threads interning the same keys at once each record them as themselves") {
+    qprof::Session session{options_with_keys()};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t) {
+        threads.emplace_back([t] {
+            for (int round = 0; round < 20; ++round) {
+                for (int i = 0; i < 50; ++i) {
+                    PROFILE_QUERY_HIT(shared, "shared " + std::to_string(i));
+                    PROFILE_QUERY_HIT(own,
+                                      "thread " + std::to_string(t) + " key " + std::to_string(i));
+                }
+            }
+        });
+    }
+    for (std::thread& thread : threads) {
+        thread.join();
+    }
+    session.finish();
+    REQUIRE(session.trace().threads.size() == 4);  // the main thread recorded nothing
+    for (std::size_t thread = 0; thread < 4; ++thread) {
+        const std::vector<std::string> nodes = qprof::test::keyed_nodes(session.trace(), thread);
+        REQUIRE(nodes.size() == 2000);
+        CHECK(nodes[98] == "shared[shared 49]");
+        CHECK(nodes[1999].starts_with("own[thread "));
+        CHECK(nodes[1999].ends_with(" key 49]"));
     }
 }
 

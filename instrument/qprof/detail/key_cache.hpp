@@ -1,7 +1,7 @@
 // Interned keys, and each thread's cache of them: a key the thread has seen is found again by
 // one hash and one compare, with no lock.
 //
-//   const std::size_t hash = KeyHash<Key>{}(key);
+//   const std::size_t hash = cache_hash(key);
 //   if (const KeyEntry<Key>* entry = cache->find(key, hash)) return entry->text_id;   // no lock
 //   return interned_keys<Key>().intern(key, hash, cache);   // the first time on this thread
 //
@@ -13,19 +13,81 @@
 #pragma once
 
 #include <bit>
+#include <boost/pfr/core.hpp>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <mutex>
 #include <new>
 #include <qprof/detail/guarded_key_text.hpp>
 #include <qprof/key.hpp>
+#include <string>
+#include <tuple>
+#include <type_traits>
 #include <utility>
-#include <vector>
 
 namespace qprof::detail {
 
 std::uint32_t intern_key_text(std::string text);
+
+// The hash of a string's bytes, inline: std::hash of a std::string (murmur, out of line) was
+// a third of the instructions of a cached lookup. Words are mixed as they are read; the last
+// word overlaps the one before rather than being read byte by byte.
+inline std::uint64_t hash_chars(const char* chars, std::size_t size) {
+    auto mix = [](std::uint64_t hash, std::uint64_t word) {
+        hash = (hash ^ word) * 0xff51afd7ed558ccdull;
+        return hash ^ (hash >> 32);
+    };
+    auto load = [](const char* at, auto word) {
+        std::memcpy(&word, at, sizeof word);
+        return static_cast<std::uint64_t>(word);
+    };
+    std::uint64_t hash = size * 0x9E3779B97F4A7C15ull;
+    if (size >= 8) {
+        for (; size > 8; chars += 8, size -= 8) {
+            hash = mix(hash, load(chars, std::uint64_t{}));
+        }
+        return mix(hash, load(chars + size - 8, std::uint64_t{}));
+    }
+    if (size >= 4) {
+        return mix(hash,
+                   load(chars, std::uint32_t{}) << 32 | load(chars + size - 4, std::uint32_t{}));
+    }
+    if (size > 0) {
+        const auto byte = [&](std::size_t i) {
+            return std::uint64_t{static_cast<unsigned char>(chars[i])};
+        };
+        return mix(hash, byte(0) << 16 | byte(size / 2) << 8 | byte(size - 1));
+    }
+    return hash;
+}
+
+// The hash the key caches use: KeyHash's, with std::string hashed by hash_chars, also inside
+// aggregates, pairs and tuples. Keys equal by KeyEqual hash alike, as with KeyHash.
+template <typename Key>
+std::size_t cache_hash(const Key& key) {
+    if constexpr (std::is_same_v<Key, std::string>) {
+        return static_cast<std::size_t>(hash_chars(key.data(), key.size()));
+    } else if constexpr (StdHashable<Key>) {
+        return KeyHash<Key>{}(key);
+    } else if constexpr (Reflectable<Key>) {
+        std::size_t seed = 0;
+        boost::pfr::for_each_field(
+            key, [&seed](const auto& field) { seed = hash_combine(seed, cache_hash(field)); });
+        return seed;
+    } else if constexpr (TupleLike<Key>) {
+        return std::apply(
+            [](const auto&... element) {
+                std::size_t seed = 0;
+                ((seed = hash_combine(seed, cache_hash(element))), ...);
+                return seed;
+            },
+            key);
+    } else {
+        return KeyHash<Key>{}(key);
+    }
+}
 
 // One distinct key and the id of its text; immutable once made.
 template <typename Key>
@@ -248,7 +310,7 @@ template <typename Key>
 // has seen, else interned (and formatted, the first time in the process).
 template <typename Key>
 std::uint32_t cached_key_text_id(const Key& key) {
-    const std::size_t hash = KeyHash<Key>{}(key);
+    const std::size_t hash = cache_hash(key);
     KeyIndex<Key>* cache = t_key_cache<Key>.index;
     if (cache == nullptr) [[unlikely]] {
         cache = adopt_key_cache<Key>();
