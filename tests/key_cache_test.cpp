@@ -162,6 +162,7 @@ TEST_CASE("a key is formatted once in the process, whichever threads record it")
 TEST_CASE("threads interning the same keys at once each record them as themselves") {
     qprof::Session session{options_with_keys()};
     std::vector<std::thread> threads;
+    threads.reserve(4);
     for (int t = 0; t < 4; ++t) {
         threads.emplace_back([t] {
             for (int round = 0; round < 20; ++round) {
