@@ -281,27 +281,28 @@ struct ThreadKeyCache {
 template <typename Key>
 inline thread_local constinit ThreadKeyCache<Key> t_key_cache{};
 
-// Gives the thread's cache back to the pool when the thread ends.
+// Calls `release` when the calling thread ends; false if its end has begun (then a cache
+// taken now would never be given back).
+bool release_at_thread_exit(void (*release)());
+
 template <typename Key>
-struct KeyCacheReturn {
-    bool armed = false;
-    ~KeyCacheReturn() {
-        ThreadKeyCache<Key>& cache = t_key_cache<Key>;
-        cache.ended = true;
-        if (cache.index != nullptr) {
-            interned_keys<Key>().give_back(std::exchange(cache.index, nullptr));
-        }
+void give_back_key_cache() {
+    ThreadKeyCache<Key>& cache = t_key_cache<Key>;
+    cache.ended = true;
+    if (cache.index != nullptr) {
+        interned_keys<Key>().give_back(std::exchange(cache.index, nullptr));
     }
-};
-template <typename Key>
-inline thread_local KeyCacheReturn<Key> t_key_cache_return;
+}
 
 template <typename Key>
 [[gnu::noinline]] KeyIndex<Key>* adopt_key_cache() {
     ThreadKeyCache<Key>& cache = t_key_cache<Key>;
     if (!cache.ended) {
-        t_key_cache_return<Key>.armed = true;  // constructs it: the thread's end runs it
-        cache.index = interned_keys<Key>().take_cache();
+        if (release_at_thread_exit(&give_back_key_cache<Key>)) {
+            cache.index = interned_keys<Key>().take_cache();
+        } else {
+            cache.ended = true;
+        }
     }
     return cache.index;
 }
