@@ -1,7 +1,8 @@
 #include "gzip.hpp"
 
-#include <algorithm>
 #include <array>
+
+#include "deflate.hpp"
 
 namespace qprof::detail {
 
@@ -20,7 +21,8 @@ constexpr std::array<std::uint32_t, 256> make_crc_table() {
 }
 
 constexpr std::array<std::uint32_t, 256> kCrcTable = make_crc_table();
-constexpr std::size_t kStoredBlockBytes = 65'535;
+// Magic, deflate, no flags, no time, no extra flags, unknown OS.
+constexpr std::string_view kHeader{"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff", 10};
 
 void put_u16(std::string& out, std::uint32_t value) {
     out += static_cast<char>(value & 0xff);
@@ -42,21 +44,9 @@ std::uint32_t crc32_ieee(std::string_view data) {
     return crc ^ 0xffffffffu;
 }
 
-std::string gzip_stored(std::string_view data) {
-    std::string out;
-    out.reserve(data.size() + data.size() / kStoredBlockBytes * 5 + 32);
-    // Magic, deflate, no flags, no time, no extra flags, unknown OS.
-    out.append("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff", 10);
-    std::size_t at = 0;
-    do {
-        const std::size_t size = std::min(kStoredBlockBytes, data.size() - at);
-        const bool last = at + size == data.size();
-        out += static_cast<char>(last ? 1 : 0);  // BFINAL, BTYPE 00: stored
-        put_u16(out, static_cast<std::uint32_t>(size));
-        put_u16(out, static_cast<std::uint32_t>(~size & 0xffff));
-        out.append(data.substr(at, size));
-        at += size;
-    } while (at < data.size());
+std::string gzip_compress(std::string_view data) {
+    std::string out{kHeader};
+    out += deflate_raw(data);
     put_u32(out, crc32_ieee(data));
     put_u32(out, static_cast<std::uint32_t>(data.size()));  // ISIZE: the size modulo 2^32
     return out;

@@ -1,5 +1,5 @@
 // The pieces of profile_queries.html that html_reporter.cpp puts together: the importance
-// rule, the initial view of a thread's tree, the JSON payload the
+// rule, the initial view of a thread's tree, the payload (compressed columns and JSON) the
 // viewer reads, and the texts and classes both the page and the viewer show. The viewer
 // (reporters/html/*.js) follows the same rules to draw what this leaves folded; the browser
 // test checks that the two agree. The whole contract: docs/html-report.md.
@@ -12,6 +12,7 @@
 #include <qprof/trace.hpp>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "json_text.hpp"
@@ -53,12 +54,11 @@ struct Piece {
     bool fold = false;
 };
 inline constexpr std::uint32_t kSmallRun = 4;
-// Deep chains are drawn flattened: from this depth on a box is a plain block (class `deep`),
-// since nested inline boxes take a browser super-linear time to lay out...
+// Deep chains are drawn flattened: from this depth on a node is a row (class `deep`) of a flat
+// list inside its ancestor at depth kDeepDepth - 1, its children the rows after it, because
+// nested boxes take a browser super-linear time to lay out and the HTML parser nests at most
+// 512 elements. The markup never nests deeper than kDeepDepth boxes.
 inline constexpr std::uint32_t kDeepDepth = 32;
-// ... and nodes this deep start closed, so that the page's markup never nests near the HTML
-// parser's limit (512 open elements); the viewer opens them one level per action.
-inline constexpr std::uint32_t kMaxOpenDepth = 256;
 inline constexpr std::size_t kMaxPieces = 1'000;
 // With `min_ns`, the siblings at least that long are the ones drawn on their own, important
 // or not: a node opened to show only its longest children.
@@ -77,10 +77,16 @@ void write_initial_tree(std::ostream& out, const Trace& trace, const Preorder& o
 // first, ties in call order.
 void sort_heaviest_first(const Preorder& order, std::vector<Piece>& drawn);
 
-// The whole trace for the viewer, as JSON (docs/html-report.md).
+// The whole trace for the viewer (docs/html-report.md): first its columns, compressed, as
+// base64; then JSON with the rest and the size of each column (name, bytes) of each thread.
+using PayloadColumns = std::vector<std::vector<std::pair<std::string_view, std::uint64_t>>>;
+PayloadColumns write_payload_columns(std::ostream& out, const Trace& trace,
+                                     const std::vector<Preorder>& orders,
+                                     const Importance& important);
 struct ProviderStats;
 void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preorder>& orders,
-                   const Importance& important, const std::vector<ProviderStats>& stats);
+                   const Importance& important, const std::vector<ProviderStats>& stats,
+                   const PayloadColumns& columns);
 
 // The header: the run in numbers and where the time went (html_summary.cpp).
 struct ProviderStats;

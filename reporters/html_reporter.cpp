@@ -285,8 +285,10 @@ class HtmlReporter : public Reporter {
         write_provider_table(out, trace, stats);
         write_shapes(out, trace, orders, total_ns);
         write_legend(out, options_);
-        out << "<script type=\"application/json\" id=\"qprof-trace\">";
-        write_payload(out, trace, orders, important, stats);
+        out << "<script type=\"application/octet-stream\" id=\"qprof-columns\">";
+        const PayloadColumns columns = write_payload_columns(out, trace, orders, important);
+        out << "</script>\n<script type=\"application/json\" id=\"qprof-trace\">";
+        write_payload(out, trace, orders, important, stats, columns);
         out << "</script>\n<script id=\"qprof-viewer\">";
         write_viewer_js(out);
         out << "</script>\n</body>\n</html>\n";

@@ -186,7 +186,7 @@ class PprofReporter : public Reporter {
     }
     std::string_view file_suffix() const override { return "pb.gz"; }
     void write(const Trace& trace, std::ostream& out) override {
-        out << gzip_stored(ProfileBuilder{trace}.build());
+        out << gzip_compress(ProfileBuilder{trace}.build());
     }
 };
 

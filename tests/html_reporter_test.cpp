@@ -65,6 +65,40 @@ std::string html_of(const qprof::Trace& trace, const qprof::ReportOptions& optio
     return qprof::test::report_text("html", trace, options);
 }
 
+// The text of the page's element that starts with `open`.
+std::string element_text(const std::string& page, const std::string& open) {
+    const std::size_t start = page.find(open);
+    REQUIRE(start != std::string::npos);
+    const std::size_t text = page.find('>', start) + 1;
+    return page.substr(text, page.find("</script>", text) - text);
+}
+
+// The payload's columns as Python's zlib decompresses them, each LEB128 varint as a number
+// (the key column's zigzag differences summed back).
+std::vector<std::vector<std::uint64_t>> payload_columns(const std::string& page,
+                                                        std::size_t nodes) {
+    const std::string bytes = qprof::test::decompress_with_python(
+        element_text(page, "<script type=\"application/octet-stream\" id=\"qprof-columns\">"),
+        "base64-zlib");
+    std::vector<std::vector<std::uint64_t>> columns;
+    std::size_t at = 0;
+    while (at < bytes.size()) {
+        auto& column = columns.emplace_back();
+        for (std::size_t n = 0; n < nodes; ++n) {
+            std::uint64_t value = 0;
+            for (int shift = 0;; shift += 7) {
+                const auto byte = static_cast<unsigned char>(bytes.at(at++));
+                value |= std::uint64_t{byte & 0x7fu} << shift;
+                if (byte < 0x80) {
+                    break;
+                }
+            }
+            column.push_back(value);
+        }
+    }
+    return columns;
+}
+
 }  // namespace
 
 TEST_CASE("profile_queries.html matches the golden file") {
@@ -85,6 +119,51 @@ TEST_CASE("profile_queries.html matches the golden file") {
     const std::string stable = std::regex_replace(qprof::test::without_viewer(page),
                                                   std::regex{"\\(pid [0-9]+\\)"}, "(pid PID)");
     qprof::test::check_golden(stable, "html.approved.html");
+}
+
+TEST_CASE("the payload's columns read back through zlib as the trace in pre-order") {
+    const std::string page = html_of(compile_trace(), {6, 10});
+    CHECK_THAT(page, Catch::Contains("\"threads\":[{\"name\":\"main\",\"nodes\":28,\"bytes\":{"
+                                     "\"tag\":51,\"size\":28,\"dur\":72}}]"));
+    const auto columns = payload_columns(page, 28);
+    REQUIRE(columns.size() == 3);
+    using Column = std::vector<std::uint64_t>;
+    // tag = provider << 5 | important << 4 | unfinished << 3 | outcome (html_payload_layout.hpp)
+    CHECK(columns[0] == Column{4,   32,  84,  112, 128, 129, 128, 129, 128, 129,
+                               128, 129, 128, 129, 128, 129, 128, 129, 96,  129,
+                               128, 128, 128, 128, 128, 128, 128, 163});
+    CHECK(columns[1] == Column{2, 1, 26, 15, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                               1, 1, 1,  1,  3, 1, 1, 1, 1, 1, 1, 1, 1, 1});
+    Column dur(28, 1'000'000);
+    dur[0] = dur[18] = 3'000'000;
+    dur[2] = 35'000'000;
+    dur[3] = 15'000'000;
+    for (const std::size_t hit : {5, 7, 9, 11, 13, 15, 17, 19}) {
+        dur[hit] = 0;
+    }
+    CHECK(columns[2] == dur);
+}
+
+TEST_CASE("with keys, the payload has a key column of differences") {
+    qprof::test::ManualClock clock;
+    qprof::SessionOptions options = qprof::test::recording_options();
+    options.record_keys = true;
+    qprof::Session session{options};
+    compile();
+    session.finish();
+    const qprof::Trace& trace = session.trace();
+    const std::string page = html_of(trace);
+    const auto columns = payload_columns(page, 28);
+    REQUIRE(columns.size() == 4);
+    const Preorder order{trace.threads.at(0)};
+    std::int64_t key = 0;
+    for (std::uint32_t n = 0; n < order.size(); ++n) {
+        const std::uint64_t zigzag = columns[3][n];
+        key += (zigzag & 1) != 0 ? -static_cast<std::int64_t>((zigzag + 1) / 2)
+                                 : static_cast<std::int64_t>(zigzag / 2);
+        INFO(n);
+        CHECK(key == static_cast<std::int64_t>(order.thread().keys[order.post_index(n)]));
+    }
 }
 
 TEST_CASE("the page is self-contained: it loads nothing from elsewhere") {
@@ -259,9 +338,9 @@ TEST_CASE("a fold names the provider that takes its time") {
     CHECK(text(5, 6) == "+1 query \u00b7 <0.1 % \u00b7 type_of");    // a hit: counted, not timed
 }
 
-TEST_CASE("a chain 20,000 deep is written without recursion, its markup nested boundedly") {
+TEST_CASE("a chain 100,000 deep is written without recursion, flattened into rows") {
     const std::string page =
-        qprof::test::without_viewer(html_of(qprof::test::deep_chain_trace(20'000)));
+        qprof::test::without_viewer(html_of(qprof::test::deep_chain_trace(100'000)));
     int nesting = 0;
     int deepest = 0;
     // The nesting of the tree's boxes: every "<div class=\"node" opens, every "</div>" closes.
@@ -272,9 +351,13 @@ TEST_CASE("a chain 20,000 deep is written without recursion, its markup nested b
             --nesting;
         }
     }
-    using qprof::detail::html::kMaxOpenDepth;
-    CHECK(deepest > static_cast<int>(kMaxOpenDepth) - 8);         // drawn open down to the limit...
-    CHECK(deepest <= static_cast<int>(kMaxOpenDepth) + 1);        // ... and no further
-    CHECK_THAT(page, Catch::Contains(" deep\" data-n=\"40\">"));  // flattened from depth 32
-    CHECK_THAT(page, Catch::Contains("\"size\":[20000,19999,"));
+    using qprof::detail::html::kDeepDepth;
+    CHECK(deepest == static_cast<int>(kDeepDepth) + 1);  // boxes down to depth 31, then a row
+    // A row holds only its label; its child is the next row, not inside it.
+    CHECK_THAT(page,
+               Catch::Contains(" deep\" data-n=\"40\" data-depth=\"40\"><span class=\"label\">"));
+    CHECK_THAT(page, Catch::Contains("</span></div><div class=\"node miss depth-41 "));
+    // The initial budget opens the chain far below what nested boxes allowed (256).
+    CHECK_THAT(page, Catch::Contains(" data-n=\"1000\" data-depth=\"1000\">"));
+    CHECK_THAT(page, Catch::Contains("{\"name\":\"main\",\"nodes\":100000,"));  // all of it
 }

@@ -174,6 +174,22 @@ CommandResult run_command(const std::string& command, const TempDir& dir) {
     return result;
 }
 
+std::string decompress_with_python(const std::string& packed, const std::string& container) {
+    const TempDir dir;
+    const std::filesystem::path file = dir.path() / "packed";
+    std::ofstream{file, std::ios::binary} << packed;
+    const CommandResult run = run_command(
+        "python3 -c 'import base64, gzip, sys, zlib; data = open(sys.argv[1], \"rb\").read(); "
+        "c = sys.argv[2]; data = base64.b64decode(data, validate=True) if c.startswith(\"base64\") "
+        "else data; sys.stdout.buffer.write(gzip.decompress(data) if c == \"gzip\" else "
+        "zlib.decompress(data))' " +
+            file.string() + " " + container,
+        dir);
+    INFO(run.err);
+    REQUIRE(run.status == 0);
+    return run.out;
+}
+
 std::string report_text(const std::string& name, const Trace& trace, const ReportOptions& options) {
     std::unique_ptr<Reporter> reporter = make_reporter(name);
     REQUIRE(reporter);

@@ -80,6 +80,10 @@ struct CommandResult {
 // Runs `command` with its output captured in files of `dir`.
 CommandResult run_command(const std::string& command, const TempDir& dir);
 
+// `packed` decompressed by Python's zlib module, a decoder we trust: `container` is "gzip",
+// "zlib", or "base64-zlib" (a zlib stream as base64 text, as the HTML payload's columns).
+std::string decompress_with_python(const std::string& packed, const std::string& container);
+
 // What the reporter `name` writes for `trace`, configured with `options`.
 std::string report_text(const std::string& name, const Trace& trace,
                         const ReportOptions& options = {});

@@ -1,6 +1,7 @@
 // qprof viewer, part 6 of 6: start-up and the hooks the browser tests use (window.qprof). The
-// script sits at the end of <body>, so the whole page is parsed by now: everything runs at
-// once, synchronously, and `ready` resolves before the first frame is painted.
+// script sits at the end of <body>, so the whole page is parsed by now; the payload's columns
+// decompress in the browser's own DecompressionStream, after which every handler is attached
+// at once and `ready` resolves. Until then the page shows its initial view.
 (() => {
   'use strict';
 
@@ -36,20 +37,24 @@
     }
   }
 
-  try {
+  async function start() {
     const source = document.getElementById('qprof-trace');
-    if (!source) throw new Error('the page has no #qprof-trace');
+    const columns = document.getElementById('qprof-columns');
+    if (!source || !columns) throw new Error('the page has no #qprof-trace or #qprof-columns');
     const payload = JSON.parse(source.textContent);
-    qp.load(payload);
+    await qp.load(payload, columns.textContent);
     qp.initTrees();
     qp.initPanels();
     qp.initStats(payload);
-  } catch (e) {
+  }
+
+  start().catch((e) => {
     // Not rethrown: a broken page should say so in the page, and `ready` must still settle
     // so that whoever waits on it learns about `error` instead of timing out.
     qp.threads = qp.threads || [];
     fail(e && e.message ? e.message : String(e));
-  }
-  api.readyAt = performance.now();
-  resolveReady();
+  }).finally(() => {
+    api.readyAt = performance.now();
+    resolveReady();
+  });
 })();

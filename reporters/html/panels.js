@@ -18,7 +18,7 @@
 
   function nodeDetails(t, n, pinned) {
     const T = qp.threads[t];
-    const outcome = T.tag[n] & 7;
+    const outcome = qp.outcomeOf(T, n);
     const key = qp.keyText(t, n);
     let h = '<h2>' + (pinned ? 'Selected' : 'Preview') + '</h2><dl>';
     h += row('provider', 'Provider', qp.providerName(t, n));
@@ -81,8 +81,8 @@
     if (!box) return;
     let id = qp.shownProvider >= 0 ? 'provider' + qp.shownProvider : 'none';
     if (el && t >= 0) {
-      id = el.classList.contains('fold')
-        ? t + 'f' + el.getAttribute('data-from') + '-' + el.getAttribute('data-to')
+      const run = el.classList.contains('fold') ? 'f' : qp.isLevels(el) ? 'l' : '';
+      id = run ? t + run + el.getAttribute('data-from') + '-' + el.getAttribute('data-to')
         : t + 'n' + el.getAttribute('data-n');
       id += pinned ? 'p' : 'h';
     }
@@ -92,6 +92,8 @@
       box.innerHTML = HINT;
     } else if (!el) {
       box.innerHTML = qp.providerHtml(qp.shownProvider);
+    } else if (qp.isLevels(el)) {
+      box.innerHTML = qp.levelsDetails(t, el, pinned);
     } else if (el.classList.contains('fold')) {
       box.innerHTML = foldDetails(t, Number(el.getAttribute('data-from')), Number(el.getAttribute('data-to')), pinned);
     } else {
@@ -214,7 +216,9 @@
     if (!qp.matcher) return;
     qp.treeEls.forEach((tree, t) => {
       const T = qp.threads[t];
-      const nodes = tree.getElementsByClassName('node');
+      // A static list: adding a class to the elements of a live class list makes every
+      // later index into it walk the tree again, quadratic in the nodes drawn.
+      const nodes = tree.querySelectorAll('.node');
       for (let i = 0; i < nodes.length; i++) {
         if (qp.isMatch(T, Number(nodes[i].getAttribute('data-n')))) nodes[i].classList.add('match');
       }
@@ -242,7 +246,7 @@
     qp.threads.forEach((T, t) => {
       let here = 0;
       for (let n = 0; n < T.len; n++) {
-        const byName = names[T.tag[n] >>> 5] === 1;
+        const byName = names[qp.providerOf(T, n)] === 1;
         if (!byName && !qp.isMatch(T, n)) continue;
         if (found.first.length < limit) found.first.push([t, n]);
         if (byName) found.byName++;

@@ -1,34 +1,35 @@
-// qprof viewer, part 1 of 6: the trace. Decodes the JSON payload into typed arrays once,
-// derives depth, extent, parent and self time in one pass per thread, and makes the texts and
-// classes of nodes and folds. Every rule here has a twin in reporters/html_format.cpp; the
+// qprof viewer, part 1 of 6: the trace. Decompresses the payload's columns into typed arrays
+// once, derives depth, extent, parent and self time in one pass per thread, and makes the texts
+// and classes of nodes and folds. Every rule here has a twin in reporters/html_format.cpp; the
 // browser test compares what the two write, so a change to one is a change to both.
 //
-// The six files are concatenated (trace.js, render.js, tree.js, panels.js, stats.js, main.js) into one
-// classic script. This file declares the shared namespace `qp`; each file is an IIFE that adds
-// to it, so nothing else leaks into the page's global scope.
-const qp = {};
+// The files are concatenated (trace.js, render.js, chain.js, tree.js, panels.js, stats.js,
+// main.js) into one classic script, after payload_layout.js, which is generated from the C++
+// description of the payload and declares the shared namespace `qp`; each file is an IIFE that
+// adds to it, so nothing else leaks into the page's global scope.
 
 (() => {
   'use strict';
 
+  const L = qp.layout;
   const OUTCOMES = ['miss', 'hit', 'blocked', 'load', 'activity'];
-  // Deep chains are drawn flattened (kDeepDepth and kMaxOpenDepth in html_parts.hpp): from
-  // DEEP_DEPTH on a box is a plain block; nodes MAX_OPEN_DEPTH deep are never opened by a plan,
-  // only one level per action, so that no markup nests near the HTML parser's limit.
+  // Deep chains are drawn flattened (kDeepDepth in html_parts.hpp): from DEEP_DEPTH on a node
+  // is a row of a flat list, not a box inside its parent's (chain.js).
   qp.DEEP_DEPTH = 32;
-  qp.MAX_OPEN_DEPTH = 256;
   const HIT = 1;
   qp.OUTCOMES = OUTCOMES;
   qp.HIT = HIT;
 
-  // Typed arrays turn the million-element JSON arrays into compact, monomorphic storage;
-  // `dur` is Float64 because nanosecond durations overflow 32 bits after ~2 s.
-  function decodeThread(raw) {
-    const tag = new Int32Array(raw.tag || []);
+  qp.outcomeOf = (T, n) => T.tag[n] & L.OUTCOME_MASK;
+  qp.providerOf = (T, n) => T.tag[n] >>> L.PROVIDER_SHIFT;
+  qp.isImportant = (T, n) => (T.tag[n] & L.IMPORTANT) !== 0;
+  qp.isUnfinished = (T, n) => (T.tag[n] & L.UNFINISHED) !== 0;
+  qp.isHit = (T, n) => (T.tag[n] & L.OUTCOME_MASK) === HIT;
+
+  // Depth, extent, parent and self time from the columns tag, size, dur (and key).
+  function deriveThread(name, columns) {
+    const { tag, size, dur } = columns;
     const len = tag.length;
-    const size = new Int32Array(raw.size || []);
-    const dur = new Float64Array(raw.dur || []);
-    const key = Array.isArray(raw.key) ? new Int32Array(raw.key) : null;
     const depth = new Int32Array(len);
     const extent = new Int32Array(len);
     const parent = new Int32Array(len);
@@ -56,14 +57,111 @@ const qp = {};
       stack[top++] = n;
     }
     return {
-      name: String(raw.name == null ? '' : raw.name),
-      len, tag, size, dur, key, depth, extent, parent, self,
+      name: String(name == null ? '' : name),
+      len, tag, size, dur, key: columns.key || null, depth, extent, parent, self,
     };
   }
 
-  qp.load = function load(payload) {
-    if (!payload || payload.format !== 'qprof-html-trace') {
-      throw new Error('not a qprof-html-trace payload');
+  function base64Bytes(text) {
+    const clean = text.trim();
+    if (typeof Uint8Array.fromBase64 === 'function') return Uint8Array.fromBase64(clean);
+    const binary = atob(clean);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes;
+  }
+
+  async function inflate(text, format) {
+    if (typeof DecompressionStream !== 'function') {
+      throw new Error('this browser has no DecompressionStream: open the page in a current ' +
+        'Chromium, Firefox or Safari');
+    }
+    try {
+      const stream = new Blob([base64Bytes(text)]).stream()
+        .pipeThrough(new DecompressionStream(format));
+      return new Uint8Array(await new Response(stream).arrayBuffer());
+    } catch {
+      // The browser's reasons ("Failed to fetch", "incorrect header check") say no more.
+      throw new Error('the compressed trace is corrupt or truncated: write the report again');
+    }
+  }
+
+  // out.length values from bytes[at, end), LEB128 varints; returns end. Numbers past 2^31
+  // are built by multiplication. The hot loop checks nothing: a value read past `end` (or past
+  // the data, as undefined) shows in the final position, which must be `end` exactly.
+  function readVarints(bytes, at, end, out) {
+    let p = at;
+    for (let i = 0; i < out.length; i++) {
+      let b = bytes[p++];
+      if (b < 0x80) {
+        out[i] = b;
+        continue;
+      }
+      let v = b & 0x7f;
+      for (let scale = 128; b >= 0x80; scale *= 128) {
+        b = bytes[p++];
+        v += (b & 0x7f) * scale;
+      }
+      out[i] = v;
+    }
+    return p;
+  }
+
+  // A column: its values, each a zigzag difference from the one before when `delta` (0, -1,
+  // 1, -2 ... written as 0, 1, 2, 3 ...).
+  function readColumn(bytes, at, end, out, delta, what) {
+    if (end > bytes.length) throw new Error(what + ' runs past the decompressed data');
+    const p = readVarints(bytes, at, end, out);
+    if (p !== end) {
+      throw new Error(what + (p > end ? ' holds fewer values than its nodes' :
+        ' has ' + (end - p) + ' bytes more than its values'));
+    }
+    if (delta) {
+      let before = 0;
+      for (let i = 0; i < out.length; i++) {
+        const z = out[i];
+        before += z % 2 === 1 ? -(z + 1) / 2 : z / 2;
+        out[i] = before;
+      }
+    }
+    return end;
+  }
+
+  const ARRAYS = { Int32Array, Float64Array };
+
+  // Every thread's columns, in the layout's order, one after the other.
+  function readThreads(bytes, threads) {
+    let at = 0;
+    const decoded = threads.map((t, i) => {
+      const nodes = Number(t.nodes) || 0;
+      const sizes = t.bytes || {};
+      const columns = {};
+      for (const c of L.COLUMNS) {
+        if (sizes[c.name] == null) {
+          if (c.optional) continue;
+          throw new Error('thread ' + i + ' has no column ' + c.name);
+        }
+        const out = new ARRAYS[c.array](nodes);
+        at = readColumn(bytes, at, at + Number(sizes[c.name]), out,
+          c.encoding === 'delta-varint', 'thread ' + i + "'s column " + c.name);
+        columns[c.name] = out;
+      }
+      return deriveThread(t.name, columns);
+    });
+    if (at !== bytes.length) {
+      throw new Error('the columns take ' + at + ' bytes, the decompressed data ' + bytes.length);
+    }
+    return decoded;
+  }
+
+  // `payload`: the JSON of #qprof-trace; `columnsText`: the base64 of #qprof-columns.
+  qp.load = async function load(payload, columnsText) {
+    if (!payload || payload.format !== L.FORMAT) {
+      throw new Error('not a ' + L.FORMAT + ' payload');
+    }
+    if (payload.version !== L.VERSION) {
+      throw new Error('a payload of version ' + payload.version + '; this viewer reads version ' +
+        L.VERSION + ': write the report again with this qprof');
     }
     // Every share is of the busy time of all threads together (`total_ns`), as in the header.
     qp.total = Number(payload.total_ns != null ? payload.total_ns : payload.wall_ns) || 0;
@@ -71,14 +169,14 @@ const qp = {};
       name: String(p.name), activity: !!p.activity,
     }));
     qp.keys = payload.keys || [];
-    qp.threads = (payload.threads || []).map(decodeThread);
+    const bytes = await inflate(columnsText, payload.compression || L.COMPRESSION);
+    qp.threads = readThreads(bytes, payload.threads || []);
   };
 
   qp.providerName = (t, n) => {
-    const p = qp.providers[qp.threads[t].tag[n] >>> 5];
+    const p = qp.providers[qp.providerOf(qp.threads[t], n)];
     return p ? p.name : '?';
   };
-  qp.isUnfinished = (T, n) => (T.tag[n] & 8) !== 0;
   qp.keyText = (t, n) => {
     const T = qp.threads[t];
     if (!T.key || T.key[n] === 0) return null;
@@ -148,21 +246,20 @@ const qp = {};
   // ---- classes and texts (the rules shared with html_format.cpp) ----
 
   qp.classOf = function classOf(T, n) {
-    const tag = T.tag[n];
-    const outcome = tag & 7;
+    const outcome = qp.outcomeOf(T, n);
     let c = 'node ' + (OUTCOMES[outcome] || 'miss') + ' depth-' + T.depth[n] + ' extent-' + T.extent[n];
     if (outcome === HIT) return c;
     const d = T.dur[n];
     c += ' ' + durBucket(d) + ' ' + shareGrade(d);
-    if (tag & 16) c += ' important';
-    if (tag & 8) c += ' unfinished';
+    if (qp.isImportant(T, n)) c += ' important';
+    if (qp.isUnfinished(T, n)) c += ' unfinished';
     if (T.depth[n] >= qp.DEEP_DEPTH) c += ' deep';
     return c;
   };
 
   qp.labelOf = function labelOf(T, n) {
-    if (!(T.tag[n] & 16) || (T.tag[n] & 7) === HIT) return null;
-    const p = qp.providers[T.tag[n] >>> 5];
+    if (!qp.isImportant(T, n) || qp.isHit(T, n)) return null;
+    const p = qp.providers[qp.providerOf(T, n)];
     return (p ? p.name : '?') + ' \u00b7 ' + qp.durationText(T.dur[n]) + ' \u00b7 ' +
       qp.percentText(T.dur[n]);
   };
@@ -183,7 +280,7 @@ const qp = {};
     let total = 0;
     for (let c = from; c < to; c += T.size[c]) {
       const weight = timed ? T.dur[c] : 1;
-      const p = T.tag[c] >>> 5;
+      const p = qp.providerOf(T, c);
       score.set(p, (score.get(p) || 0) + weight);
       total += weight;
     }
@@ -200,7 +297,7 @@ const qp = {};
   // Heaviest first: pieces by their time (a fold by its top-level nodes'), longest first,
   // ties in call order. The twin of sort_heaviest_first in html_tree.cpp.
   qp.heaviestFirst = function heaviestFirst(T, ps) {
-    const timed = ps.map((p, i) => ({ p, i, ns: p.fold ? qp.runDuration(T, p.from, p.to) : (T.tag[p.n] & 7) === HIT ? 0 : T.dur[p.n] }));
+    const timed = ps.map((p, i) => ({ p, i, ns: p.fold ? qp.runDuration(T, p.from, p.to) : qp.isHit(T, p.n) ? 0 : T.dur[p.n] }));
     timed.sort((a, b) => b.ns - a.ns || a.i - b.i);
     return timed.map((x) => x.p);
   };

@@ -146,8 +146,7 @@ def _root_durations(page):
     """The drawn top-level nodes of the shown tree: (n, duration) in page order."""
     return page.js("""(() => {
         const tree = [...document.querySelectorAll('#trees .tree')].find(t => !t.hidden);
-        const p = JSON.parse(document.getElementById('qprof-trace').textContent);
-        const T = p.threads[Number(tree.dataset.thread)];
+        const T = qp.threads[Number(tree.dataset.thread)];
         return [...tree.children].filter(e => e.classList.contains('node'))
             .map(e => [Number(e.dataset.n), T.dur[Number(e.dataset.n)]]);
     })()""")

@@ -144,6 +144,9 @@ def check_ready(page):
     if not isinstance(ready_at, (int, float)):
         raise CheckFailed("window.qprof.ready resolved but qprof.readyAt is %r, not a number"
                           % (ready_at,))
+    error = page.js("window.qprof.error")
+    if error is not None:
+        raise CheckFailed("the viewer could not read the trace: %s" % error)
     return "readyAt %.0f ms after navigation start" % ready_at
 
 
@@ -546,7 +549,7 @@ def expected_status(status, name, page):
         const p = __qprofTest.trace(), low = text.toLowerCase();
         let exact = 0, partial = 0;
         for (const t of p.threads) for (const tag of t.tag) {
-            const name = p.providers[Math.floor(tag / 32)].name;
+            const name = p.providers[tag >>> qp.layout.PROVIDER_SHIFT].name;
             if (name === text) exact++;
             if (name.toLowerCase().includes(low)) partial++;
         }
@@ -587,6 +590,56 @@ def screenshot_initial(page):
 
 # ----- driver -----
 
+def check_columns_agree_with_stats(page):
+    """The decompressed columns agree with the JSON the reporter wrote beside them: every
+    slowest run in `stats` has that duration (and key, when recorded) in qp.threads."""
+    found = page.js("""(() => {
+        const p = JSON.parse(document.getElementById('qprof-trace').textContent);
+        let checked = 0;
+        const bad = [];
+        for (const s of p.stats) for (const [t, n, dur, key] of s.slowest) {
+            checked++;
+            const T = qp.threads[t];
+            if (T.dur[n] !== dur || (T.key ? T.key[n] : 0) !== key) bad.push([t, n, dur, key]);
+        }
+        return {checked, bad: bad.slice(0, 5)};
+    })()""")
+    if found["checked"] == 0:
+        raise CheckFailed("the payload's stats list no slowest run to compare")
+    if found["bad"]:
+        raise CheckFailed("slowest runs [thread, n, dur, key] whose columns differ: %s"
+                          % found["bad"])
+    return "%d runs" % found["checked"]
+
+
+def check_broken_columns(page, page_path):
+    """Copies of the page with its compressed columns cut short or one character changed:
+    each says in the page that the trace is corrupt or truncated, instead of going blank."""
+    with open(page_path, encoding="utf-8") as source:
+        text = source.read()
+    start = text.index('id="qprof-columns">') + len('id="qprof-columns">')
+    end = text.index("</script>", start)
+    columns = text[start:end]
+    middle = len(columns) // 2
+    changed = "A" if columns[middle] != "A" else "B"
+    said = []
+    for name, broken in (("truncated", columns[:middle]),
+                         ("corrupt", columns[:middle] + changed + columns[middle + 1:])):
+        path = os.path.join(page.out_dir, "profile_queries.%s.html" % name)
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(text[:start] + broken + text[end:])
+        page.browser.navigate("file://" + path, timeout=LOAD_TIMEOUT_S)
+        error = page.js("window.qprof.ready.then(() => window.qprof.error)")
+        shown = page.js("document.querySelector('#details .error')?.textContent ?? null")
+        if not error or "corrupt or truncated" not in error:
+            raise CheckFailed("the %s page's qprof.error is %r, not about a corrupt or truncated"
+                              " trace" % (name, error))
+        if not shown or error not in shown:
+            raise CheckFailed("the %s page shows %r in #details, not its error" % (name, shown))
+        said.append(error)
+    return said[-1]
+
+
 def run_checks(browser, page_path, out_dir, shots=None):
     results = Results()
     page = Page(browser, out_dir)
@@ -607,6 +660,8 @@ def run_checks(browser, page_path, out_dir, shots=None):
     results.run("visible miss nodes", check_visible_kind, page, "miss")
     results.run("important labels read 'PROVIDER · T ms · P %'", check_important_labels, page)
     results.run("C++ markup agrees with the viewer", check_consistency, page)
+    results.run("the decompressed columns agree with the payload's stats",
+                check_columns_agree_with_stats, page)
     if page.first_tree is None:
         page.first_tree = page.js("__qprofTest.selectedTree()?.id ?? 'tree-0'")
     results.run("the Order selector switches heaviest first and call order",
@@ -636,6 +691,9 @@ def run_checks(browser, page_path, out_dir, shots=None):
     results.run("screenshot after the checks", check_final_screenshot, page)
     results.run("no console problems during the whole test", check_no_problems, page,
                 "during the test")
+    # Last: it leaves the page.
+    results.run("a corrupt or truncated payload is reported in the page",
+                check_broken_columns, page, page_path)
     return results
 
 
@@ -680,25 +738,28 @@ def main():
 
 
 # In-page helpers, installed once as window.__qprofTest after qprof.ready. They only read
-# the page and its JSON payload; everything a user does goes through real input events.
+# the page, its JSON payload and the columns the viewer decompressed; everything a user does
+# goes through real input events.
 HELPERS_JS = r"""
 (() => {
     'use strict';
     let payload = null;
 
-    // The trace the C++ reporter embedded, parsed once.
+    // The trace the C++ reporter embedded, as the viewer decompressed it (its columns are
+    // compressed; tests/tools/deflate_zlib_test.py checks the compressor against zlib).
     function trace() {
         if (!payload) {
-            const script = document.getElementById('qprof-trace');
-            if (!script) throw new Error('no <script id="qprof-trace"> in the page');
-            payload = JSON.parse(script.textContent);
+            if (!document.getElementById('qprof-trace')) {
+                throw new Error('no <script id="qprof-trace"> in the page');
+            }
+            payload = {providers: qp.providers, threads: qp.threads};
         }
         return payload;
     }
 
     function providerOf(thread, n) {
         const p = trace();
-        const provider = p.providers[Math.floor(p.threads[thread].tag[n] / 32)];
+        const provider = p.providers[p.threads[thread].tag[n] >>> qp.layout.PROVIDER_SHIFT];
         return provider ? provider.name : null;
     }
 

@@ -1,0 +1,51 @@
+// The layout of profile_queries.html's payload, described once. html_payload.cpp writes by
+// it; the viewer reads by the same constants (qp.layout), which html_payload_layout_js.cpp
+// prints at build time as the viewer's first script, payload_layout.js, so that no mask or
+// column order is written twice. The contract in words: docs/html-report.md.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace qprof::detail::html::layout {
+
+inline constexpr std::string_view kFormat = "qprof-html-trace";
+inline constexpr int kVersion = 2;
+
+// A node's tag: provider << kProviderShift | important | unfinished | outcome.
+inline constexpr std::uint32_t kOutcomeMask = 0b111;  // Outcome: 0 miss, 1 hit, 2 blocked ...
+inline constexpr std::uint32_t kUnfinishedFlag = 1u << 3;
+inline constexpr std::uint32_t kImportantFlag = 1u << 4;
+inline constexpr int kProviderShift = 5;
+
+// How a column's values become bytes: each value, or its difference from the value before it
+// (zigzag: 0, -1, 1, -2 ... as 0, 1, 2, 3 ...), as an unsigned LEB128 varint (7 bits a byte,
+// low bits first, the top bit set on every byte but the last).
+enum class Encoding { varint, delta_varint };
+
+enum class Field { tag, size, dur, key };
+
+struct Column {
+    Field field;
+    std::string_view name;  // the array in qp.threads[t]
+    Encoding encoding;
+    bool optional;           // present only when keys were recorded
+    std::string_view array;  // the typed array the viewer holds it in
+};
+
+// Per thread, in this order, one value per node in pre-order. Every thread's columns, one
+// after the other, are compressed together as one zlib stream (kCompression, the name
+// DecompressionStream takes; its Adler-32 reveals a corrupt page), then written as base64.
+inline constexpr std::array<Column, 4> kColumns = {{
+    {Field::tag, "tag", Encoding::varint, false, "Int32Array"},
+    // Nodes in the subtree, the node included.
+    {Field::size, "size", Encoding::varint, false, "Int32Array"},
+    // Inclusive duration in nanoseconds, 0 for hits: past 2^31 after about 2 s.
+    {Field::dur, "dur", Encoding::varint, false, "Float64Array"},
+    // 0 when none, else 1 + index into `keys`.
+    {Field::key, "key", Encoding::delta_varint, true, "Int32Array"},
+}};
+inline constexpr std::string_view kCompression = "deflate";
+
+}  // namespace qprof::detail::html::layout

@@ -1,0 +1,47 @@
+// Prints reporters/html_payload_layout.hpp as the viewer's first script, payload_layout.js:
+// run at build time (meson.build), so that the viewer's constants come from the C++ ones.
+//
+//   html_payload_layout_js OUTPUT.js
+#include <fstream>
+#include <iostream>
+
+#include "html_payload_layout.hpp"
+
+namespace {
+
+using namespace qprof::detail::html::layout;
+
+const char* encoding_name(Encoding encoding) {
+    return encoding == Encoding::varint ? "varint" : "delta-varint";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::cerr << "usage: html_payload_layout_js OUTPUT.js\n";
+        return 2;
+    }
+    std::ofstream out(argv[1]);
+    out << "// qprof viewer, generated from reporters/html_payload_layout.hpp by\n"
+           "// reporters/html_payload_layout_js.cpp; do not edit. The payload's layout, and the\n"
+           "// namespace `qp` that the other scripts add to.\n"
+           "const qp = {};\n"
+           "qp.layout = Object.freeze({\n"
+        << "  FORMAT: '" << kFormat << "',\n"
+        << "  VERSION: " << kVersion << ",\n"
+        << "  OUTCOME_MASK: " << kOutcomeMask << ",\n"
+        << "  UNFINISHED: " << kUnfinishedFlag << ",\n"
+        << "  IMPORTANT: " << kImportantFlag << ",\n"
+        << "  PROVIDER_SHIFT: " << kProviderShift << ",\n"
+        << "  COMPRESSION: '" << kCompression << "',\n"
+        << "  COLUMNS: Object.freeze([\n";
+    for (const Column& column : kColumns) {
+        out << "    Object.freeze({ name: '" << column.name << "', encoding: '"
+            << encoding_name(column.encoding)
+            << "', optional: " << (column.optional ? "true" : "false") << ", array: '"
+            << column.array << "' }),\n";
+    }
+    out << "  ]),\n});\n";
+    return out.good() ? 0 : 1;
+}
