@@ -5,6 +5,9 @@
 //   enabled/query_scope      { PROFILE_QUERY(...); }   <= 1.10 x floor
 //   enabled/query_hit        PROFILE_QUERY_HIT(...);   <= 3 ns
 //   disabled/...             the same macros with no session recording: <= 1 ns
+//   keys/query_scope_string  { PROFILE_QUERY(..., path); } recording keys, 1,024 std::string
+//                            paths in turn: <= 2 x enabled/query_scope
+//   keys/...                 the same with an aggregate key, and hits with either
 //
 //   $ ./hot_path_benchmark --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 //
@@ -16,6 +19,7 @@
 // from the time the thread spent waiting for a core.
 #include <benchmark/benchmark.h>
 
+#include <cstdint>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -24,6 +28,7 @@
 #include <qprof/qprof.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "budget_report.hpp"
 #include "testing.hpp"
@@ -35,13 +40,35 @@ namespace detail = qprof::detail;
 constexpr double kScopeOverFloorBudget = 1.10;
 constexpr double kHitBudgetNs = 3.0;
 constexpr double kDisabledBudgetNs = 1.0;
+constexpr double kKeyedOverUnkeyedBudget = 2.0;
 
-std::unique_ptr<qprof::Session> counting_session() {
+std::unique_ptr<qprof::Session> counting_session(bool record_keys = false) {
     qprof::SessionOptions options;
     options.profile_queries = true;
+    options.record_keys = record_keys;
     options.reporters = {};
     // The collector recycles chunks unread, builds nothing.
     return qprof::testing::session_without_trace(options);
+}
+
+// Keys as a build tool's scan has them: paths too long for the short-string buffer, and
+// aggregates, taken in turn so that each is seen again long after its first time.
+struct NodeId {
+    std::uint32_t graph;
+    std::uint32_t index;
+};
+constexpr std::uint32_t kDistinctKeys = 1024;  // a power of two, so that cycling costs a mask
+
+const std::vector<std::string>& key_paths() {
+    static const std::vector<std::string> paths = [] {
+        std::vector<std::string> made;
+        for (std::uint32_t i = 0; i < kDistinctKeys; ++i) {
+            made.push_back("src/module" + std::to_string(i / 64) + "/file" + std::to_string(i) +
+                           ".cc");
+        }
+        return made;
+    }();
+    return paths;
 }
 
 // Says so in the output when the numbers cannot mean what the table claims.
@@ -111,6 +138,48 @@ void enabled_activity_scope(benchmark::State& state) {
     }
 }
 
+void keys_query_scope_string(benchmark::State& state) {
+    const std::vector<std::string>& paths = key_paths();
+    const std::unique_ptr<qprof::Session> session = counting_session(true);
+    check_recording(state, *session);
+    std::uint32_t next = 0;
+    for (auto _ : state) {
+        { PROFILE_QUERY(bench_scope_path, paths[next++ % kDistinctKeys]); }
+        benchmark::ClobberMemory();
+    }
+}
+
+void keys_query_scope_aggregate(benchmark::State& state) {
+    const std::unique_ptr<qprof::Session> session = counting_session(true);
+    check_recording(state, *session);
+    std::uint32_t next = 0;
+    for (auto _ : state) {
+        { PROFILE_QUERY(bench_scope_node, NodeId{1, next++ % kDistinctKeys}); }
+        benchmark::ClobberMemory();
+    }
+}
+
+void keys_query_hit_string(benchmark::State& state) {
+    const std::vector<std::string>& paths = key_paths();
+    const std::unique_ptr<qprof::Session> session = counting_session(true);
+    check_recording(state, *session);
+    std::uint32_t next = 0;
+    for (auto _ : state) {
+        PROFILE_QUERY_HIT(bench_hit_path, paths[next++ % kDistinctKeys]);
+        benchmark::ClobberMemory();
+    }
+}
+
+void keys_query_hit_aggregate(benchmark::State& state) {
+    const std::unique_ptr<qprof::Session> session = counting_session(true);
+    check_recording(state, *session);
+    std::uint32_t next = 0;
+    for (auto _ : state) {
+        PROFILE_QUERY_HIT(bench_hit_node, NodeId{1, next++ % kDistinctKeys});
+        benchmark::ClobberMemory();
+    }
+}
+
 void disabled_query_scope(benchmark::State& state) {
     check_not_recording(state);
     for (auto _ : state) {
@@ -141,6 +210,11 @@ void register_benchmarks() {
     with_spread(benchmark::RegisterBenchmark("enabled/query_scope", enabled_query_scope));
     with_spread(benchmark::RegisterBenchmark("enabled/query_hit", enabled_query_hit));
     with_spread(benchmark::RegisterBenchmark("enabled/activity_scope", enabled_activity_scope));
+    with_spread(benchmark::RegisterBenchmark("keys/query_scope_string", keys_query_scope_string));
+    with_spread(
+        benchmark::RegisterBenchmark("keys/query_scope_aggregate", keys_query_scope_aggregate));
+    with_spread(benchmark::RegisterBenchmark("keys/query_hit_string", keys_query_hit_string));
+    with_spread(benchmark::RegisterBenchmark("keys/query_hit_aggregate", keys_query_hit_aggregate));
     with_spread(benchmark::RegisterBenchmark("disabled/query_scope", disabled_query_scope));
     with_spread(benchmark::RegisterBenchmark("disabled/query_hit", disabled_query_hit));
     with_spread(benchmark::RegisterBenchmark("disabled/activity_scope", disabled_activity_scope));
@@ -167,6 +241,12 @@ void print_budgets(const qprof::bench::RecordingReporter& runs, Figure figure,
     table.ratio_at_most("activity scope / floor", time("enabled/activity_scope"), floor,
                         kScopeOverFloorBudget);
     table.at_most("hit", time("enabled/query_hit"), kHitBudgetNs, "ns");
+    table.ratio_at_most("scope, std::string key / unkeyed scope", time("keys/query_scope_string"),
+                        time("enabled/query_scope"), kKeyedOverUnkeyedBudget);
+    table.ratio_at_most("scope, aggregate key / unkeyed scope", time("keys/query_scope_aggregate"),
+                        time("enabled/query_scope"), kKeyedOverUnkeyedBudget);
+    table.reference("hit, std::string key", time("keys/query_hit_string"), "ns");
+    table.reference("hit, aggregate key", time("keys/query_hit_aggregate"), "ns");
     table.at_most("disabled query scope", time("disabled/query_scope"), kDisabledBudgetNs, "ns");
     table.at_most("disabled hit", time("disabled/query_hit"), kDisabledBudgetNs, "ns");
     table.at_most("disabled activity scope", time("disabled/activity_scope"), kDisabledBudgetNs,

@@ -47,6 +47,32 @@ std::uint32_t intern_key_text(std::string text) {
     return it->second;
 }
 
+namespace {
+
+// The threads' key caches go back to their pools when the thread ends (key_cache.hpp). Kept
+// here, in one translation unit, so that the destructor is registered like the recorder's.
+struct KeyCacheReleases {
+    std::vector<void (*)()> releases;
+    ~KeyCacheReleases() {
+        t_key_caches_released = true;
+        for (void (*release)() : releases) {
+            release();
+        }
+    }
+    static inline thread_local constinit bool t_key_caches_released = false;
+};
+thread_local KeyCacheReleases t_key_cache_releases;
+
+}  // namespace
+
+bool release_at_thread_exit(void (*release)()) {
+    if (KeyCacheReleases::t_key_caches_released) {
+        return false;
+    }
+    t_key_cache_releases.releases.push_back(release);
+    return true;
+}
+
 void lock_key_tables_for_fork() { key_tables().mutex.lock(); }
 void unlock_key_tables_after_fork() { key_tables().mutex.unlock(); }
 

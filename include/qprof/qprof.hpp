@@ -52,8 +52,10 @@ char keys_unused(const Keys&...);
 #include <qprof/detail/key_record.hpp>
 #include <qprof/detail/recorder.hpp>
 
-// The key arguments, evaluated only while keys are recorded.
-#define QPROF_KEY_FN(...) [&] { return ::qprof::detail::make_key(__VA_ARGS__); }
+// The key arguments, evaluated only while keys are recorded, and used within the same
+// full-expression: a temporary key lives until the key is recorded, and is never copied.
+#define QPROF_KEY_FN(...) \
+    [&](auto&& qprof_use_key) { qprof_use_key(::qprof::detail::make_key(__VA_ARGS__)); }
 
 #define QPROF_SCOPE_IMPL(id, name, site_kind, record_kind, ...)                              \
     static constinit ::qprof::detail::Site QPROF_CONCAT(id, _site){                          \

@@ -102,7 +102,7 @@ class Query {
             Value result = *value;
             lock.unlock();
 #if QPROF_ENABLED
-            detail::record_hit(site_, [&]() -> const Key& { return key; });
+            detail::record_hit(site_, [&](auto&& use) { use(key); });
 #endif
             return result;
         }
@@ -260,7 +260,7 @@ template <typename Key, typename Value>
 Value Query<Key, Value>::load_or_run(const Key& key) {
 #if QPROF_ENABLED
     detail::ScopeGuard scope{site_, loader_ ? detail::RecordKind::load : detail::RecordKind::miss,
-                             [&]() -> const Key& { return key; }};
+                             [&](auto&& use) { use(key); }};
 #endif
     if (loader_) {
         if (std::optional<Value> loaded = loader_(key)) {
@@ -291,7 +291,7 @@ Value Query<Key, Value>::wait_for(const Key& key, std::unique_lock<std::mutex>& 
     {
 #if QPROF_ENABLED
         const detail::ScopeGuard blocked{site_, detail::RecordKind::blocked,
-                                         [&]() -> const Key& { return key; }};
+                                         [&](auto&& use) { use(key); }};
 #endif
         pending.ready.wait(lock, [&] { return pending.done.load(std::memory_order_relaxed); });
     }

@@ -1,6 +1,6 @@
 // Keys in the event stream, written only with -Z profile-queries-and-keys.
 //
-//   ScopeGuard scope{site, RecordKind::miss, [&] { return id; }};   // key taken lazily
+//   ScopeGuard scope{site, RecordKind::miss, [&](auto&& use) { use(id); }};   // key taken lazily
 //
 // A key record comes right before the record of the query it belongs to, at the same depth
 // (for a scope, when the scope opens). Its head carries the key type's id where other
@@ -15,15 +15,15 @@
 
 #include <boost/pfr.hpp>
 #include <cstring>
-#include <mutex>
 #include <qprof/detail/guarded_key_text.hpp>
+#include <qprof/detail/key_cache.hpp>
 #include <qprof/detail/recorder.hpp>
 #include <qprof/key.hpp>
 #include <string>
 #include <tuple>
 #include <type_traits>
-#include <unordered_map>
 #include <utility>
+#include <vector>
 
 namespace qprof::detail {
 
@@ -105,30 +105,14 @@ constexpr bool owns_its_value() {
     }
 }
 
-// The id of a key's text. A key that owns its value is formatted once per distinct key;
-// any other (a pointer, a view, a class qprof cannot see into) is formatted every time.
-// The formatter runs with no lock held: it may record queries keyed by the same type.
+// The id of a key's text. A key that owns its value is formatted once per distinct key and
+// found again through the thread's cache (key_cache.hpp); any other (a pointer, a view, a
+// class qprof cannot see into) is formatted every time. Formatters run with no lock held:
+// they may record queries keyed by the same type.
 template <typename Key>
 std::uint32_t intern_key(const Key& key) {
     if constexpr (owns_its_value<Key>()) {
-        struct Table {
-            std::mutex mutex;
-            std::unordered_map<Key, std::uint32_t, KeyHash<Key>, KeyEqual<Key>> ids;
-        };
-        static Table* table = new Table;  // outlives static teardown, like the sites
-        {
-            std::lock_guard lock{table->mutex};
-            if (const auto found = table->ids.find(key); found != table->ids.end()) {
-                return found->second;
-            }
-        }
-        GuardedKeyText text = guarded_key_text(key);
-        const std::uint32_t id = intern_key_text(std::move(text.text));
-        if (text.final) {
-            std::lock_guard lock{table->mutex};
-            return table->ids.try_emplace(key, id).first->second;  // another thread may be first
-        }
-        return id;
+        return cached_key_text_id(key);
     } else {
         return intern_key_text(guarded_key_text(key).text);
     }
@@ -176,13 +160,14 @@ template <typename KeyFn>
 void record_hit(Site& site, KeyFn&& key) {
     if (ThreadState* t = recording_thread()) {
         if (g_record_keys) [[unlikely]] {
-            // The key and the hit in one reservation: a hit has nothing in between.
-            const auto& k = key();
-            using Key = std::decay_t<decltype(k)>;
-            const PreparedKey<Key> prepared{k};
-            if (std::uint64_t* pos = reserve_words(*t, kKeyRecordWords<Key> + 1)) {
-                publish(*t, fill_hit(prepared.fill(pos, t->depth), *t, site));
-            }
+            key([t, &site](const auto& k) {
+                // The key and the hit in one reservation: a hit has nothing in between.
+                using Key = std::decay_t<decltype(k)>;
+                const PreparedKey<Key> prepared{k};
+                if (std::uint64_t* pos = reserve_words(*t, kKeyRecordWords<Key> + 1)) {
+                    publish(*t, fill_hit(prepared.fill(pos, t->depth), *t, site));
+                }
+            });
             return;
         }
         write_hit(*t, site);
@@ -193,16 +178,22 @@ template <typename KeyFn>
 ScopeGuard::ScopeGuard(Site& site, RecordKind kind, KeyFn&& key) {
     if (ThreadState* t = recording_thread()) {
         if (g_record_keys && t->depth < kMaxRecordedDepth) [[unlikely]] {
-            write_key_record(*t, key());  // not for a scope too deep to be recorded
+            // not for a scope too deep to be recorded
+            key([t](const auto& k) { write_key_record(*t, k); });
         }
         enter(*t, site, kind);
     }
 }
 
-// The key of a macro: one key by value, or several as a tuple.
+// The key of a macro, handed on while the arguments still exist: one key as it is, not
+// copied (an array, such as a string literal, as a pointer), several as a tuple of copies.
 template <typename Key>
-std::decay_t<Key> make_key(const Key& key) {
-    return key;
+decltype(auto) make_key(const Key& key) {
+    if constexpr (std::is_array_v<Key>) {
+        return static_cast<std::decay_t<Key>>(key);
+    } else {
+        return (key);
+    }
 }
 template <typename First, typename Second, typename... Rest>
 std::tuple<std::decay_t<First>, std::decay_t<Second>, std::decay_t<Rest>...> make_key(

@@ -138,7 +138,8 @@ inline void record_hit(Site& site) {
     }
 }
 
-// The same with a key, taken from key() only while keys are recorded (key_record.hpp).
+// The same with a key, taken only while keys are recorded: key(use) calls use(the key)
+// (key_record.hpp).
 template <typename KeyFn>
 void record_hit(Site& site, KeyFn&& key);
 
@@ -150,7 +151,7 @@ class ScopeGuard {
             enter(*t, site, kind);
         }
     }
-    // With a key, taken from key() only while keys are recorded (key_record.hpp).
+    // With a key, taken only while keys are recorded: key(use) calls use(the key).
     template <typename KeyFn>
     ScopeGuard(Site& site, RecordKind kind, KeyFn&& key);
     ~ScopeGuard() {

@@ -1,0 +1,324 @@
+// Interned keys, and each thread's cache of them: a key the thread has seen is found again by
+// one hash and one compare, with no lock.
+//
+//   const std::size_t hash = cache_hash(key);
+//   if (const KeyEntry<Key>* entry = cache->find(key, hash)) return entry->text_id;   // no lock
+//   return interned_keys<Key>().intern(key, hash, cache);   // the first time on this thread
+//
+// Every distinct key of a type is one KeyEntry, made once in the process and never moved nor
+// freed, so a thread's cache holds only pointers to entries and its hashes: it never copies a
+// key, and stays valid for any thread. A thread's cache goes back to a pool when the thread
+// ends and the next thread takes it, warm; it is emptied when it reaches kMaxCachedKeys.
+// A hit compares the key itself, so two keys with the same hash are never merged.
+#pragma once
+
+#include <bit>
+#include <boost/pfr/core.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <new>
+#include <qprof/detail/guarded_key_text.hpp>
+#include <qprof/key.hpp>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace qprof::detail {
+
+std::uint32_t intern_key_text(std::string text);
+
+// The hash of a string's bytes, inline: std::hash of a std::string (murmur, out of line) was
+// a third of the instructions of a cached lookup. Words are mixed as they are read; the last
+// word overlaps the one before rather than being read byte by byte.
+inline std::uint64_t hash_chars(const char* chars, std::size_t size) {
+    auto mix = [](std::uint64_t hash, std::uint64_t word) {
+        hash = (hash ^ word) * 0xff51afd7ed558ccdull;
+        return hash ^ (hash >> 32);
+    };
+    auto load = [](const char* at, auto word) {
+        std::memcpy(&word, at, sizeof word);
+        return static_cast<std::uint64_t>(word);
+    };
+    std::uint64_t hash = size * 0x9E3779B97F4A7C15ull;
+    if (size >= 8) {
+        for (; size > 8; chars += 8, size -= 8) {
+            hash = mix(hash, load(chars, std::uint64_t{}));
+        }
+        return mix(hash, load(chars + size - 8, std::uint64_t{}));
+    }
+    if (size >= 4) {
+        return mix(hash,
+                   load(chars, std::uint32_t{}) << 32 | load(chars + size - 4, std::uint32_t{}));
+    }
+    if (size > 0) {
+        const auto byte = [&](std::size_t i) {
+            return std::uint64_t{static_cast<unsigned char>(chars[i])};
+        };
+        return mix(hash, byte(0) << 16 | byte(size / 2) << 8 | byte(size - 1));
+    }
+    return hash;
+}
+
+// The hash the key caches use: KeyHash's, with std::string hashed by hash_chars, also inside
+// aggregates, pairs and tuples. Keys equal by KeyEqual hash alike, as with KeyHash.
+template <typename Key>
+std::size_t cache_hash(const Key& key) {
+    if constexpr (std::is_same_v<Key, std::string>) {
+        return static_cast<std::size_t>(hash_chars(key.data(), key.size()));
+    } else if constexpr (StdHashable<Key>) {
+        return KeyHash<Key>{}(key);
+    } else if constexpr (Reflectable<Key>) {
+        std::size_t seed = 0;
+        boost::pfr::for_each_field(
+            key, [&seed](const auto& field) { seed = hash_combine(seed, cache_hash(field)); });
+        return seed;
+    } else if constexpr (TupleLike<Key>) {
+        return std::apply(
+            [](const auto&... element) {
+                std::size_t seed = 0;
+                ((seed = hash_combine(seed, cache_hash(element))), ...);
+                return seed;
+            },
+            key);
+    } else {
+        return KeyHash<Key>{}(key);
+    }
+}
+
+// One distinct key and the id of its text; immutable once made.
+template <typename Key>
+struct KeyEntry {
+    Key key;
+    std::size_t hash;
+    std::uint32_t text_id;
+};
+
+// Keys a thread caches per key type before its cache is emptied and filled again: at most
+// twice as many 16-byte slots, 4 MiB.
+inline constexpr std::size_t kMaxCachedKeys = std::size_t{1} << 17;
+
+// An open-addressing index of entries by hash, at most half full. Reading it needs no lock;
+// the entries it points to belong to the key type's InternedKeys.
+template <typename Key>
+class KeyIndex {
+  public:
+    KeyIndex() = default;
+    KeyIndex(const KeyIndex&) = delete;
+    KeyIndex& operator=(const KeyIndex&) = delete;
+    ~KeyIndex() {
+        if (allocated()) {
+            delete[] slots_;
+        }
+    }
+
+    const KeyEntry<Key>* find(const Key& key, std::size_t hash) const {
+        for (std::size_t i = first_slot(hash);; i = (i + 1) & mask_) {
+            const Slot& slot = slots_[i];
+            if (slot.entry == nullptr) {
+                return nullptr;
+            }
+            if (slot.hash == hash && KeyEqual<Key>{}(slot.entry->key, key)) {
+                return slot.entry;
+            }
+        }
+    }
+
+    // Adds an entry unless it is there already. Never throws: without memory to grow, the
+    // entry is left out (a later call finds it again in InternedKeys). With a cap, an index
+    // that is full is emptied first.
+    void insert(const KeyEntry<Key>* entry, std::size_t cap = SIZE_MAX) {
+        if (2 * (size_ + 1) > capacity()) {
+            if (size_ + 1 > cap) {
+                clear();
+            } else if (!grow()) {
+                return;
+            }
+        }
+        std::size_t i = first_slot(entry->hash);
+        for (; slots_[i].entry != nullptr; i = (i + 1) & mask_) {
+            if (slots_[i].entry == entry) {
+                return;
+            }
+        }
+        slots_[i] = Slot{entry->hash, entry};
+        ++size_;
+    }
+
+    std::size_t size() const { return size_; }
+
+    KeyIndex* next_spare = nullptr;  // in InternedKeys' pool of caches no thread holds
+
+  private:
+    struct Slot {
+        std::size_t hash = 0;
+        const KeyEntry<Key>* entry = nullptr;
+    };
+
+    // Fibonacci hashing takes the top bits: std::hash of an integer is the integer itself.
+    std::size_t first_slot(std::size_t hash) const {
+        return static_cast<std::size_t>((hash * 0x9E3779B97F4A7C15ull) >> shift_) & mask_;
+    }
+    std::size_t capacity() const { return mask_ + 1; }
+
+    bool allocated() const { return slots_ != &empty_slot_; }
+
+    void clear() {
+        for (std::size_t i = 0; i < capacity() && allocated(); ++i) {
+            slots_[i] = Slot{};
+        }
+        size_ = 0;
+    }
+
+    bool grow() {
+        const std::size_t old_capacity = capacity();
+        Slot* slots = new (std::nothrow) Slot[2 * old_capacity];
+        if (slots == nullptr) {
+            return false;
+        }
+        Slot* old = std::exchange(slots_, slots);
+        mask_ = 2 * old_capacity - 1;
+        shift_ = 64 - std::countr_zero(2 * old_capacity);
+        size_ = 0;
+        if (old != &empty_slot_) {
+            for (std::size_t i = 0; i < old_capacity; ++i) {
+                if (old[i].entry != nullptr) {
+                    insert(old[i].entry);
+                }
+            }
+            delete[] old;
+        }
+        return true;
+    }
+
+    // An index that has never grown probes this one empty slot, so find() needs no test.
+    static inline Slot empty_slot_{};
+    Slot* slots_ = &empty_slot_;
+    std::size_t mask_ = 0;
+    int shift_ = 63;  // 64 - log2 of the capacity, but at most 63
+    std::size_t size_ = 0;
+};
+
+// Every distinct key of one type the process has interned, and the pool of thread caches.
+template <typename Key>
+class InternedKeys {
+  public:
+    // The id of the key's text, formatted here if no thread has interned the key before; the
+    // entry goes into `cache` (if any) too. The formatter runs with no lock held: it may record
+    // queries keyed by this same type, even on this thread.
+    std::uint32_t intern(const Key& key, std::size_t hash, KeyIndex<Key>* cache) {
+        const KeyEntry<Key>* entry = find(key, hash);
+        if (entry == nullptr) {
+            GuardedKeyText text = guarded_key_text(key);
+            const std::uint32_t text_id = intern_key_text(std::move(text.text));
+            if (!text.final) {
+                return text_id;  // a stand-in for this call only
+            }
+            entry = add(key, hash, text_id);
+        }
+        if (cache != nullptr) {
+            cache->insert(entry, kMaxCachedKeys);
+        }
+        return entry->text_id;
+    }
+
+    // A cache for a thread that has none: one a thread that ended gave back, or a new one.
+    // Null when there is no memory for one (the thread then interns without a cache).
+    KeyIndex<Key>* take_cache() {
+        std::lock_guard lock{mutex_};
+        if (KeyIndex<Key>* spare = spare_caches_) {
+            spare_caches_ = spare->next_spare;
+            return spare;
+        }
+        return new (std::nothrow) KeyIndex<Key>;
+    }
+
+    void give_back(KeyIndex<Key>* cache) {
+        std::lock_guard lock{mutex_};
+        cache->next_spare = spare_caches_;
+        spare_caches_ = cache;
+    }
+
+  private:
+    const KeyEntry<Key>* find(const Key& key, std::size_t hash) {
+        std::lock_guard lock{mutex_};
+        return index_.find(key, hash);
+    }
+
+    // Another thread, or a query the formatter recorded, may have added the key meanwhile.
+    const KeyEntry<Key>* add(const Key& key, std::size_t hash, std::uint32_t text_id) {
+        std::lock_guard lock{mutex_};
+        if (const KeyEntry<Key>* entry = index_.find(key, hash)) {
+            return entry;
+        }
+        const KeyEntry<Key>* entry = &entries_.emplace_back(KeyEntry<Key>{key, hash, text_id});
+        index_.insert(entry);
+        return entry;
+    }
+
+    std::mutex mutex_;
+    KeyIndex<Key> index_;
+    std::deque<KeyEntry<Key>> entries_;  // a deque never moves what it holds
+    KeyIndex<Key>* spare_caches_ = nullptr;
+};
+
+template <typename Key>
+InternedKeys<Key>& interned_keys() {
+    static InternedKeys<Key>* keys = new InternedKeys<Key>;  // outlives static teardown
+    return *keys;
+}
+
+// The calling thread's cache of one key type. Constant-initialised and trivially destructible,
+// so that it can be read at any time, even while the thread's destructors run.
+template <typename Key>
+struct ThreadKeyCache {
+    KeyIndex<Key>* index = nullptr;
+    bool ended = false;  // the thread is ending: it interns without a cache from now on
+};
+template <typename Key>
+inline thread_local constinit ThreadKeyCache<Key> t_key_cache{};
+
+// Calls `release` when the calling thread ends; false if its end has begun (then a cache
+// taken now would never be given back).
+bool release_at_thread_exit(void (*release)());
+
+template <typename Key>
+void give_back_key_cache() {
+    ThreadKeyCache<Key>& cache = t_key_cache<Key>;
+    cache.ended = true;
+    if (cache.index != nullptr) {
+        interned_keys<Key>().give_back(std::exchange(cache.index, nullptr));
+    }
+}
+
+template <typename Key>
+[[gnu::noinline]] KeyIndex<Key>* adopt_key_cache() {
+    ThreadKeyCache<Key>& cache = t_key_cache<Key>;
+    if (!cache.ended) {
+        if (release_at_thread_exit(&give_back_key_cache<Key>)) {
+            cache.index = interned_keys<Key>().take_cache();
+        } else {
+            cache.ended = true;
+        }
+    }
+    return cache.index;
+}
+
+// The id of a key's text: one hash and a lookup in the thread's cache for a key the thread
+// has seen, else interned (and formatted, the first time in the process).
+template <typename Key>
+std::uint32_t cached_key_text_id(const Key& key) {
+    const std::size_t hash = cache_hash(key);
+    KeyIndex<Key>* cache = t_key_cache<Key>.index;
+    if (cache == nullptr) [[unlikely]] {
+        cache = adopt_key_cache<Key>();
+    } else if (const KeyEntry<Key>* entry = cache->find(key, hash)) {
+        return entry->text_id;
+    }
+    return interned_keys<Key>().intern(key, hash, cache);
+}
+
+}  // namespace qprof::detail

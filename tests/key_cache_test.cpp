@@ -1,0 +1,204 @@
+// Each thread's cache of interned keys: a key is formatted once in the process, found again
+// with no lock, never confused with another key of the same hash, and the cache's memory is
+// capped and handed on to the next thread.
+#include <catch2/catch.hpp>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <qprof/detail/key_cache.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "test_support.hpp"
+
+namespace {
+
+// Owns its value (so it is interned) and every key of it has the same hash.
+struct Colliding {
+    std::string name;
+    bool operator==(const Colliding&) const = default;
+};
+
+// Counts how many times keys of it are formatted.
+struct Counted {
+    std::string name;
+};
+int g_counted_formats = 0;
+
+}  // namespace
+
+template <>
+struct std::hash<Colliding> {
+    std::size_t operator()(const Colliding&) const { return 42; }
+};
+
+template <>
+struct qprof::KeyFormatter<Counted> {
+    static void format(std::string& out, const Counted& counted) {
+        ++g_counted_formats;
+        out += counted.name;
+    }
+};
+
+namespace {
+
+using qprof::detail::KeyEntry;
+using qprof::detail::KeyIndex;
+
+qprof::SessionOptions options_with_keys() {
+    qprof::SessionOptions options = qprof::test::recording_options();
+    options.record_keys = true;
+    return options;
+}
+
+// Entries made for a test, at stable addresses as InternedKeys keeps them.
+std::deque<KeyEntry<std::string>> make_entries(int count, std::size_t same_hash = 0) {
+    std::deque<KeyEntry<std::string>> entries;
+    for (int i = 0; i < count; ++i) {
+        const std::string key = "key " + std::to_string(i);
+        const std::size_t hash = same_hash != 0 ? same_hash : std::hash<std::string>{}(key);
+        entries.push_back({key, hash, static_cast<std::uint32_t>(i + 1)});
+    }
+    return entries;
+}
+
+}  // namespace
+
+TEST_CASE("an index finds every entry it holds, by hash and key, and nothing else") {
+    KeyIndex<std::string> index;
+    CHECK(index.find("absent", 7) == nullptr);  // never grown: probes one empty slot
+    const auto entries = make_entries(1000);
+    for (const auto& entry : entries) {
+        index.insert(&entry);
+    }
+    index.insert(&entries[3]);  // already there
+    CHECK(index.size() == 1000);
+    for (const auto& entry : entries) {
+        CHECK(index.find(entry.key, entry.hash) == &entry);
+    }
+    CHECK(index.find("key 1000", std::hash<std::string>{}("key 1000")) == nullptr);
+    CHECK(index.find("key 7", entries[8].hash) == nullptr);  // a hash that is not its own
+}
+
+TEST_CASE("the cache's string hash reads every byte of every length") {
+    for (std::size_t size = 0; size <= 40; ++size) {
+        std::string text(size, 'a');
+        const std::uint64_t hash = qprof::detail::hash_chars(text.data(), size);
+        CHECK(hash != qprof::detail::hash_chars(text.data(), size + 1));  // the length counts
+        for (std::size_t i = 0; i < size; ++i) {
+            text[i] = 'b';
+            CHECK(qprof::detail::hash_chars(text.data(), size) != hash);
+            text[i] = 'a';
+        }
+    }
+}
+
+TEST_CASE("keys with the same hash stay apart in an index") {
+    KeyIndex<std::string> index;
+    const auto entries = make_entries(50, 42);
+    for (const auto& entry : entries) {
+        index.insert(&entry);
+    }
+    for (const auto& entry : entries) {
+        CHECK(index.find(entry.key, 42) == &entry);
+    }
+    CHECK(index.find("key 50", 42) == nullptr);
+}
+
+TEST_CASE("an index with a cap is emptied when full, then fills again") {
+    KeyIndex<std::string> index;
+    const auto entries = make_entries(9);
+    for (int i = 0; i < 8; ++i) {
+        index.insert(&entries[i], 8);
+    }
+    CHECK(index.size() == 8);
+    index.insert(&entries[8], 8);
+    CHECK(index.size() == 1);
+    CHECK(index.find(entries[8].key, entries[8].hash) == &entries[8]);
+    CHECK(index.find(entries[0].key, entries[0].hash) == nullptr);
+}
+
+TEST_CASE("recorded keys with the same hash keep their own texts") {
+    qprof::Session session{options_with_keys()};
+    for (int round = 0; round < 3; ++round) {
+        PROFILE_QUERY_HIT(symbol, Colliding{"alpha"});
+        PROFILE_QUERY_HIT(symbol, Colliding{"beta"});
+        PROFILE_QUERY_HIT(symbol, Colliding{"gamma"});
+    }
+    session.finish();
+    const std::vector<std::string> nodes = qprof::test::keyed_nodes(session.trace());
+    REQUIRE(nodes.size() == 9);
+    for (int round = 0; round < 3; ++round) {
+        CHECK(nodes[3 * round] == "symbol[Colliding{alpha}]");
+        CHECK(nodes[3 * round + 1] == "symbol[Colliding{beta}]");
+        CHECK(nodes[3 * round + 2] == "symbol[Colliding{gamma}]");
+    }
+}
+
+TEST_CASE("a key is formatted once in the process, whichever threads record it") {
+    g_counted_formats = 0;
+    qprof::Session session{options_with_keys()};
+    auto record = [] {
+        for (int round = 0; round < 100; ++round) {
+            for (int i = 0; i < 10; ++i) {
+                PROFILE_QUERY_HIT(counted, Counted{"name " + std::to_string(i)});
+            }
+        }
+    };
+    record();
+    std::thread{record}.join();  // a new cache: the main thread still holds its own
+    std::thread{record}.join();  // the cache the thread before gave back
+    session.finish();
+    CHECK(g_counted_formats == 10);
+    for (std::size_t thread = 0; thread < 3; ++thread) {
+        const std::vector<std::string> nodes = qprof::test::keyed_nodes(session.trace(), thread);
+        REQUIRE(nodes.size() == 1000);
+        CHECK(nodes[0] == "counted[name 0]");
+        CHECK(nodes[999] == "counted[name 9]");
+    }
+}
+
+TEST_CASE("threads interning the same keys at once each record them as themselves") {
+    qprof::Session session{options_with_keys()};
+    std::vector<std::thread> threads;
+    threads.reserve(4);
+    for (int t = 0; t < 4; ++t) {
+        threads.emplace_back([t] {
+            for (int round = 0; round < 20; ++round) {
+                for (int i = 0; i < 50; ++i) {
+                    PROFILE_QUERY_HIT(shared, "shared " + std::to_string(i));
+                    PROFILE_QUERY_HIT(own,
+                                      "thread " + std::to_string(t) + " key " + std::to_string(i));
+                }
+            }
+        });
+    }
+    for (std::thread& thread : threads) {
+        thread.join();
+    }
+    session.finish();
+    REQUIRE(session.trace().threads.size() == 4);  // the main thread recorded nothing
+    for (std::size_t thread = 0; thread < 4; ++thread) {
+        const std::vector<std::string> nodes = qprof::test::keyed_nodes(session.trace(), thread);
+        REQUIRE(nodes.size() == 2000);
+        CHECK(nodes[98] == "shared[shared 49]");
+        CHECK(nodes[1999].starts_with("own[thread "));
+        CHECK(nodes[1999].ends_with(" key 49]"));
+    }
+}
+
+TEST_CASE("more distinct keys than a thread caches are all recorded as themselves") {
+    constexpr std::size_t kKeys = qprof::detail::kMaxCachedKeys + 1000;
+    qprof::Session session{options_with_keys()};
+    for (std::size_t i = 0; i < kKeys; ++i) {
+        PROFILE_QUERY_HIT(path, "file" + std::to_string(i));
+    }
+    PROFILE_QUERY_HIT(path, std::string("file0"));  // dropped from the cache when it was emptied
+    session.finish();
+    const std::vector<std::string> nodes = qprof::test::keyed_nodes(session.trace());
+    REQUIRE(nodes.size() == kKeys + 1);
+    CHECK(nodes[kKeys - 1] == "path[file" + std::to_string(kKeys - 1) + "]");
+    CHECK(nodes[kKeys] == "path[file0]");
+    CHECK(session.trace().key_texts.size() == kKeys);
+}
