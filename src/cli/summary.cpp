@@ -153,7 +153,8 @@ CommandSpec summarize_command() {
         "\"(activity)\", with its self time (its own, without the queries it asked), its "
         "share of all self time, its total time, how often it was asked, its hits and hit "
         "rate, and the time it spent blocked on other threads and loading from a persistent "
-        "cache. Times are in milliseconds; with --json, in nanoseconds.",
+        "cache. Under the table: the run's program, command line, directory, host, start and "
+        "end time and peak memory. Times are in milliseconds; with --json, in nanoseconds.",
         {{"sort", 0, "KEY", "order of the rows, largest first; name sorts A to Z", sort_names()},
          {"percent-above", 0, "P", "only the providers with more than P % of the self time"},
          {"json", 0, "", "write JSON instead of a table"},
