@@ -10,6 +10,7 @@
 #include "json.hpp"
 #include "raw_format.hpp"
 #include "raw_reader.hpp"
+#include "stack_tree.hpp"
 #include "test_support.hpp"
 #include "trace_merge.hpp"
 
@@ -84,7 +85,7 @@ qprof::Trace one_run(const std::string& program, std::uint32_t pid, std::int64_t
     qprof::ThreadTrace& thread = trace.threads.emplace_back();
     thread.name = "main";
     thread.nodes.push_back(qprof::Node{.start_ns = 2'000'000, .end_ns = 3'000'000});
-    thread.nodes.push_back(qprof::Node{.outcome = qprof::Outcome::hit});
+    thread.nodes.push_back(qprof::Node{.outcome = qprof::Outcome::hit, .first = 1});
     trace.wall_ns = 4'000'000;
     trace.events = 2;
     trace.program = program;
@@ -236,4 +237,32 @@ TEST_CASE("start times far apart are held 2^50 ns apart, so that no time overflo
     const qprof::Trace merged = qprof::detail::merge_traces(std::move(runs));
     CHECK(merged.runs[1].start_offset_ns == std::int64_t{1} << 50);
     CHECK(merged.threads[1].nodes[0].start_ns == (std::int64_t{1} << 50) + 2'000'000);
+}
+
+TEST_CASE("the stacks of a merged build start at the program, then the thread by its own name") {
+    std::vector<qprof::Trace> runs;
+    runs.push_back(one_run("toyc", 10, 1'000'000'000));
+    runs.push_back(one_run("toyc", 11, 1'002'000'000));
+    runs.push_back(one_run("linker", 12, 1'009'000'000));
+    const qprof::Trace merged = qprof::detail::merge_traces(std::move(runs));
+    const qprof::detail::StackTree tree{merged, {}};
+    std::vector<std::string> paths;
+    for (std::uint32_t f = 0; f < tree.frames().size(); ++f) {
+        std::string path;
+        for (const std::uint32_t step : tree.path(f)) {
+            path += (path.empty() ? "" : ";") + tree.frames()[step].name;
+        }
+        const qprof::detail::StackFrame& frame = tree.frames()[f];
+        paths.push_back(path + " " + std::to_string(frame.count) + " " +
+                        std::to_string(frame.total_ns));
+    }
+    CHECK(paths == std::vector<std::string>{"toyc 2 2000000", "toyc;main 2 2000000",
+                                            "toyc;main;typeck 2 2000000", "linker 1 1000000",
+                                            "linker;main 1 1000000",
+                                            "linker;main;typeck 1 1000000"});
+    CHECK(qprof::test::report_text("folded", merged) ==
+          "linker;main;typeck 1000000\ntoyc;main;typeck 2000000\n");
+    const std::string page = qprof::test::report_text("flamegraph", merged);
+    CHECK_THAT(page, Catch::Contains("\"all processes\""));
+    CHECK_THAT(page, Catch::Contains("\"total_ns\":3000000"));  // no time counted twice
 }
