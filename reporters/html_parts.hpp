@@ -53,12 +53,11 @@ struct Piece {
     bool fold = false;
 };
 inline constexpr std::uint32_t kSmallRun = 4;
-// Deep chains are drawn flattened: from this depth on a box is a plain block (class `deep`),
-// since nested inline boxes take a browser super-linear time to lay out...
+// Deep chains are drawn flattened: from this depth on a node is a row (class `deep`) of a flat
+// list inside its ancestor at depth kDeepDepth - 1, its children the rows after it, because
+// nested boxes take a browser super-linear time to lay out and the HTML parser nests at most
+// 512 elements. The markup never nests deeper than kDeepDepth boxes.
 inline constexpr std::uint32_t kDeepDepth = 32;
-// ... and nodes this deep start closed, so that the page's markup never nests near the HTML
-// parser's limit (512 open elements); the viewer opens them one level per action.
-inline constexpr std::uint32_t kMaxOpenDepth = 256;
 inline constexpr std::size_t kMaxPieces = 1'000;
 // With `min_ns`, the siblings at least that long are the ones drawn on their own, important
 // or not: a node opened to show only its longest children.

@@ -155,20 +155,25 @@ class InitialTree {
     // Depth-first with an explicit stack of sibling lists: a chain of 100,000 queries must not
     // take 100,000 frames of the C++ stack.
     void write() {
-        std::vector<std::pair<std::vector<Piece>, std::size_t>> open;  // pieces, next to draw
-        open.emplace_back(drawn_pieces(0, order_.size(), std::nullopt), 0);
+        struct Siblings {
+            std::vector<Piece> drawn;
+            std::size_t next = 0;
+            bool in_box = false;  // the children of a box, closed by its "</div>"; not a row's
+        };
+        std::vector<Siblings> open;
+        open.push_back(Siblings{drawn_pieces(0, order_.size(), std::nullopt)});
         while (!open.empty()) {
-            auto& [drawn, next] = open.back();
-            if (next == drawn.size()) {
+            Siblings& top = open.back();
+            if (top.next == top.drawn.size()) {
+                out_ << (top.in_box ? "</div>" : "");
                 open.pop_back();
-                out_ << (open.empty() ? "" : "</div>");
                 continue;
             }
-            const Piece piece = drawn[next++];
+            const Piece piece = top.drawn[top.next++];
             if (piece.fold) {
                 write_fold(piece.from, piece.to);
             } else if (std::optional<std::vector<Piece>> children = write_node(piece.from)) {
-                open.emplace_back(std::move(*children), 0);
+                open.push_back(Siblings{std::move(*children), 0, !row(piece.from)});
             }
         }
     }
@@ -256,8 +261,12 @@ class InitialTree {
              << escape(fold_text(trace_, order_, from, to, important_.total_ns())) << "</span>";
     }
 
-    // Writes node n up to its children; returns them when they are drawn, to be written
-    // before the node's closing tag, or writes the node whole and returns nullopt.
+    // From kDeepDepth on a node is a row of a flat list: its element holds only its label,
+    // its children follow it as siblings.
+    bool row(std::uint32_t n) const { return order_.depth(n) >= kDeepDepth; }
+
+    // Writes node n up to its children; returns them when they are drawn (before the node's
+    // closing tag, or after a row), or writes the node whole and returns nullopt.
     std::optional<std::vector<Piece>> write_node(std::uint32_t n) {
         const Node& node = order_.node(n);
         const std::string classes = node_class(order_, n, important_);
@@ -265,19 +274,23 @@ class InitialTree {
             out_ << "<i class=\"" << classes << "\" data-n=\"" << n << "\"></i>";
             return std::nullopt;
         }
-        out_ << "<div class=\"" << classes << "\" data-n=\"" << n << "\">";
+        out_ << "<div class=\"" << classes << "\" data-n=\"" << n;
+        if (row(n)) {
+            out_ << "\" data-depth=\"" << order_.depth(n);  // shown in the row's gutter
+        }
+        out_ << "\">";
         if (important_(node)) {
             out_ << "<span class=\"label\">"
                  << escape(node_label(trace_, node, important_.total_ns())) << "</span>";
         }
+        out_ << (row(n) ? "</div>" : "");
         const auto opened = opened_.find(n);
-        const bool shallow = order_.depth(n) < kMaxOpenDepth;
-        if (small(n) || (shallow && (draw_all_ || opened != opened_.end()))) {
+        if (small(n) || draw_all_ || opened != opened_.end()) {
             return drawn_pieces(n + 1, order_.end(n),
                                 opened != opened_.end() ? opened->second : Rule{});
         }
         write_fold(n + 1, order_.end(n));
-        out_ << "</div>";
+        out_ << (row(n) ? "" : "</div>");
         return std::nullopt;
     }
 

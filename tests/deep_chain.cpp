@@ -1,7 +1,8 @@
 // A program whose queries form one chain DEPTH deep (each asks the next), without recursion:
-// the reports of a deep trace, as the browser test opens them.
+// the reports of a deep trace, as the browser test opens them. With `siblings`, each level
+// also asks two short queries after the deeper ones return, so the chain has side branches.
 //
-//   deep_chain DEPTH [-Z profile-queries=html ...]
+//   deep_chain DEPTH [siblings] [-Z profile-queries=html ...]
 #include <cstdlib>
 #include <memory>
 #include <qprof/qprof.hpp>
@@ -25,8 +26,14 @@ int main(int argc, char** argv) {
             PROFILE_QUERY_HIT(chain_hit);
         }
     }
+    const bool siblings = argc > 2 && std::string{argv[2]} == "siblings";
+    static constinit qprof::detail::Site side{"side", __FILE__, __LINE__,
+                                              qprof::detail::SiteKind::query};
     while (!open.empty()) {
         open.pop_back();  // innermost first, as scopes end
+        for (int i = 0; siblings && !open.empty() && i < 2; ++i) {
+            const qprof::detail::ScopeGuard query{side, qprof::detail::RecordKind::miss};
+        }
     }
     return 0;
 }

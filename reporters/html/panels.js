@@ -81,8 +81,8 @@
     if (!box) return;
     let id = qp.shownProvider >= 0 ? 'provider' + qp.shownProvider : 'none';
     if (el && t >= 0) {
-      id = el.classList.contains('fold')
-        ? t + 'f' + el.getAttribute('data-from') + '-' + el.getAttribute('data-to')
+      const run = el.classList.contains('fold') ? 'f' : qp.isLevels(el) ? 'l' : '';
+      id = run ? t + run + el.getAttribute('data-from') + '-' + el.getAttribute('data-to')
         : t + 'n' + el.getAttribute('data-n');
       id += pinned ? 'p' : 'h';
     }
@@ -92,6 +92,8 @@
       box.innerHTML = HINT;
     } else if (!el) {
       box.innerHTML = qp.providerHtml(qp.shownProvider);
+    } else if (qp.isLevels(el)) {
+      box.innerHTML = qp.levelsDetails(t, el, pinned);
     } else if (el.classList.contains('fold')) {
       box.innerHTML = foldDetails(t, Number(el.getAttribute('data-from')), Number(el.getAttribute('data-to')), pinned);
     } else {
@@ -214,7 +216,9 @@
     if (!qp.matcher) return;
     qp.treeEls.forEach((tree, t) => {
       const T = qp.threads[t];
-      const nodes = tree.getElementsByClassName('node');
+      // A static list: adding a class to the elements of a live class list makes every
+      // later index into it walk the tree again, quadratic in the nodes drawn.
+      const nodes = tree.querySelectorAll('.node');
       for (let i = 0; i < nodes.length; i++) {
         if (qp.isMatch(T, Number(nodes[i].getAttribute('data-n')))) nodes[i].classList.add('match');
       }

@@ -3,7 +3,7 @@
 // strings (the same markup the C++ reporter writes), and the operations that change what is
 // drawn: expanding a fold, opening or closing a node, opening the path to a node. The DOM is
 // the only record of what is open: a node is open when it has a rendered child node, closed
-// when its children are one fold.
+// when its children are one fold (a row's children follow it instead: chain.js).
 (() => {
   'use strict';
 
@@ -103,7 +103,7 @@
     const heap = maxHeap((n) => T.dur[n]);
     const seed = (list) => {
       for (const p of list) {
-        if (!p.fold && (T.tag[p.n] & 16) && !isSmall(T, p.n) && T.depth[p.n] < qp.MAX_OPEN_DEPTH) heap.push(p.n);
+        if (!p.fold && (T.tag[p.n] & 16) && !isSmall(T, p.n)) heap.push(p.n);
       }
     };
     seed(ps);
@@ -139,31 +139,65 @@
       qp.escape(qp.foldText(T, from, to)), '</span>');
   }
 
-  function nodeHtml(T, n, opened, out) {
+  // From DEEP_DEPTH on a node is a row: its element holds only its label, and its children
+  // are drawn after it, as siblings, so that the markup nests at most DEEP_DEPTH boxes deep
+  // however deep the trace (docs/html-report.md, "Deep chains").
+  const isRow = (T, n) => T.depth[n] >= qp.DEEP_DEPTH;
+  qp.isRow = isRow;
+
+  // A node's element up to its children: whole for a hit or a row, still open otherwise.
+  function nodeStartHtml(T, n, out) {
     const cls = qp.classOf(T, n) + (isMatch(T, n) ? ' match' : '');
     if ((T.tag[n] & 7) === qp.HIT) {
       out.push('<i class="', cls, '" data-n="', n, '"></i>');
       return;
     }
-    out.push('<div class="', cls, '" data-n="', n, '">');
+    out.push('<div class="', cls, '" data-n="', n, isRow(T, n) ? '" data-depth="' + T.depth[n] : '', '">');
     const label = qp.labelOf(T, n);
     if (label !== null) out.push('<span class="label">', qp.escape(label), '</span>');
+    if (isRow(T, n)) out.push('</div>');
+  }
+  qp.rowHtml = (T, n) => {
+    const out = [];
+    nodeStartHtml(T, n, out);
+    return out.join('');
+  };
+
+  // Writes node n up to its children; returns them when they are drawn (inside the node, or
+  // after it for a row), else writes the node whole and returns null.
+  function nodeHtml(T, n, opened, out) {
+    nodeStartHtml(T, n, out);
+    if ((T.tag[n] & 7) === qp.HIT) return null;
     if (T.size[n] > 1) {
       const children = opened.get(n) || (isSmall(T, n) ? pieces(T, n + 1, n + T.size[n]) : null);
-      if (children) piecesHtml(T, children, opened, out);
-      else foldHtml(T, n + 1, n + T.size[n], out);
+      if (children) return children;
+      foldHtml(T, n + 1, n + T.size[n], out);
     }
-    out.push('</div>');
+    if (!isRow(T, n)) out.push('</div>');
+    return null;
   }
 
   // How siblings are drawn: 'heaviest' first (the default, as the page is written) or 'call'.
   qp.siblingOrder = 'heaviest';
+  const ordered = (T, ps) => (qp.siblingOrder === 'heaviest' ? qp.heaviestFirst(T, ps) : ps);
 
+  // Depth-first with an explicit stack of sibling lists: a plan may open thousands of levels.
   function piecesHtml(T, ps, opened, out) {
-    const drawn = qp.siblingOrder === 'heaviest' ? qp.heaviestFirst(T, ps) : ps;
-    for (const p of drawn) {
-      if (p.fold) foldHtml(T, p.from, p.to, out);
-      else nodeHtml(T, p.n, opened, out);
+    const stack = [{ list: ordered(T, ps), next: 0, close: '' }];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      if (top.next === top.list.length) {
+        out.push(top.close);
+        stack.pop();
+        continue;
+      }
+      const p = top.list[top.next++];
+      if (p.fold) {
+        foldHtml(T, p.from, p.to, out);
+        continue;
+      }
+      const children = nodeHtml(T, p.n, opened, out);
+      if (children) stack.push({ list: ordered(T, children), next: 0, close: isRow(T, p.n) ? '' : '</div>' });
     }
   }
 
@@ -178,12 +212,18 @@
 
   // ---- DOM helpers ----
 
-  const isItem = (el) => el != null && (el.classList.contains('node') || el.classList.contains('fold'));
+  const isLevels = (el) => el != null && el.classList.contains('levels');
+  const isItem = (el) => el != null && (el.classList.contains('node') || el.classList.contains('fold') || isLevels(el));
   const isNode = (el) => el != null && el.classList.contains('node');
   const numAttr = (el, name) => Number(el.getAttribute(name));
   qp.isItem = isItem;
   qp.isNode = isNode;
+  qp.isLevels = isLevels;
   qp.numAttr = numAttr;
+
+  // The first node an item stands for: a node's own, a fold's first, a levels chip's top.
+  const itemStart = (el) => numAttr(el, isNode(el) ? 'data-n' : 'data-from');
+  qp.itemStart = itemStart;
 
   function clearChildren(el) {
     for (let c = el.lastChild; c && !(c.nodeType === 1 && c.classList.contains('label')); c = el.lastChild) {
@@ -204,6 +244,7 @@
       qp.treeEls[t].tabIndex = 0;
     }
   }
+  qp.forgetDetached = forgetDetached;
 
   // ---- opening and closing ----
 
@@ -228,9 +269,9 @@
     return [lo, hi];
   }
 
-  // The element drawn for node n among the `count` elements from `el` on, or `el` itself.
-  function drawnNode(el, count, n) {
-    for (let c = el, i = 0; c && i < count; c = c.nextElementSibling, i++) {
+  // The element drawn for node n from `el` on, up to (not including) `stop`; or `el` itself.
+  function drawnNode(el, stop, n) {
+    for (let c = el; c && c !== stop; c = c.nextElementSibling) {
       if (isNode(c) && numAttr(c, 'data-n') === n) return c;
     }
     return el;
@@ -251,28 +292,39 @@
     if (lo > 0) ps.push({ fold: true, from, to: tops[lo] });
     for (let i = lo; i < hi; i++) ps.push({ n: tops[i] });
     if (hi < tops.length) ps.push({ fold: true, from: tops[hi], to });
+    const stop = fold.nextElementSibling;
     fold.insertAdjacentHTML('afterend', render(T, ps, budget));
     const first = fold.nextElementSibling;
     fold.remove();
     forgetDetached(t);
-    return at >= 0 ? drawnNode(first, ps.length, tops[at]) : first;
+    return at >= 0 ? drawnNode(first, stop, tops[at]) : first;
   };
+
+  // Replaces what is drawn of node el's children: inside it, or after it for a row.
+  function replaceChildren(T, el, html) {
+    if (isRow(T, numAttr(el, 'data-n'))) {
+      qp.clearRowChildren(T, el);
+      el.insertAdjacentHTML('afterend', html);
+      return el.nextElementSibling;
+    }
+    clearChildren(el);
+    el.insertAdjacentHTML('beforeend', html);
+    return el.lastElementChild;
+  }
 
   qp.openNode = function openNode(t, el, budget) {
     const T = qp.threads[t];
     const n = numAttr(el, 'data-n');
     if (T.size[n] <= 1 || (T.tag[n] & 7) === qp.HIT) return;
-    clearChildren(el);
     const ps = pieces(T, n + 1, n + T.size[n]);
     if (ps.length === 1 && ps[0].fold) {
       // All children would be one fold again, which is what "closed" looks like: open means
       // showing them, so expand that fold at once.
       const out = [];
       foldHtml(T, n + 1, n + T.size[n], out);
-      el.insertAdjacentHTML('beforeend', out.join(''));
-      qp.expandFold(t, el.lastElementChild, budget);
+      qp.expandFold(t, replaceChildren(T, el, out.join('')), budget);
     } else {
-      el.insertAdjacentHTML('beforeend', render(T, ps, budget));
+      replaceChildren(T, el, render(T, ps, budget));
     }
     forgetDetached(t);
   };
@@ -281,10 +333,9 @@
     const T = qp.threads[t];
     const n = numAttr(el, 'data-n');
     if (isSmall(T, n)) return; // nothing to hide, or too little to be worth a fold
-    clearChildren(el);
     const out = [];
     foldHtml(T, n + 1, n + T.size[n], out);
-    el.insertAdjacentHTML('beforeend', out.join(''));
+    replaceChildren(T, el, out.join(''));
     forgetDetached(t);
   };
 
@@ -316,14 +367,19 @@
     return null;
   }
 
-  // Opens every fold and closed node on the path from a root to n; returns n's element.
+  // Opens every fold and closed node on the path from a root to n; returns n's element. The
+  // rows of the path are drawn by qp.ensureRowPath (chain.js).
   qp.ensurePath = function ensurePath(t, n) {
     const T = qp.threads[t];
     if (!T || !(n >= 0 && n < T.len)) return null;
     const path = [];
     for (let a = n; a >= 0; a = T.parent[a]) path.push(a);
+    path.reverse();
     let container = qp.treeEls[t];
-    for (let i = path.length - 1; i >= 0 && container; i--) container = drawChild(t, container, path[i]);
+    for (let i = 0; i < path.length && container; i++) {
+      if (isRow(T, path[i])) return qp.ensureRowPath(t, container, path.slice(i));
+      container = drawChild(t, container, path[i]);
+    }
     return container;
   };
 })();

@@ -3,7 +3,7 @@
 // classes of nodes and folds. Every rule here has a twin in reporters/html_format.cpp; the
 // browser test compares what the two write, so a change to one is a change to both.
 //
-// The six files are concatenated (trace.js, render.js, tree.js, panels.js, stats.js, main.js) into one
+// The files are concatenated (trace.js, render.js, chain.js, tree.js, panels.js, stats.js, main.js) into one
 // classic script. This file declares the shared namespace `qp`; each file is an IIFE that adds
 // to it, so nothing else leaks into the page's global scope.
 const qp = {};
@@ -12,11 +12,9 @@ const qp = {};
   'use strict';
 
   const OUTCOMES = ['miss', 'hit', 'blocked', 'load', 'activity'];
-  // Deep chains are drawn flattened (kDeepDepth and kMaxOpenDepth in html_parts.hpp): from
-  // DEEP_DEPTH on a box is a plain block; nodes MAX_OPEN_DEPTH deep are never opened by a plan,
-  // only one level per action, so that no markup nests near the HTML parser's limit.
+  // Deep chains are drawn flattened (kDeepDepth in html_parts.hpp): from DEEP_DEPTH on a node
+  // is a row of a flat list, not a box inside its parent's (chain.js).
   qp.DEEP_DEPTH = 32;
-  qp.MAX_OPEN_DEPTH = 256;
   const HIT = 1;
   qp.OUTCOMES = OUTCOMES;
   qp.HIT = HIT;

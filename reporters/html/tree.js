@@ -3,7 +3,7 @@
 (() => {
   'use strict';
 
-  const { isItem, isNode, numAttr } = qp;
+  const { isItem, isNode, numAttr, isOpen } = qp;
 
   // ---- moving through what is drawn, in pre-order ----
 
@@ -27,6 +27,7 @@
     for (let c = lastChildItem(el); c; c = lastChildItem(el)) el = c;
     return el;
   }
+  // Rows of a flat list (chain.js) hold no items: the next row is the next item anyway.
   function nextItem(el, root) {
     const child = isNode(el) ? firstChildItem(el) : null;
     if (child) return child;
@@ -42,24 +43,20 @@
     const p = el.parentElement;
     return p && p !== root ? p : null;
   }
-  const parentItem = (el, root) => (el.parentElement !== root ? el.parentElement : null);
   const hasChildren = (t, el) => isNode(el) && qp.threads[t].size[numAttr(el, 'data-n')] > 1;
   // A small subtree is always drawn whole: it has children but cannot be opened or closed.
   const canToggle = (t, el) => hasChildren(t, el) && !qp.isSmall(qp.threads[t], numAttr(el, 'data-n'));
-  const isOpen = (el) => {
-    for (let c = el.firstElementChild; c; c = c.nextElementSibling) if (isNode(c)) return true;
-    return false;
-  };
 
   function toggle(t, el) {
     if (!canToggle(t, el)) return;
-    if (isOpen(el)) qp.closeNode(t, el);
+    if (isOpen(t, el)) qp.closeNode(t, el);
     else qp.openNode(t, el, qp.OPEN_BUDGET);
     select(t, el, { focus: true });
   }
 
+  // A fold draws its queries; a levels chip its next levels.
   function activateFold(t, fold) {
-    const first = qp.expandFold(t, fold, qp.OPEN_BUDGET);
+    const first = qp.isLevels(fold) ? qp.expandLevels(t, fold) : qp.expandFold(t, fold, qp.OPEN_BUDGET);
     if (first) select(t, first, { focus: true });
   }
 
@@ -68,6 +65,7 @@
   // What a screen reader announces for an item: provider, outcome and share, not all the
   // text of the boxes inside it.
   function itemLabel(t, el) {
+    if (qp.isLevels(el)) return el.textContent.replace(/\u22ef/g, '').trim() + ' not drawn';
     if (!isNode(el)) return 'folded ' + el.textContent.replace(/^\+/, '').replace(' \u00b7 ', ', ');
     const T = qp.threads[t];
     const n = numAttr(el, 'data-n');
@@ -91,7 +89,7 @@
     el.setAttribute('aria-label', itemLabel(t, el));
     if (isNode(el)) el.setAttribute('aria-level', String(qp.threads[t].depth[numAttr(el, 'data-n')] + 1));
     if (!isNode(el)) el.setAttribute('aria-expanded', 'false');
-    else if (hasChildren(t, el)) el.setAttribute('aria-expanded', String(isOpen(el)));
+    else if (hasChildren(t, el)) el.setAttribute('aria-expanded', String(isOpen(t, el)));
   }
 
   // Centred, unless the box is taller than the trees' view: then its top, where its label is.
@@ -176,12 +174,12 @@
       case 'End': { const last = lastChildItem(tree); go(last && lastDeep(last)); break; }
       case 'ArrowRight':
         if (!isNode(el)) activateFold(t, el);
-        else if (canToggle(t, el) && !isOpen(el)) toggle(t, el);
-        else go(firstChildItem(el) || el);
+        else if (canToggle(t, el) && !isOpen(t, el)) toggle(t, el);
+        else go(qp.firstChild(t, el) || el);
         break;
       case 'ArrowLeft':
-        if (canToggle(t, el) && isOpen(el)) toggle(t, el);
-        else go(parentItem(el, tree) || el);
+        if (canToggle(t, el) && isOpen(t, el)) toggle(t, el);
+        else go(qp.parentItem(t, el, tree) || el);
         break;
       case 'Enter':
       case ' ':
@@ -196,7 +194,7 @@
   }
 
   function onClick(e) {
-    const item = e.target.closest('.node, .fold');
+    const item = e.target.closest('.node, .fold, .levels');
     if (!item) return;
     const t = qp.threadOf(item);
     if (t < 0) return;
@@ -216,7 +214,7 @@
     pointerX = e.clientX;
     pointerY = e.clientY;
     const inTrees = e.target instanceof Element && e.target.closest('#trees') !== null;
-    const item = inTrees ? e.target.closest('.node, .fold') : null;
+    const item = inTrees ? e.target.closest('.node, .fold, .levels') : null;
     if (item === hovered) return;
     hovered = item;
     if (!item) { onLeave(); return; }
