@@ -78,8 +78,8 @@ fs::path sink_path(Sink sink) {
 detail::RawSession session_block() {
     detail::RawSession session;
     session.clock = 2;  // manual: ticks are nanoseconds
-    session.pid = static_cast<std::uint32_t>(::getpid());
-    session.program = "raw_benchmark";
+    session.process.pid = static_cast<std::uint32_t>(::getpid());
+    session.process.program = "raw_benchmark";
     return session;
 }
 
@@ -139,7 +139,7 @@ void BM_RawWrite(benchmark::State& state, Sink sink) {
             const std::uint64_t* begin = slice.words.data();
             writer.records(slice.thread, begin, begin + slice.words.size(), nullptr);
         }
-        writer.finish({input.end_tick, input.end_tick, 1.0, input.records}, names);
+        writer.finish({input.end_tick, input.end_tick, 1.0, input.records, {}}, names);
         if (writer.failed()) {
             state.SkipWithError(("writing " + path + " failed").c_str());
             break;
@@ -232,7 +232,7 @@ struct ReadInput {
                 writer.records(slice.thread, begin, begin + slice.words.size(), nullptr);
             });
             const std::uint64_t end = workload.end_tick();
-            writer.finish({end, end, 1.0, workload.events()}, thread_names(workload.threads()));
+            writer.finish({end, end, 1.0, workload.events(), {}}, thread_names(workload.threads()));
         }
         std::ifstream in{path, std::ios::binary};
         bytes.assign(std::istreambuf_iterator<char>{in}, std::istreambuf_iterator<char>{});

@@ -5,6 +5,7 @@
 
 #include "clock_samples.hpp"
 #include "raw_format.hpp"
+#include "raw_process.hpp"
 #include "raw_records.hpp"
 
 namespace qprof::detail {
@@ -123,6 +124,8 @@ class StreamReader {
                 return read_clock(payload);
             case BlockType::end:
                 return end_run(payload);
+            case BlockType::process:
+                return read_process(payload, run_->inputs.run);
             default:
                 if (block.type < raw::kFirstOptionalType) {
                     corrupt(block.offset, "block #" + std::to_string(block.index) +
@@ -140,7 +143,7 @@ class StreamReader {
         RecordedRun run;
         run.inputs.calibration.start_tick = in.u64();
         const std::uint64_t start_steady_ns = in.u64();
-        run.start_unix_ns = in.u64();
+        run.inputs.run.start_unix_ns = static_cast<std::int64_t>(in.u64());
         const std::uint64_t clock_at = in.offset();
         const std::uint8_t clock = in.u8();
         run.inputs.clock = clock_text(clock, clock_at);
@@ -149,11 +152,9 @@ class StreamReader {
         in.u8();
         const std::uint32_t extent = in.u32();
         run.report = report_options(bits, extent, in.f64());
-        run.pid = in.u32();
+        run.inputs.run.pid = in.u32();
         in.u32();
-        run.program = std::string{in.str()};
-        run.inputs.program = run.program;
-        run.inputs.pid = run.pid;
+        run.inputs.run.program = std::string{in.str()};
         run.inputs.sites.resize(1);  // id 0 is never used
         run.inputs.slots.add_sites(run.inputs.sites);
         run_ = &result_.runs.emplace_back(std::move(run));
@@ -296,6 +297,10 @@ class StreamReader {
             report(Diagnostic::Severity::warning, events_at,
                    "the END block counts " + std::to_string(events) + " events, the records hold " +
                        std::to_string(records_.events()));
+        }
+        if (in.remaining() >= 8) {
+            in.u64();  // blocks
+            read_end_process(in, run_->inputs.run);
         }
         finish_run(true);
     }

@@ -20,10 +20,7 @@ namespace qprof::detail {
 // One run of the program: a SESSION ... END segment of the stream.
 struct RecordedRun {
     TraceInputs inputs;
-    ReportOptions report;  // the -Z report options the run was started with
-    std::string program;
-    std::uint32_t pid = 0;
-    std::uint64_t start_unix_ns = 0;
+    ReportOptions report;   // the -Z report options the run was started with
     bool complete = false;  // its END block was read
 };
 

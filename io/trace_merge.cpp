@@ -1,5 +1,6 @@
 #include "trace_merge.hpp"
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -7,10 +8,19 @@ namespace qprof::detail {
 
 namespace {
 
+// A run's place after the earliest start. Start times more than kMaxOffsetNs apart (13 days:
+// a damaged or hand-made stream) are held at that distance, so that no node time overflows.
+constexpr std::int64_t kMaxOffsetNs = std::int64_t{1} << 50;
+
+std::int64_t timeline_offset(std::int64_t start_ns, std::int64_t earliest_ns) {
+    const std::uint64_t distance =
+        static_cast<std::uint64_t>(start_ns) - static_cast<std::uint64_t>(earliest_ns);
+    return static_cast<std::int64_t>(std::min<std::uint64_t>(distance, kMaxOffsetNs));
+}
+
 class TraceMerger {
   public:
-    void add(NamedTrace&& run) {
-        Trace& trace = run.trace;
+    void add(Trace&& trace, const std::string& name, std::int64_t offset_ns) {
         const std::vector<std::uint32_t> new_site = add_sites(trace);
         const auto key_offset = static_cast<std::uint32_t>(merged_.key_texts.size());
         for (std::string& text : trace.key_texts) {
@@ -23,12 +33,14 @@ class TraceMerger {
             for (std::uint32_t& key : thread.keys) {
                 key += key != 0 ? key_offset : 0;
             }
+            move_on_timeline(thread, offset_ns);
             thread.index = static_cast<std::uint32_t>(merged_.threads.size());
-            thread.name = run.run_name + " " + thread.name;
+            thread.run = static_cast<std::uint32_t>(merged_.runs.size());
+            thread.name = name + " " + thread.name;
             merged_.threads.push_back(std::move(thread));
         }
         add_totals(trace);
-        merged_.wall_ns += trace.wall_ns;
+        add_runs(trace, offset_ns);
         merged_.events += trace.events;
         merged_.keys_recorded = merged_.keys_recorded || trace.keys_recorded;
         merged_.clock =
@@ -39,6 +51,24 @@ class TraceMerger {
     Trace take() { return std::move(merged_); }
 
   private:
+    // Timed nodes move by the run's offset; a hit keeps its 0 (it read no clock).
+    static void move_on_timeline(ThreadTrace& thread, std::int64_t offset_ns) {
+        for (Node& node : thread.nodes) {
+            if (node.outcome != Outcome::hit) {
+                node.start_ns += offset_ns;
+                node.end_ns += offset_ns;
+            }
+        }
+    }
+
+    void add_runs(Trace& trace, std::int64_t offset_ns) {
+        for (RunInfo& run : trace.runs) {
+            run.start_offset_ns += offset_ns;
+            merged_.wall_ns = std::max(merged_.wall_ns, run.start_offset_ns + run.wall_ns);
+            merged_.runs.push_back(std::move(run));
+        }
+    }
+
     std::uint32_t provider_index(const ProviderTotals& provider) {
         auto [it, added] =
             providers_.try_emplace({provider.provider, provider.is_activity},
@@ -85,13 +115,35 @@ class TraceMerger {
 
 }  // namespace
 
-Trace merge_traces(std::vector<NamedTrace>&& runs) {
+std::string run_name(const RunInfo& run, std::size_t index) {
+    const std::string program =
+        run.program.empty() ? "run " + std::to_string(index + 1) : run.program;
+    return program + "[" + std::to_string(run.pid) + "]";
+}
+
+Trace merge_traces(std::vector<Trace>&& runs) {
     if (runs.size() == 1) {
-        return std::move(runs.front().trace);
+        return std::move(runs.front());
     }
+    std::vector<std::string> names;
+    for (std::size_t index = 0; index < runs.size(); ++index) {
+        names.push_back(runs[index].runs.empty() ? run_name({}, index)
+                                                 : run_name(runs[index].runs.front(), index));
+    }
+    std::vector<std::size_t> order(runs.size());
+    for (std::size_t index = 0; index < order.size(); ++index) {
+        order[index] = index;
+    }
+    const auto start_of = [&](std::size_t index) {
+        return runs[index].runs.empty() ? 0 : runs[index].runs.front().start_unix_ns;
+    };
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return start_of(a) < start_of(b); });
+    const std::int64_t earliest = order.empty() ? 0 : start_of(order.front());
     TraceMerger merger;
-    for (NamedTrace& run : runs) {
-        merger.add(std::move(run));
+    for (const std::size_t index : order) {
+        merger.add(std::move(runs[index]), names[index],
+                   timeline_offset(start_of(index), earliest));
     }
     return merger.take();
 }

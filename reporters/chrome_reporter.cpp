@@ -13,7 +13,9 @@
 // - Every node but a hit is a complete event ("X"); cat says miss, blocked, load or activity,
 //   with ",unfinished" for a scope still open when the session ended. No args by default:
 //   speedscope makes them part of the frame name. With -Z profile-queries-chrome=keys and
-//   keys recorded, args.key. tid is the thread's index + 1.
+//   keys recorded, args.key. tid is the thread's index + 1, pid its run's index + 1: a merged
+//   build has one process per run, named after its program, labelled with its real pid and
+//   sorted by start time.
 // - ts and dur are microseconds from the session start, written from integer nanoseconds
 //   with exactly three decimals, so that a child never pokes out of its parent by rounding.
 //   Where ts + dur added in floating point would pass the exact end (and a neighbour starting
@@ -65,9 +67,7 @@ class EventWriter {
 
     void write() {
         buffer_ += "{\"traceEvents\":[\n";
-        buffer_ += R"({"name":"process_name","ph":"M","pid":1,"args":{"name":)";
-        buffer_ += json_string(trace_.program.empty() ? std::string_view{"qprof"} : trace_.program);
-        buffer_ += "}}";
+        write_process_names();
         for (const ThreadTrace& thread : trace_.threads) {
             write_thread_names(thread);
         }
@@ -83,6 +83,28 @@ class EventWriter {
     }
 
   private:
+    void write_process_names() {
+        if (trace_.runs.size() <= 1) {
+            buffer_ += R"({"name":"process_name","ph":"M","pid":1,"args":{"name":)";
+            buffer_ +=
+                json_string(trace_.program.empty() ? std::string_view{"qprof"} : trace_.program);
+            buffer_ += "}}";
+            return;
+        }
+        for (std::size_t run = 0; run < trace_.runs.size(); ++run) {
+            const RunInfo& info = trace_.runs[run];
+            const std::string pid = std::to_string(run + 1);
+            buffer_ += run == 0 ? "" : ",\n";
+            buffer_ += R"({"name":"process_name","ph":"M","pid":)" + pid + R"(,"args":{"name":)";
+            buffer_ += json_string(info.program.empty() ? std::string_view{"qprof"} : info.program);
+            buffer_ += "}},\n";
+            buffer_ += R"({"name":"process_labels","ph":"M","pid":)" + pid +
+                       R"(,"args":{"labels":"pid )" + std::to_string(info.pid) + "\"}},\n";
+            buffer_ += R"({"name":"process_sort_index","ph":"M","pid":)" + pid +
+                       R"(,"args":{"sort_index":)" + std::to_string(run) + "}}";
+        }
+    }
+
     void write_thread_names(const ThreadTrace& thread) {
         begin_event("thread_name", thread);
         buffer_ += ",\"args\":{\"name\":" + json_string(thread.name) + "}}";
@@ -95,7 +117,14 @@ class EventWriter {
     void begin_event(std::string_view name, const ThreadTrace& thread) {
         buffer_ += ",\n{\"name\":\"";
         buffer_ += name;
-        buffer_ += "\",\"ph\":\"M\",\"pid\":1,\"tid\":";
+        buffer_ += "\",\"ph\":\"M\"";
+        append_ids(thread);
+    }
+
+    void append_ids(const ThreadTrace& thread) {
+        buffer_ += ",\"pid\":";
+        append_integer(buffer_, thread.run + 1ULL);
+        buffer_ += ",\"tid\":";
         append_integer(buffer_, thread.index + 1ULL);
     }
 
@@ -162,8 +191,7 @@ class EventWriter {
             buffer_ += ",\"dur\":";
             append_microseconds(buffer_, end - ts);
         }
-        buffer_ += ",\"pid\":1,\"tid\":";
-        append_integer(buffer_, thread.index + 1ULL);
+        append_ids(thread);
         write_args(thread, index);
         buffer_ += '}';
         if (buffer_.size() >= kFlushBytes) {

@@ -43,10 +43,11 @@ class Names {
     std::unordered_map<std::string, std::int64_t> index_;
 };
 
-std::vector<Row> rows_of(const StackTree& tree, const GraphTotals& totals, Names& names) {
+std::vector<Row> rows_of(const Trace& trace, const StackTree& tree, const GraphTotals& totals,
+                         Names& names) {
     const std::vector<StackFrame>& frames = tree.frames();
-    std::vector<Row> rows{
-        Row{.name = names.index("all threads"), .count = 1, .total_ns = totals.total_ns}};
+    const std::string root = trace.runs.size() > 1 ? "all processes" : "all threads";
+    std::vector<Row> rows{Row{.name = names.index(root), .count = 1, .total_ns = totals.total_ns}};
     std::vector<std::int64_t> row_of(frames.size(), 0);
     for (std::uint32_t f = 0; f < frames.size(); ++f) {
         const StackFrame& frame = frames[f];
@@ -78,8 +79,8 @@ void write_column(std::ostream& out, std::string_view name, const std::vector<Ro
 GraphTotals graph_totals(const StackTree& tree) {
     GraphTotals totals{.frames = 1};
     for (const StackFrame& frame : tree.frames()) {
-        if (frame.kind == FrameKind::thread) {
-            totals.total_ns += frame.total_ns;
+        if (frame.kind == FrameKind::thread && frame.parent == StackFrame::kNoParent) {
+            totals.total_ns += frame.total_ns;  // a program's threads are inside it
         } else if (frame.kind != FrameKind::activity) {
             totals.queries += frame.count;
         }
@@ -95,7 +96,7 @@ GraphTotals graph_totals(const StackTree& tree) {
 void write_payload(std::ostream& out, const Trace& trace, const StackTree& tree,
                    const GraphTotals& totals) {
     Names names;
-    const std::vector<Row> rows = rows_of(tree, totals, names);
+    const std::vector<Row> rows = rows_of(trace, tree, totals, names);
     out << "{\"format\":\"qprof-flamegraph\",\"version\":1,\"wall_ns\":" << trace.wall_ns
         << ",\"total_ns\":" << totals.total_ns << ",\"clock\":" << json_string(trace.clock)
         << ",\n\"kinds\":[";

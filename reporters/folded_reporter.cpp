@@ -3,8 +3,9 @@
 //
 //   main;type checking;typeck;type_of 4000000
 //
-// - Frames from the root down: the thread's name (none with merge-threads), then activity
-//   and provider names; with -Z profile-queries-folded=keys, `provider(key)`.
+// - Frames from the root down: the thread's name (none with merge-threads; in a merged build,
+//   the program and then the thread's own name), then activity and provider names; with
+//   -Z profile-queries-folded=keys, `provider(key)`.
 // - The value is the self time in nanoseconds; stacks with none are left out.
 // - Blocked waits end in `_[k]` and loads in `_[j]`, which the tools colour apart from runs
 //   (as kernel and JIT frames). With -Z profile-queries-folded=hits, cache hits are leaves

@@ -1,6 +1,7 @@
 #include "stack_tree.hpp"
 
 #include <algorithm>
+#include <map>
 #include <unordered_map>
 
 #include "preorder.hpp"
@@ -48,7 +49,7 @@ class Builder {
         : trace_(trace), options_(options), frames_(frames) {}
 
     void add_thread(const ThreadTrace& thread) {
-        const std::uint32_t root = thread_frame(thread.name);
+        const std::uint32_t root = thread_frame(thread);
         const Preorder order{thread};
         std::vector<std::uint32_t> frame_of(order.size());
         for (std::uint32_t n = 0; n < order.size(); ++n) {
@@ -62,20 +63,50 @@ class Builder {
             const std::int64_t duration = order.duration_ns(n);
             frames_[frame_of[n]].count += 1;
             frames_[frame_of[n]].total_ns += duration;
-            if (parent == order.size()) {
-                frames_[root].total_ns += duration;
+            if (parent == order.size()) {  // the thread's time, and its process's
+                for (std::uint32_t f = root; f != StackFrame::kNoParent; f = frames_[f].parent) {
+                    frames_[f].total_ns += duration;
+                }
             }
         }
     }
 
   private:
-    std::uint32_t thread_frame(const std::string& name) {
+    std::uint32_t thread_frame(const ThreadTrace& thread) {
         if (options_.merge_threads && !frames_.empty()) {
             frames_[0].count += 1;
             return 0;
         }
+        if (options_.merge_threads || trace_.runs.size() <= 1 || thread.run >= trace_.runs.size()) {
+            return new_frame(StackFrame::kNoParent,
+                             options_.merge_threads ? "all threads" : thread.name);
+        }
+        // A build: the program, then the thread by its own name, so that the threads of
+        // every process of one program add up ("toyc;main;codegen").
+        const RunInfo& run = trace_.runs[thread.run];
+        const auto [process, added] =
+            process_frames_.try_emplace(run.program, static_cast<std::uint32_t>(frames_.size()));
+        if (added) {
+            new_frame(StackFrame::kNoParent, run.program);
+        } else {
+            frames_[process->second].count += 1;
+        }
+        const std::string prefix = run.program + "[" + std::to_string(run.pid) + "] ";
+        const std::string name =
+            thread.name.starts_with(prefix) ? thread.name.substr(prefix.size()) : thread.name;
+        const auto [named, new_name] = thread_frames_.try_emplace(
+            {process->second, name}, static_cast<std::uint32_t>(frames_.size()));
+        if (new_name) {
+            return new_frame(process->second, name);
+        }
+        frames_[named->second].count += 1;
+        return named->second;
+    }
+
+    std::uint32_t new_frame(std::uint32_t parent, std::string name) {
         StackFrame frame;
-        frame.name = options_.merge_threads ? "all threads" : name;
+        frame.parent = parent;
+        frame.name = std::move(name);
         frame.count = 1;
         frames_.push_back(std::move(frame));
         return static_cast<std::uint32_t>(frames_.size() - 1);
@@ -105,6 +136,8 @@ class Builder {
     const StackOptions& options_;
     std::vector<StackFrame>& frames_;
     std::unordered_map<FrameKey, std::uint32_t, FrameKeyHash> index_;
+    std::map<std::string, std::uint32_t> process_frames_;  // by program
+    std::map<std::pair<std::uint32_t, std::string>, std::uint32_t> thread_frames_;
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The trace merged by call path, as flame graphs draw it: each distinct stack of frames once
-// -- the thread (unless threads are merged), then provider and activity names from the root
-// down -- with how often it ran and the time spent in it. Shared by the folded and
+// -- the thread (unless threads are merged; in a merged build of several runs, the program and
+// then the thread by its own name), then provider and activity names from the root down --
+// with how often it ran and the time spent in it. Shared by the folded and
 // flamegraph reporters.
 #pragma once
 
@@ -26,8 +27,8 @@ struct StackFrame {
     std::uint32_t parent = kNoParent;
     FrameKind kind = FrameKind::thread;
     std::string name;           // thread name, or provider / activity name with "(key)" if asked
-    std::uint64_t count = 0;    // nodes merged into this frame (threads: 1 each)
-    std::int64_t total_ns = 0;  // their inclusive time; for a thread, its roots' time
+    std::uint64_t count = 0;    // nodes merged into this frame (threads and programs: 1 each)
+    std::int64_t total_ns = 0;  // their inclusive time; for a thread or program, its roots'
     std::int64_t self_ns = 0;   // total minus the total of the child frames
 };
 

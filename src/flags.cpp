@@ -348,6 +348,9 @@ SessionOptions parse_flags(int& argc, char** argv, const char* env_flags) {
     if (env_flags != nullptr) {
         apply_env_flags(options, env_flags);
     }
+    for (int i = 0; argv != nullptr && i < argc; ++i) {
+        options.command_line.emplace_back(argv[i]);  // as given, -Z flags included
+    }
     int kept = argc > 0 ? 1 : 0;
     bool after_double_dash = false;
     for (int i = kept; i < argc; ++i) {

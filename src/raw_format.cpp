@@ -87,6 +87,9 @@ std::string_view block_name(std::uint16_t type) {
     static constexpr std::string_view kNames[] = {"unknown", "SESSION", "unknown",   "SITES",
                                                   "THREAD",  "RECORDS", "KEY_TYPES", "KEY_TEXTS",
                                                   "CLOCK",   "END"};
+    if (type == static_cast<std::uint16_t>(BlockType::process)) {
+        return "PROCESS";
+    }
     return type < std::size(kNames) ? kNames[type] : kNames[0];
 }
 

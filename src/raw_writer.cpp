@@ -10,6 +10,8 @@
 #include <qprof/detail/site.hpp>
 #include <stdexcept>
 
+#include "raw_process.hpp"
+
 namespace qprof::detail {
 
 namespace {
@@ -57,17 +59,20 @@ RawWriter::RawWriter(int fd, std::string path, const RawSession& session)
     raw::BlockEncoder out = block(raw::BlockType::session);
     out.u64(session.start_tick);
     out.u64(session.start_steady_ns);
-    out.u64(session.start_unix_ns);
+    out.u64(static_cast<std::uint64_t>(session.process.start_unix_ns));
     out.u8(session.clock);
     out.u8(session.keys ? 1 : 0);
     out.u8(report_bits(session.report));
     out.u8(0);
     out.u32(session.report.important_extent);
     out.f64(session.report.important_percent);
-    out.u32(session.pid);
+    out.u32(session.process.pid);
     out.u32(0);
-    out.str(session.program);
+    out.str(session.process.program);
     out.finish();
+    raw::BlockEncoder process = block(raw::BlockType::process);
+    write_process(process, session.process);
+    process.finish();
     last_sample_ns_ = session.start_steady_ns;
     flush();  // a run that dies at once still leaves a stream that says what it was
 }
@@ -217,6 +222,7 @@ void RawWriter::finish(const RawEnd& end, const std::vector<std::string>& thread
     out.f64(end.ns_per_tick);
     out.u64(end.events);
     out.u64(seq_);  // blocks in this run, END included
+    write_end_process(out, end.process);
     out.finish();
     flush();
     if (fd_ >= 0 && ::close(std::exchange(fd_, -1)) != 0) {

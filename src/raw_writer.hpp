@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <qprof/report_options.hpp>
+#include <qprof/trace.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,12 +27,11 @@ inline constexpr std::string_view kRawReporter = "raw";
 struct RawSession {
     std::uint64_t start_tick = 0;
     std::uint64_t start_steady_ns = 0;
-    std::uint64_t start_unix_ns = 0;
     std::uint8_t clock = 0;  // ClockKind: 0 tsc, 1 steady, 2 manual
     bool keys = false;
     ReportOptions report;
-    std::uint32_t pid = 0;
-    std::string program;
+    // The process (its pid, program and start time go into SESSION, the rest into PROCESS).
+    RunInfo process;
 };
 
 // What the END block says.
@@ -40,6 +40,7 @@ struct RawEnd {
     std::uint64_t end_steady_ns = 0;
     double ns_per_tick = 1.0;
     std::uint64_t events = 0;
+    RunInfo process;  // its end time and peak RSS go into END
 };
 
 class RawWriter {

@@ -26,6 +26,7 @@
 #include "report_files.hpp"
 #include "report_writer.hpp"
 #include "testing.hpp"
+#include "run_info.hpp"
 #include "text.hpp"
 #include "trace_completion.hpp"
 
@@ -42,6 +43,7 @@ struct Session::State {
     detail::ClockKind clock = detail::ClockKind::steady;
     detail::Calibration calibration;
     std::uint64_t start_steady_ns = 0;
+    RunInfo run;                               // the process, for the trace and the raw stream
     std::optional<detail::ReportFiles> files;  // set when recording
     std::unique_ptr<detail::RawWriter> raw;    // outlives the collector, which writes to it
     std::unique_ptr<detail::Collector> collector;
@@ -123,7 +125,7 @@ detail::CollectMode collect_mode(const SessionOptions& options, bool build_trace
 }
 
 std::unique_ptr<detail::RawWriter> open_raw(const SessionOptions& options, detail::ClockKind clock,
-                                            const detail::RecordingStart& start,
+                                            const detail::RecordingStart& start, const RunInfo& run,
                                             detail::ReportFiles& files) {
     std::string path;
     const int fd = files.create(make_reporter(detail::kRawReporter)->file_suffix(), path);
@@ -134,15 +136,10 @@ std::unique_ptr<detail::RawWriter> open_raw(const SessionOptions& options, detai
     detail::RawSession session{
         .start_tick = start.tick,
         .start_steady_ns = start.steady_ns,
-        .start_unix_ns =
-            static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                           std::chrono::system_clock::now().time_since_epoch())
-                                           .count()),
         .clock = static_cast<std::uint8_t>(clock),
         .keys = options.record_keys,
         .report = options.report,
-        .pid = static_cast<std::uint32_t>(::getpid()),
-        .program = program_invocation_short_name,
+        .process = run,
     };
     try {
         return std::make_unique<detail::RawWriter>(fd, path, session);
@@ -235,9 +232,10 @@ Session::Session(SessionOptions options, bool build_trace) : state_(std::make_un
     state_->generation = start.generation;
     state_->calibration.start_tick = start.tick;
     state_->start_steady_ns = start.steady_ns;
+    state_->run = detail::this_process_run(opts.command_line);
     if (wants_raw(opts)) {
         try {
-            state_->raw = open_raw(opts, state_->clock, start, *state_->files);
+            state_->raw = open_raw(opts, state_->clock, start, state_->run, *state_->files);
         } catch (...) {
             detail::end_recording();
             throw;
@@ -287,14 +285,14 @@ void Session::finish() {
         inputs.sites = detail::registered_sites();
         inputs.calibration = s.calibration;
         inputs.clock = detail::clock_name(s.clock);
-        inputs.program = program_invocation_short_name;
-        inputs.pid = static_cast<std::uint32_t>(::getpid());
+        detail::finish_run(s.run);
+        inputs.run = s.run;
         s.trace = detail::complete_trace(std::move(inputs));
         std::string raw_path;
         if (s.raw) {
-            s.raw->finish(
-                {s.calibration.end_tick, end_steady_ns, s.calibration.ns_per_tick, s.trace.events},
-                names);
+            s.raw->finish({s.calibration.end_tick, end_steady_ns, s.calibration.ns_per_tick,
+                           s.trace.events, std::move(s.run)},
+                          names);
             raw_path = s.raw->failed() ? std::string{} : s.raw->path();
             s.raw.reset();
         }

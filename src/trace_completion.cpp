@@ -181,8 +181,11 @@ Trace complete_trace(TraceInputs&& inputs) {
                to_ns, trace);
     name_the_unnamed(trace);
     trace.clock = std::move(inputs.clock);
-    trace.program = std::move(inputs.program);
-    trace.pid = inputs.pid;
+    trace.program = inputs.run.program;
+    trace.pid = inputs.run.pid;
+    inputs.run.wall_ns = trace.wall_ns;
+    inputs.run.events = trace.events;
+    trace.runs.push_back(std::move(inputs.run));
     trace.keys_recorded = inputs.keys_recorded;
     trace.key_texts = std::move(inputs.key_texts);
     return trace;

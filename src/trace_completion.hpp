@@ -28,9 +28,8 @@ struct TraceInputs {
     std::vector<std::string> thread_names;
     std::vector<RegisteredSite> sites;  // by site id
     Calibration calibration;
-    std::string clock;    // "tsc", "steady" or "manual"
-    std::string program;  // Trace::program and Trace::pid
-    std::uint32_t pid = 0;
+    std::string clock;  // "tsc", "steady" or "manual"
+    RunInfo run;  // the process; Trace::program and pid are its, wall_ns and events the trace's
     bool keys_recorded = false;
     std::vector<std::string> key_texts;
 };

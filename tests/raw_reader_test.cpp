@@ -174,6 +174,7 @@ TEST_CASE("files that are not qprof streams are refused at byte 0 with what was 
     const std::string whole = small_stream();
     std::string newer = whole;
     newer[12] = 2;  // major version 2
+    newer[14] = 0;  // minor 0
     const std::uint32_t crc = raw::crc32c(newer.data(), 28);
     std::memcpy(newer.data() + 28, &crc, 4);
     std::string big_endian = whole;

@@ -66,6 +66,9 @@ struct SessionOptions {
     ClockChoice clock = ClockChoice::automatic;  // -Z profile-clock=tsc|steady
     ReportOptions report;                        // -Z profile-queries-important=...
     bool show_help = false;                      // -Z help
+    // The program's argv as parse_flags found it, recorded in the run (RunInfo::argv); when
+    // empty, the session reads /proc/self/cmdline.
+    std::vector<std::string> command_line;
 };
 
 // Reads -Z flags from `env_flags` (the text of QPROF_FLAGS, may be null) and then from

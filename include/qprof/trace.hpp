@@ -77,6 +77,7 @@ using NodeVector = std::vector<Node, detail::LargePageAllocator<Node>>;
 
 struct ThreadTrace {
     std::uint32_t index = 0;
+    std::uint32_t run = 0;  // into Trace::runs: the process that ran it
     std::string name;
     NodeVector nodes;  // post-order: children before their parent, in call order
     // With -Z profile-queries-and-keys, one entry per node: 0 for none, otherwise the index
@@ -103,6 +104,25 @@ struct ProviderTotals {
     std::int64_t load_ns = 0;     // time spent loading from a persistent cache
 };
 
+// One run of the program: which process it was and when it ran. Fields a stream does not carry
+// (written before qprof 1.1, or cut before its end) are empty or 0.
+struct RunInfo {
+    std::string program;            // argv[0]'s base name
+    std::vector<std::string> argv;  // the full command line, -Z flags included
+    std::uint32_t pid = 0;
+    std::uint32_t parent_pid = 0;
+    std::string working_directory;  // when the session started
+    std::string host;
+    std::int64_t start_unix_ns = 0;    // ns since 1970-01-01 UTC
+    std::int64_t end_unix_ns = 0;      // 0 when the run was cut before its end
+    std::uint64_t peak_rss_bytes = 0;  // getrusage's ru_maxrss at the end; 0 when unknown
+    // On the trace's timeline: when it started after the earliest run (0 but in a merge), how
+    // long it ran and how many events it recorded.
+    std::int64_t start_offset_ns = 0;
+    std::int64_t wall_ns = 0;
+    std::uint64_t events = 0;
+};
+
 struct Trace {
     std::vector<SiteInfo> sites;  // the call sites this trace used
     std::vector<ThreadTrace> threads;
@@ -114,6 +134,9 @@ struct Trace {
     // program when all runs share it, and a pid of 0 (each run's threads name theirs).
     std::string program;
     std::uint32_t pid = 0;
+    // One per run, in order of start time. A merge places each run's nodes at its start offset,
+    // so its wall time spans from the earliest start to the latest end.
+    std::vector<RunInfo> runs;
     double ns_per_tick = 1.0;
 
     std::vector<std::string> key_texts;  // each distinct key text once

@@ -122,8 +122,10 @@ SessionOptions report_session(const ParsedArgs& args, const ReportOptions& recor
 CommandSpec merge_command() {
     return {"merge",
             "Combines saved runs -- every process of a build, say -- into one file whose "
-            "reports and summary cover them all. Each run keeps its own threads, named after "
-            "its program and process id. Only complete runs are merged.",
+            "reports and summary cover them all. Read back, each run stands at its real start "
+            "time on one timeline and keeps its own threads, named after its program and "
+            "process id ('qprof summarize --by-process' lists the runs). Only complete runs "
+            "are merged.",
             {{"output", 'o', "OUT", "the file to write (required)"}, kNoProgress},
             {{"FILE|DIR...",
               "the saved runs (.qprof), one or more; a directory stands for every .qprof file "

@@ -59,10 +59,17 @@ void print_diagnostic(const std::string& path, const detail::Diagnostic& diagnos
               << diagnostic.offset << ": " << diagnostic.text << '\n';
 }
 
-std::string run_name(const detail::RecordedRun& run, std::size_t index) {
-    const std::string program =
-        run.program.empty() ? "run " + std::to_string(index + 1) : run.program;
-    return program + "[" + std::to_string(run.pid) + "]";
+// A merged trace names its program when every run shares it, and no pid.
+void name_program(Trace& trace) {
+    if (trace.runs.size() <= 1) {
+        return;
+    }
+    const std::string& program = trace.runs.front().program;
+    const bool one_program =
+        std::all_of(trace.runs.begin(), trace.runs.end(),
+                    [&](const RunInfo& run) { return run.program == program; });
+    trace.program = one_program ? program : std::string{};
+    trace.pid = 0;
 }
 
 }  // namespace
@@ -149,21 +156,14 @@ LoadedTrace load_trace(const std::string& path, const LoadOptions& options) {
         if (read.runs.empty()) {
             return loaded;
         }
-        std::vector<detail::NamedTrace> traces;
-        const std::string program = read.runs.front().program;
-        const std::uint32_t pid = read.runs.size() == 1 ? read.runs.front().pid : 0;
-        const bool one_program =
-            std::all_of(read.runs.begin(), read.runs.end(),
-                        [&](const detail::RecordedRun& run) { return run.program == program; });
-        for (std::size_t index = 0; index < read.runs.size(); ++index) {
-            detail::RecordedRun& run = read.runs[index];
-            traces.push_back({detail::complete_trace(std::move(run.inputs)), run_name(run, index)});
+        std::vector<Trace> traces;
+        for (detail::RecordedRun& run : read.runs) {
+            traces.push_back(detail::complete_trace(std::move(run.inputs)));
         }
         loaded.report = read.runs.front().report;
         loaded.runs = static_cast<std::uint32_t>(read.runs.size());
         loaded.trace = detail::merge_traces(std::move(traces));
-        loaded.trace.program = one_program ? program : std::string{};
-        loaded.trace.pid = pid;
+        name_program(loaded.trace);
         loaded.status = read.damaged ? kExitPartial : kExitOk;
     } catch (const std::exception& error) {
         print_error(path, error.what());

@@ -8,6 +8,7 @@
 
 #include "html_parts.hpp"
 #include "json_text.hpp"
+#include "run_summary.hpp"
 #include "text.hpp"
 #include "text_escape.hpp"
 
@@ -120,13 +121,7 @@ TextTable summary_table() {
 void write_totals_line(const Trace& trace, std::size_t hidden, const SummaryOptions& options,
                        std::ostream& out) {
     const std::size_t threads = trace.threads.size();
-    if (!trace.program.empty()) {
-        out << "program: " << trace.program;
-        if (trace.pid != 0) {
-            out << " (pid " << trace.pid << ')';
-        }
-        out << '\n';
-    }
+    write_run_lines(trace, out);
     out << "total: " << ms_text(trace.wall_ns) << " ms wall time, " << events_text(trace) << ", "
         << threads << (threads == 1 ? " thread" : " threads") << '\n';
     if (hidden > 0) {
@@ -158,10 +153,14 @@ CommandSpec summarize_command() {
         "\"(activity)\", with its self time (its own, without the queries it asked), its "
         "share of all self time, its total time, how often it was asked, its hits and hit "
         "rate, and the time it spent blocked on other threads and loading from a persistent "
-        "cache. Times are in milliseconds; with --json, in nanoseconds.",
+        "cache. Under the table: the run's program, command line, directory, host, start and "
+        "end time and peak memory. Times are in milliseconds; with --json, in nanoseconds.",
         {{"sort", 0, "KEY", "order of the rows, largest first; name sorts A to Z", sort_names()},
          {"percent-above", 0, "P", "only the providers with more than P % of the self time"},
          {"json", 0, "", "write JSON instead of a table"},
+         {"by-process", 0, "",
+          "one row per process instead (a merged build): program, pid, arguments, start, wall "
+          "time, events, peak RSS"},
          {"no-progress", 'q', "", "no progress bar on stderr while reading FILE"}},
         {{"FILE", "a saved run (.qprof)"}}};
 }
@@ -170,6 +169,7 @@ SummaryOptions summary_options(const ParsedArgs& args) {
     SummaryOptions options;
     options.sort = sort_named(args.value_or("sort", "self"));
     options.json = args.has("json");
+    options.by_process = args.has("by-process");
     if (args.has("percent-above")) {
         const std::string text = args.value_or("percent-above", "");
         options.percent_above = percent_named(text);
@@ -215,6 +215,7 @@ void write_summary_json(const Trace& trace, const SummaryOptions& options, std::
     json += ",\"threads\":" + std::to_string(trace.threads.size());
     json += ",\"program\":" + detail::json_string(trace.program);
     json += ",\"pid\":" + std::to_string(trace.pid);
+    json += "," + runs_json(trace);
     json += ",\"total_self_ns\":" + std::to_string(summed_self_ns(trace));
     json += ",\"providers\":[";
     const std::vector<SummaryRow> rows = summary_rows(trace, options);
@@ -226,7 +227,9 @@ void write_summary_json(const Trace& trace, const SummaryOptions& options, std::
 }
 
 void write_summary(const Trace& trace, const SummaryOptions& options, std::ostream& out) {
-    if (options.json) {
+    if (options.by_process) {
+        options.json ? write_processes_json(trace, out) : write_processes_text(trace, out);
+    } else if (options.json) {
         write_summary_json(trace, options, out);
     } else {
         write_summary_text(trace, options, out);

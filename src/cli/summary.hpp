@@ -10,13 +10,14 @@
 // times in milliseconds with 3 decimals; then a line with the wall time, events and threads.
 //
 // The JSON (--json), one provider a line, times in integer nanoseconds:
-//   {"wall_ns":N,"events":N,"threads":N,"total_self_ns":N,"providers":[
+//   {"wall_ns":N,"events":N,"threads":N,"program":S,"pid":N,"runs":[RUN,...],
+//    "total_self_ns":N,"providers":[
 //   {"provider":S,"activity":B,"self_ns":N,"self_percent":X,"total_ns":N,"count":N,"hits":N,
 //    "hit_rate":X|null,"blocked_ns":N,"load_ns":N},
 //   ...]}
 // self_percent is 0..100 (of total_self_ns), hit_rate 0..1 (hits / count; null for an activity
 // or a provider never asked), both rounded to 3 decimals; rows in the order and with the filter
-// of the table.
+// of the table. RUN is described in run_summary.hpp; --by-process writes those instead.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +39,7 @@ struct SummaryOptions {
     SummarySort sort = SummarySort::self;
     std::optional<double> percent_above;  // keep the rows whose self % is above this
     bool json = false;
+    bool by_process = false;  // one row per process (run_summary.hpp)
 };
 
 struct SummaryRow {

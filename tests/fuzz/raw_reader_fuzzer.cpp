@@ -56,10 +56,9 @@ void report_stream(std::span<const unsigned char> bytes, bool keep_nodes) {
     if (read.runs.empty()) {
         return;
     }
-    std::vector<NamedTrace> traces;
+    std::vector<qprof::Trace> traces;
     for (RecordedRun& run : read.runs) {
-        traces.push_back({complete_trace(std::move(run.inputs)),
-                          run.program + "[" + std::to_string(run.pid) + "]"});
+        traces.push_back(complete_trace(std::move(run.inputs)));
     }
     const qprof::Trace trace = merge_traces(std::move(traces));
     for (const char* name : {"counts", "folded", "html", "chrome", "keys", "flamegraph"}) {
