@@ -1,7 +1,6 @@
 // Slow paths of the recorder and the transport of chunks between threads and collector.
 #include <algorithm>
 #include <array>
-#include <boost/lockfree/queue.hpp>
 #include <mutex>
 #include <qprof/detail/record_limits.hpp>
 #include <stdexcept>
@@ -21,40 +20,54 @@ namespace {
 constexpr std::uint32_t kThreadExited = ~0u;
 constexpr std::size_t kInitialChunks = 16;
 
-// Free chunks kept for reuse; past its capacity, returned chunks are deleted. A thread takes
-// one per full chunk (a megabyte of records), so a plain mutex costs nothing measurable here.
-// It replaced a boost::lockfree::stack, whose pop reads the `next` field of a node that
-// another thread may be recycling at that moment (the tagged compare-and-swap then discards
-// the value): a data race by the C++ memory model, which ThreadSanitizer reported in about
-// one run in 60 of the keyed example.
-class FreeChunks {
+// The two lists chunks travel on between writers and the collector, each under a mutex. A
+// thread touches them once per full chunk (64 KiB of records), so the lock costs nothing
+// measurable. They replaced Boost.Lockfree's queue and stack, whose free list writes the index
+// of a node another thread may be reading at that moment (the tagged compare-and-swap then
+// discards the value): a data race by the C++ memory model, which ThreadSanitizer reported in
+// about one run in 60 of the keyed example. Fixed capacities: no allocation after start-up.
+template <std::size_t Capacity>
+class ChunkList {
   public:
-    Chunk* take() {
+    // False when the list holds Capacity chunks already.
+    bool push(Chunk* chunk) {
         std::lock_guard lock{mutex_};
-        return count_ == 0 ? nullptr : chunks_[--count_];
-    }
-    bool give(Chunk* chunk) {
-        std::lock_guard lock{mutex_};
-        if (count_ == chunks_.size()) {
+        if (count_ == Capacity) {
             return false;
         }
-        chunks_[count_++] = chunk;
+        chunks_[(first_ + count_++) % Capacity] = chunk;
         return true;
+    }
+    // The oldest chunk, or nullptr.
+    Chunk* pop_oldest() {
+        std::lock_guard lock{mutex_};
+        if (count_ == 0) {
+            return nullptr;
+        }
+        Chunk* chunk = chunks_[first_];
+        first_ = (first_ + 1) % Capacity;
+        --count_;
+        return chunk;
+    }
+    // The newest chunk, or nullptr: a free chunk returned last is the likeliest in cache.
+    Chunk* pop_newest() {
+        std::lock_guard lock{mutex_};
+        return count_ == 0 ? nullptr : chunks_[(first_ + --count_) % Capacity];
     }
     std::mutex& mutex() { return mutex_; }
 
   private:
     std::mutex mutex_;
-    std::array<Chunk*, 1024> chunks_{};
+    std::array<Chunk*, Capacity> chunks_{};
+    std::size_t first_ = 0;
     std::size_t count_ = 0;
 };
 
-// Fixed capacities keep the nodes inside this object: no allocation after start-up, and no
-// tagged pointers that would hide our chunks from LeakSanitizer.
 struct Transport {
     // 1 GiB of records waiting for the collector; past that, writers wait (never drop).
-    boost::lockfree::queue<Chunk*, boost::lockfree::capacity<16384>> full;
-    FreeChunks free;
+    ChunkList<16384> full;
+    // Free chunks kept for reuse; past that, returned chunks are deleted.
+    ChunkList<1024> free;
 };
 
 Transport& transport() {
@@ -89,12 +102,12 @@ Registry& registry() {
 }
 
 Chunk* take_free_chunk() {
-    Chunk* chunk = transport().free.take();
+    Chunk* chunk = transport().free.pop_newest();
     return chunk != nullptr ? chunk : new Chunk;
 }
 
 void give_back_chunk(Chunk* chunk) {
-    if (!transport().free.give(chunk)) {
+    if (!transport().free.push(chunk)) {
         delete chunk;
     }
 }
@@ -248,12 +261,15 @@ void end_recording() {
     Registry& reg = registry();
     std::lock_guard lock{reg.mutex};
     reg.active_generation = 0;
-    while (Chunk* chunk = transport().free.take()) {
+    while (Chunk* chunk = transport().free.pop_newest()) {
         delete chunk;  // the memory goes back once the session is over
     }
 }
 
-bool pop_full_chunk(Chunk*& chunk) { return transport().full.pop(chunk); }
+bool pop_full_chunk(Chunk*& chunk) {
+    chunk = transport().full.pop_oldest();
+    return chunk != nullptr;
+}
 
 void recycle_chunk(Chunk* chunk) { give_back_chunk(chunk); }
 
@@ -277,13 +293,16 @@ std::vector<std::string> thread_names(std::uint32_t generation) {
 
 void close_open_scopes(std::uint64_t end_tick) { write_unfinished_scopes(t_state, end_tick); }
 
-// The registry's lock is taken before the free chunks' everywhere (attach_thread), so too here.
+// The registry's lock is taken before the chunk lists' everywhere (attach_thread, ExitHook),
+// so too here.
 void lock_registry_for_fork() {
     registry().mutex.lock();
+    transport().full.mutex().lock();
     transport().free.mutex().lock();
 }
 void unlock_registry_after_fork() {
     transport().free.mutex().unlock();
+    transport().full.mutex().unlock();
     registry().mutex.unlock();
 }
 

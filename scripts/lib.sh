@@ -4,7 +4,7 @@
 
 QPROF_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
-# Everything a build of qprof needs on Debian 12: the build tools, Boost (Lockfree, PFR),
+# Everything a build of qprof needs on Debian 12: the build tools, Boost (PFR),
 # Catch2 v2 for the tests and Google Benchmark for the benchmarks (a default configure
 # looks for all of them). g++ brings the ASan/TSan/UBSan runtimes.
 # shellcheck disable=SC2034  # used by the scripts that source this file
