@@ -186,16 +186,16 @@ bool RawWriter::flush_due() const {
                                              : std::chrono::nanoseconds{kFirstFlushInterval});
 }
 
-void RawWriter::tick(std::uint64_t tick, std::uint64_t steady_ns, bool flush_now) {
+void RawWriter::tick(std::uint64_t (*read_tick)(), std::uint64_t steady_ns, bool flush_now) {
     if (fd_ < 0) {
         return;
     }
     const std::uint64_t interval = samples_ == 0 ? kFirstSampleNs : kSampleIntervalNs;
-    if (steady_ns - last_sample_ns_ >= interval) {
+    if (read_tick != nullptr && steady_ns - last_sample_ns_ >= interval) {
         ++samples_;
         last_sample_ns_ = steady_ns;
         raw::BlockEncoder out = block(raw::BlockType::clock);
-        out.u64(tick);
+        out.u64(read_tick());
         out.u64(steady_ns);
         out.finish();
     }

@@ -66,8 +66,9 @@ class RawWriter {
                  KeyTexts* keys);
     // Whether the next tick() flushes: 100 ms after the start, then every second.
     bool flush_due() const;
-    // A calibration sample, and a flush when due or when `flush_now`.
-    void tick(std::uint64_t tick, std::uint64_t steady_ns, bool flush_now = false);
+    // A calibration sample (the clock read through `read_tick`, only when one is due; none
+    // when it is null), and a flush when due or when `flush_now`.
+    void tick(std::uint64_t (*read_tick)(), std::uint64_t steady_ns, bool flush_now = false);
     // Final thread names, END, and the file closed.
     void finish(const RawEnd& end, const std::vector<std::string>& thread_names);
 
