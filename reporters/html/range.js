@@ -64,23 +64,23 @@
     const stack = [];
     for (let n = 0; n < T.len;) {
       while (stack.length > 0 && stack[stack.length - 1] + T.size[stack[stack.length - 1]] <= n) {
-        open[T.tag[stack.pop()] >>> 5]--;
+        open[qp.providerOf(T, stack.pop())]--;
       }
       const s = T.start[n];
       const e = s + T.dur[n];
       if (e < from || s > to) { n += T.size[n]; continue; } // nothing of it is inside
       if (s < from || e > to) { n++; continue; }             // only some of its subtree may be
-      addNode(T, t, n, stats, acc, open[T.tag[n] >>> 5] === 0);
-      open[T.tag[n] >>> 5]++;
+      addNode(T, t, n, stats, acc, open[qp.providerOf(T, n)] === 0);
+      open[qp.providerOf(T, n)]++;
       stack.push(n);
       n++;
     }
   }
 
   function addNode(T, t, n, stats, acc, outermost) {
-    const p = T.tag[n] >>> 5;
+    const p = qp.providerOf(T, n);
     const s = stats[p] || (stats[p] = emptyStats(p));
-    const outcome = T.tag[n] & 7;
+    const outcome = qp.outcomeOf(T, n);
     const ns = T.dur[n];
     const key = T.key ? T.key[n] : 0;
     s.events++;
@@ -100,13 +100,13 @@
     }
     const parent = T.parent[n];
     if (parent >= 0) {
-      const id = (T.tag[parent] >>> 5) * qp.providers.length + p; // a number: no string per node
+      const id = qp.providerOf(T, parent) * qp.providers.length + p; // a number: no string per node
       const edge = acc.edges.get(id);
       if (edge) {
         edge[1]++;
         edge[2] += ns;
       } else {
-        acc.edges.set(id, [T.tag[parent] >>> 5, 1, ns]);
+        acc.edges.set(id, [qp.providerOf(T, parent), 1, ns]);
       }
     }
     if (key !== 0 && outcome !== BLOCKED) {
@@ -152,7 +152,7 @@
       let wait = 0;
       for (let n = 0; n < T.len;) {
         const s = T.start[n];
-        const outcome = T.tag[n] & 7;
+        const outcome = qp.outcomeOf(T, n);
         if (outcome === qp.HIT || s + T.dur[n] <= from || s >= to) { n += T.size[n]; continue; }
         if (T.depth[n] === 0) busy += clip(n);
         if (outcome === BLOCKED) { wait += clip(n); n += T.size[n]; continue; }

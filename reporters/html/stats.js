@@ -135,7 +135,8 @@
     }
   }
 
-  // profile_queries.html#provider=NAME (the flame graph links so) opens NAME's statistics.
+  // profile_queries.html#provider=NAME (the flame graph and the diff page link so) opens
+  // NAME's statistics.
   function showProviderOfHash() {
     const match = /^#provider=(.*)$/.exec(window.location.hash);
     if (!match) return;
