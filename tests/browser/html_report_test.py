@@ -684,6 +684,12 @@ def run_checks(browser, page_path, out_dir, shots=None):
                     "html-run.png")
         results.run("a provider's callers and callees lead to their statistics",
                     analysis_checks.check_callers_callees, page)
+        results.run("screenshot of a provider's callers and callees",
+                    analysis_checks.screenshot_statistics, page, shots, "html-callers.png",
+                    "callers")
+        results.run("screenshot of a provider's most-asked keys",
+                    analysis_checks.screenshot_statistics, page, shots, "html-keys.png",
+                    "top-keys")
         results.run("#provider=NAME opens that provider's statistics",
                     analysis_checks.check_provider_anchor, page)
         results.run("the timeline starts the slowest run where the Chrome trace does",
