@@ -45,7 +45,7 @@
     const list = document.createElement('dl');
     const z = fg.view.zoom;
     const ofZoom = z > 0 && F.total_ns[z] > 0
-      ? ', ' + ((100 * F.total_ns[i]) / F.total_ns[z]).toFixed(1) + ' % of the zoomed frame' : '';
+      ? ', ' + qv.rateText(F.total_ns[i], F.total_ns[z]) + ' of the zoomed frame' : '';
     line(list, 'Inclusive', qv.durationText(F.total_ns[i]) + ' \u00b7 ' + fg.percentText(F.total_ns[i]) +
       ' of total' + ofZoom);
     // A blocked frame is a wait, not work: its own time is waiting.
@@ -54,7 +54,7 @@
     if (COUNT_LABEL[kind]) line(list, COUNT_LABEL[kind], qv.thousands(F.count[i]));
     if (F.hits[i] > 0) {
       line(list, 'Cache hits asked', qv.thousands(F.hits[i]) + ' \u00b7 ' +
-        ((100 * F.hits[i]) / (F.hits[i] + F.asked[i])).toFixed(1) + ' % of the queries it asked');
+        qv.rateText(F.hits[i], F.hits[i] + F.asked[i]) + ' of the queries it asked');
     }
     tip.replaceChildren(title, list);
   }

@@ -197,7 +197,7 @@
     const none = '\u2013';
     return cell(s.runs, qp.thousands(s.runs)) + cell(s.hits, qp.thousands(s.hits)) +
       cell(asked === 0 ? -1 : Math.floor((s.hits * 1e6) / asked),
-        activity || asked === 0 ? none : (Math.round((1000 * s.hits) / asked) / 10).toFixed(1) + ' %') +
+        activity ? none : qv.rateText(s.hits, asked)) +
       cell(s.total_ns, qp.durationText(s.total_ns)) + cell(s.self_ns, qp.durationText(s.self_ns)) +
       cell(s.mean_ns, s.runs > 0 ? qp.durationText(s.mean_ns) : none) +
       cell(s.median_ns, s.runs > 0 ? qp.durationText(s.median_ns) : none) +

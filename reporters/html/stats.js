@@ -14,14 +14,12 @@
     return '<dt>' + name + '</dt><dd data-field="' + field + '">' + qp.escape(value) + '</dd>';
   }
 
-  const rate = (part, whole) => (whole > 0 ? (Math.round((1000 * part) / whole) / 10).toFixed(1) + ' %' : '\u2013');
-
   function numbers(s, activity) {
     let h = '<dl>';
     h += row('runs', 'Runs', qp.thousands(s.runs));
     if (!activity) {
       h += row('hits', 'Hits', qp.thousands(s.hits));
-      h += row('hit-rate', 'Hit rate', rate(s.hits, s.runs + s.hits));
+      h += row('hit-rate', 'Hit rate', qv.rateText(s.hits, s.runs + s.hits));
     }
     if (s.waits > 0) h += row('waits', 'Waits', qp.thousands(s.waits) + ', ' + qp.durationText(s.wait_ns) + ' (not work)');
     h += row('total', 'Total', qp.durationText(s.total_ns) + ' \u00b7 ' + qp.percentText(s.total_ns));

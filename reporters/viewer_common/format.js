@@ -50,6 +50,9 @@ const qv = {};
     return p < 0.05 ? '<0.1 %' : qv.fixed(p, 1) + ' %';
   };
 
+  // A rate such as a hit rate, as rate_text in C++: "12.3 %", or "–" of nothing.
+  qv.rateText = (part, whole) => (whole > 0 ? qv.fixed((100 * part) / whole, 1) + ' %' : '\u2013');
+
   // Changes, as `qprof diff` prints them: "+1.20 ms", "-3 %", "0"; null is "—".
   const sign = (v) => (v > 0 ? '+' : v < 0 ? '-' : '');
   qv.signedDurationText = (ns) => sign(ns) + qv.durationText(Math.abs(ns));
