@@ -72,7 +72,7 @@
     const style = getComputedStyle(document.documentElement);
     const v = (name) => style.getPropertyValue(name).trim() || '#888';
     colours = {
-      outcome: [v('--miss'), v('--hit'), v('--blocked'), v('--load'), v('--activity')],
+      outcome: qp.OUTCOMES.map((name) => v('--' + name)), // the palette's outcome colours
       bg: v('--bg'), fg: v('--fg'), muted: v('--muted'), panel: v('--panel'), rule: v('--rule'),
       focus: v('--focus'), range: v('--focus'), match: v('--match'),
     };

@@ -14,11 +14,11 @@
   'use strict';
 
   const L = qp.layout;
-  const OUTCOMES = ['miss', 'hit', 'blocked', 'load', 'activity'];
+  const OUTCOMES = L.OUTCOMES; // indexed by the tag's outcome code
   // Deep chains are drawn flattened (kDeepDepth in html_parts.hpp): from DEEP_DEPTH on a node
   // is a row of a flat list, not a box inside its parent's (chain.js).
   qp.DEEP_DEPTH = 32;
-  const HIT = 1;
+  const HIT = OUTCOMES.indexOf('hit');
   qp.OUTCOMES = OUTCOMES;
   qp.HIT = HIT;
 
