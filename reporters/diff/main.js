@@ -16,6 +16,13 @@
 
   const changeClass = (ns) => (ns < 0 ? 'faster' : ns > 0 ? 'slower' : '');
 
+  // Changes, as `qprof diff` prints them (signed_count_text, signed_percent_text in
+  // src/cli/diff.cpp): "+1.20 ms", "-3.0 %", "+1,234", "0"; no percent is "—".
+  const sign = (v) => (v > 0 ? '+' : v < 0 ? '-' : '');
+  const signedDurationText = (ns) => sign(ns) + qv.durationText(Math.abs(ns));
+  const signedCountText = (v) => sign(v) + qv.thousands(Math.abs(v));
+  const signedPercentText = (p) => (p == null ? ABSENT : sign(p) + qv.fixed(Math.abs(p), 1) + ' %');
+
   function cell(value, text, className = '') {
     const classes = className ? ' class="' + className + '"' : '';
     const data = value == null ? '' : ' data-value="' + qv.escape(value) + '"';
@@ -33,7 +40,7 @@
     const percent = doc.base.wall_ns > 0 ? (100 * change) / doc.base.wall_ns : null;
     return runCard('base', doc.base) + runCard('new', doc.new) +
       '<div class="run"><h2>wall time change</h2><p id="wall-change" class="' + changeClass(change) + '">' +
-      qv.signedDurationText(change) + ' (' + qv.signedPercentText(percent) + ')</p></div>';
+      signedDurationText(change) + ' (' + signedPercentText(percent) + ')</p></div>';
   }
 
   // The name links to the new run's report, unless the provider is not in it.
@@ -64,11 +71,11 @@
     return '<tr class="' + classes.trim() + '">' + nameCell(row, report) +
       selfCell(row.base_self_ns, row.status !== 'only in new') +
       selfCell(row.new_self_ns, row.status !== 'only in base') +
-      cell(row.change_ns, qv.signedDurationText(row.change_ns), row.noise ? '' : changeClass(row.change_ns)) +
-      cell(row.change_percent, qv.signedPercentText(row.change_percent)) +
+      cell(row.change_ns, signedDurationText(row.change_ns), row.noise ? '' : changeClass(row.change_ns)) +
+      cell(row.change_percent, signedPercentText(row.change_percent)) +
       barCell(row.change_ns, largest) + meanCell(row.base_mean_ns) + meanCell(row.new_mean_ns) +
-      cell(row.count_change, qv.signedCountText(row.count_change)) +
-      cell(row.hits_change, qv.signedCountText(row.hits_change)) + '</tr>';
+      cell(row.count_change, signedCountText(row.count_change)) +
+      cell(row.hits_change, signedCountText(row.hits_change)) + '</tr>';
   }
 
   function drawTable(table, rows) {

@@ -53,12 +53,6 @@ const qv = {};
   // A rate such as a hit rate, as rate_text in C++: "12.3 %", or "–" of nothing.
   qv.rateText = (part, whole) => (whole > 0 ? qv.fixed((100 * part) / whole, 1) + ' %' : '\u2013');
 
-  // Changes, as `qprof diff` prints them: "+1.20 ms", "-3 %", "0"; null is "—".
-  const sign = (v) => (v > 0 ? '+' : v < 0 ? '-' : '');
-  qv.signedDurationText = (ns) => sign(ns) + qv.durationText(Math.abs(ns));
-  qv.signedCountText = (v) => sign(v) + qv.thousands(Math.abs(v));
-  qv.signedPercentText = (p) => (p == null ? '\u2014' : sign(p) + qv.fixed(Math.abs(p), 1) + ' %');
-
   // For HTML text and attribute values.
   const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
   qv.escape = (s) => String(s).replace(/[&<>"']/g, (c) => ESCAPES[c]);

@@ -83,22 +83,40 @@ def write_pages(toyc, qprof, out_dir):
     return diff_page, document
 
 
+def signed_percent_text(percent):
+    """As signed_percent_text in src/cli/diff.cpp (printf's rounding is Python's)."""
+    if percent is None:
+        return "\u2014"
+    return ("%.1f %%" if percent == 0 else "%+.1f %%") % percent
+
+
+def signed_count_text(count):
+    return ("+" if count > 0 else "") + format(count, ",")
+
+
 # ----- checks -----
 
 def check_drawn(page, url, document):
     """The viewer draws one row per provider of the --json document, in its order, with the
-    mean per run of both runs."""
+    mean per run of both runs, and its change % and count change as the text table prints
+    them."""
     page.browser.navigate(url)
     state = page.js("window.qprofDiff ?? null")
     if not state or state.get("error"):
         raise CheckFailed("the viewer did not draw the page: %r" % (state,))
     rows = page.js("""[...document.querySelectorAll('#diff-table tbody tr')].map(tr => ({
         name: tr.cells[0].dataset.value, link: tr.cells[0].querySelector('a')?.getAttribute('href') ?? null,
-        baseRun: tr.cells[6].textContent, newRun: tr.cells[7].textContent}))""")
+        baseRun: tr.cells[6].textContent, newRun: tr.cells[7].textContent,
+        percent: tr.cells[4].textContent, count: tr.cells[8].textContent}))""")
     expected = [row["provider"] for row in document["providers"]]
     if [row["name"] for row in rows] != expected:
         raise CheckFailed("the rows are %s, not the --json document's %s"
                           % ([row["name"] for row in rows][:6], expected[:6]))
+    for row, data in zip(rows, document["providers"]):
+        texts = (signed_percent_text(data["change_percent"]), signed_count_text(data["count_change"]))
+        if (row["percent"], row["count"]) != texts:
+            raise CheckFailed("%s reads %s and %s, not %s and %s as qprof diff prints them"
+                              % (row["name"], row["percent"], row["count"], *texts))
     runs = [row for row in rows if row["baseRun"] != "\u2014" and row["newRun"] != "\u2014"]
     if not runs:
         raise CheckFailed("no row has a mean per run in both runs")
