@@ -52,14 +52,16 @@ constexpr std::string_view kTimeline = R"html(<section id="timeline" aria-label=
 </section>
 )html";
 
-void write_controls(std::ostream& out, const std::vector<Preorder>& orders) {
+void write_controls(std::ostream& out, const std::vector<Preorder>& orders,
+                    const std::vector<Work>& works) {
     out << "<nav id=\"controls\">\n<label>Thread <select id=\"thread-select\">";
     for (std::size_t i = 0; i < orders.size(); ++i) {
-        // Busy time says which thread did the work: a pass may only wait for workers.
+        // Busy time (work, waits left out) says which thread did the work: a pass may only
+        // wait for workers.
         const Preorder& order = orders[i];
         out << "<option value=\"" << i << "\">" << escape(order.thread().name) << " \u00b7 "
             << with_thousands(order.size()) << (order.size() == 1 ? " event" : " events")
-            << " \u00b7 " << duration_text(order.run_duration_ns(0, order.size())) << " busy"
+            << " \u00b7 " << duration_text(works[i].of_run(0, order.size())) << " busy"
             << "</option>";
     }
     out << "</select></label>\n"
@@ -172,8 +174,8 @@ std::vector<NodeRef> top_nodes(const std::vector<Preorder>& orders, std::size_t 
 }
 
 void write_shape_list(std::ostream& out, std::string_view id, const Trace& trace,
-                      const std::vector<Preorder>& orders, const std::vector<NodeRef>& nodes,
-                      std::int64_t total_ns) {
+                      const std::vector<Preorder>& orders, const std::vector<Work>& works,
+                      const std::vector<NodeRef>& nodes, std::int64_t total_ns) {
     out << "<ol id=\"" << id << "\">";
     for (const NodeRef& ref : nodes) {
         const Preorder& order = orders[ref.thread];
@@ -181,7 +183,10 @@ void write_shape_list(std::ostream& out, std::string_view id, const Trace& trace
         out << "<li><a href=\"#\" data-thread=\"" << ref.thread << "\" data-n=\"" << ref.n << "\">"
             << escape(trace.provider_of(node).provider) << " \u00b7 extent " << node.extent
             << " \u00b7 depth " << order.depth(ref.n) << " \u00b7 "
-            << escape(percent_text(order.duration_ns(ref.n), total_ns)) << "</a>"
+            << escape(works[ref.thread].is_wait(ref.n)
+                          ? "waiting"
+                          : percent_text(works[ref.thread].of(ref.n), total_ns))
+            << "</a>"
             << (orders.size() > 1 ? " <small>" + escape(order.thread().name) + "</small>" : "")
             << "</li>";
     }
@@ -212,7 +217,7 @@ std::vector<NodeRef> one_per_chain(const std::vector<Preorder>& orders,
 }
 
 void write_shapes(std::ostream& out, const Trace& trace, const std::vector<Preorder>& orders,
-                  std::int64_t total_ns) {
+                  const std::vector<Work>& works, std::int64_t total_ns) {
     auto longer = [&](NodeRef a, NodeRef b) {
         return orders[a.thread].duration_ns(a.n) > orders[b.thread].duration_ns(b.n);
     };
@@ -241,9 +246,9 @@ void write_shapes(std::ostream& out, const Trace& trace, const std::vector<Preor
     }
     out << "<section id=\"shapes\">\n<h2>Widest nodes</h2>\n<p>Most immediate children: a "
            "change below them reruns many queries.</p>\n";
-    write_shape_list(out, "widest", trace, orders, widest, total_ns);
+    write_shape_list(out, "widest", trace, orders, works, widest, total_ns);
     out << "<h2>Deepest nodes</h2>\n<p>Longest chains of queries, one per chain.</p>\n";
-    write_shape_list(out, "deepest", trace, orders, deepest, total_ns);
+    write_shape_list(out, "deepest", trace, orders, works, deepest, total_ns);
     out << "</section>\n";
 }
 
@@ -283,7 +288,12 @@ class HtmlReporter : public Reporter {
         for (const ThreadTrace& thread : trace.threads) {
             orders.emplace_back(thread);
         }
-        const std::int64_t total_ns = busy_ns(trace, orders);
+        std::vector<Work> works;
+        works.reserve(orders.size());
+        for (const Preorder& order : orders) {
+            works.emplace_back(order);
+        }
+        const std::int64_t total_ns = busy_ns(trace, works);
         const Importance important{options_, total_ns};
         out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -293,10 +303,10 @@ class HtmlReporter : public Reporter {
         const std::vector<ProviderStats> stats = provider_stats(trace, orders);
         write_run_header(out, trace, stats, total_ns);
         out << kTimeline;
-        write_controls(out, orders);
+        write_controls(out, orders, works);
         write_trees(out, trace, orders, important);
         write_provider_table(out, trace, stats);
-        write_shapes(out, trace, orders, total_ns);
+        write_shapes(out, trace, orders, works, total_ns);
         write_legend(out, options_);
         out << "<script type=\"application/octet-stream\" id=\"qprof-columns\">";
         const PayloadColumns columns = write_payload_columns(out, trace, orders, important);

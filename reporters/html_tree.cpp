@@ -32,29 +32,51 @@ bool Importance::operator()(const Node& node) const {
     return percent >= percent_ || (node.extent >= extent_ && percent >= floor);
 }
 
-std::int64_t busy_ns(const Trace& trace, const std::vector<Preorder>& orders) {
+std::int64_t busy_ns(const Trace& trace, const std::vector<Work>& works) {
     std::int64_t busy = 0;
-    for (const Preorder& order : orders) {
-        busy += order.run_duration_ns(0, order.size());
-    }
-    for (const ProviderTotals& provider : trace.providers) {
-        busy -= provider.blocked_ns;  // waiting is not being busy
+    for (const Work& work : works) {
+        busy += work.of_run(0, work.size());  // waiting is not being busy
     }
     return busy > 0 ? busy : trace.wall_ns;
 }
 
-void sort_heaviest_first(const Preorder& order, std::vector<Piece>& drawn) {
-    std::vector<std::pair<std::int64_t, Piece>> timed;  // a fold's time is summed once
-    timed.reserve(drawn.size());
-    for (const Piece& piece : drawn) {
-        timed.emplace_back(piece.fold ? order.run_duration_ns(piece.from, piece.to)
-                                      : order.duration_ns(piece.from),
-                           piece);
+Work::Work(const Preorder& order) : order_(&order), waits_(order.size()) {
+    for (std::uint32_t n = order.size(); n-- > 0;) {  // children before their parent
+        if (is_wait(n)) {
+            waits_[n] = order.duration_ns(n);  // a wait is all waiting
+        }
+        if (order.parent(n) != order.size()) {
+            waits_[order.parent(n)] += waits_[n];
+        }
     }
-    std::stable_sort(timed.begin(), timed.end(),
-                     [](const auto& a, const auto& b) { return a.first > b.first; });
+}
+
+std::int64_t Work::of_run(std::uint32_t from, std::uint32_t to) const {
+    std::int64_t sum = 0;
+    for (std::uint32_t n = from; n < to; n = order_->end(n)) {
+        sum += of(n);
+    }
+    return sum;
+}
+
+void sort_heaviest_first(const Preorder& order, const Work& work, std::vector<Piece>& drawn) {
+    struct Ranked {
+        bool wait;
+        std::int64_t ns;  // work; for a wait, its duration
+        Piece piece;
+    };
+    std::vector<Ranked> ranked;  // a fold's work is summed once
+    ranked.reserve(drawn.size());
+    for (const Piece& piece : drawn) {
+        const bool wait = !piece.fold && work.is_wait(piece.from);
+        ranked.push_back(Ranked{
+            wait, wait ? order.duration_ns(piece.from) : work.of_run(piece.from, piece.to), piece});
+    }
+    std::stable_sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) {
+        return a.wait != b.wait ? b.wait : a.ns > b.ns;
+    });
     for (std::size_t i = 0; i < drawn.size(); ++i) {
-        drawn[i] = timed[i].second;
+        drawn[i] = ranked[i].piece;
     }
 }
 
@@ -124,7 +146,8 @@ class InitialTree {
           trace_(trace),
           order_(order),
           important_(important),
-          sibling_order_(sibling_order) {}
+          sibling_order_(sibling_order),
+          work_(order) {}
 
     void plan(std::size_t budget) {
         if (std::size_t{order_.size()} * 2 <= budget) {
@@ -251,14 +274,15 @@ class InitialTree {
             draw_all_ ? pieces_where(order_, from, to, [](std::uint32_t) { return true; })
                       : pieces(order_, important_, from, to, rule);
         if (sibling_order_ == SiblingOrder::heaviest) {
-            sort_heaviest_first(order_, drawn);
+            sort_heaviest_first(order_, work_, drawn);
         }
         return drawn;
     }
 
     void write_fold(std::uint32_t from, std::uint32_t to) {
         out_ << "<span class=\"fold\" data-from=\"" << from << "\" data-to=\"" << to << "\">"
-             << escape(fold_text(trace_, order_, from, to, important_.total_ns())) << "</span>";
+             << escape(fold_text(trace_, order_, work_, from, to, important_.total_ns()))
+             << "</span>";
     }
 
     // From kDeepDepth on a node is a row of a flat list: its element holds only its label,
@@ -269,7 +293,7 @@ class InitialTree {
     // closing tag, or after a row), or writes the node whole and returns nullopt.
     std::optional<std::vector<Piece>> write_node(std::uint32_t n) {
         const Node& node = order_.node(n);
-        const std::string classes = node_class(order_, n, important_);
+        const std::string classes = node_class(order_, work_, n, important_);
         if (node.outcome == Outcome::hit) {
             out_ << "<i class=\"" << classes << "\" data-n=\"" << n << "\"></i>";
             return std::nullopt;
@@ -281,7 +305,8 @@ class InitialTree {
         out_ << "\">";
         if (important_(node)) {
             out_ << "<span class=\"label\">"
-                 << escape(node_label(trace_, node, important_.total_ns())) << "</span>";
+                 << escape(node_label(trace_, order_, work_, n, important_.total_ns()))
+                 << "</span>";
         }
         out_ << (row(n) ? "</div>" : "");
         const auto opened = opened_.find(n);
@@ -299,6 +324,7 @@ class InitialTree {
     const Preorder& order_;
     const Importance& important_;
     SiblingOrder sibling_order_;
+    Work work_;
     std::unordered_map<std::uint32_t, Rule> opened_;
     std::priority_queue<std::pair<std::int64_t, std::uint32_t>> closed_;  // longest on top
     std::size_t drawn_ = 0;
