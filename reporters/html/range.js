@@ -21,14 +21,6 @@
     return b;
   }
 
-  function emptyStats(p) {
-    return {
-      provider: p, runs: 0, hits: 0, waits: 0, total_ns: 0, self_ns: 0, wait_ns: 0,
-      mean_ns: 0, median_ns: 0, max_ns: 0, histogram: new Array(BUCKETS).fill(0),
-      slowest: [], keys: [], callers: [], callees: [], events: 0, rawSelf: 0,
-    };
-  }
-
   // The SLOWEST longest runs, longest first; earlier runs win ties (keep_if_slow).
   function keepIfSlow(slowest, run) {
     if (slowest.length === SLOWEST && run[2] <= slowest[SLOWEST - 1][2]) return;
@@ -38,102 +30,221 @@
     if (slowest.length > SLOWEST) slowest.pop();
   }
 
-  function finishDurations(s, durations) {
-    if (durations.length === 0) return;
-    let sum = 0;
-    for (const ns of durations) {
-      sum += ns;
-      if (ns > s.max_ns) s.max_ns = ns;
-      s.histogram[bucket(ns)]++;
-    }
-    s.mean_ns = Math.trunc(sum / durations.length);
-    const sorted = Float64Array.from(durations).sort(); // numeric, without a comparator call
-    s.median_ns = sorted[(sorted.length - 1) >> 1];
-  }
-
   function top(list, count, before) {
     list.sort(before);
     return list.slice(0, count);
   }
 
-  // One thread's events inside [from, to] into `stats`. `open[p]` counts the open ancestors of
-  // provider p inside the range, so that a provider inside itself counts once in its total.
-  function addThread(t, from, to, stats, acc) {
-    const T = qp.threads[t];
-    const open = new Int32Array(qp.providers.length + 1);
-    const stack = [];
-    for (let n = 0; n < T.len;) {
-      while (stack.length > 0 && stack[stack.length - 1] + T.size[stack[stack.length - 1]] <= n) {
-        open[T.tag[stack.pop()] >>> 5]--;
+  // ---- an index of each thread, made once, at the first range ----
+
+  // `byProvider`: the thread's nodes grouped by provider, each group in pre-order, so by start
+  // time (`first[p]` to `first[p + 1]`); `up[n]`: n's nearest ancestor of its own provider, or
+  // -1; `waits`: its outermost waits. With it a range visits only the nodes that start in it,
+  // one provider at a time, and finds by a comparison whether a provider is inside itself.
+  function indexOf(T, providers) {
+    if (T.rangeIndex && T.rangeIndex.first.length === providers + 1) return T.rangeIndex;
+    const first = new Int32Array(providers + 1);
+    for (let n = 0; n < T.len; n++) first[(T.tag[n] >>> 5) + 1]++;
+    for (let p = 0; p < providers; p++) first[p + 1] += first[p];
+    const fill = first.slice(0, providers);
+    const byProvider = new Int32Array(T.len);
+    for (let n = 0; n < T.len; n++) byProvider[fill[T.tag[n] >>> 5]++] = n;
+    const up = new Int32Array(T.len);
+    const open = new Int32Array(providers).fill(-1); // per provider, its innermost open node
+    const stack = new Int32Array(T.len + 1);
+    const waits = [];
+    let top = 0;
+    let inWait = -1; // the end of the outermost open wait's subtree
+    for (let n = 0; n < T.len; n++) {
+      while (top > 0 && stack[top - 1] + T.size[stack[top - 1]] <= n) {
+        const m = stack[--top];
+        open[T.tag[m] >>> 5] = up[m];
       }
-      const s = T.start[n];
-      const e = s + T.dur[n];
-      if (e < from || s > to) { n += T.size[n]; continue; } // nothing of it is inside
-      if (s < from || e > to) { n++; continue; }             // only some of its subtree may be
-      addNode(T, t, n, stats, acc, open[T.tag[n] >>> 5] === 0);
-      open[T.tag[n] >>> 5]++;
-      stack.push(n);
-      n++;
+      const p = T.tag[n] >>> 5;
+      up[n] = open[p];
+      if (T.size[n] > 1) {
+        open[p] = n;
+        stack[top++] = n;
+      }
+      if ((T.tag[n] & 7) === BLOCKED && n >= inWait) {
+        waits.push(n);
+        inWait = n + T.size[n];
+      }
     }
+    T.rangeIndex = { first, byProvider, up, waits: Int32Array.from(waits) };
+    return T.rangeIndex;
   }
 
-  function addNode(T, t, n, stats, acc, outermost) {
-    const p = T.tag[n] >>> 5;
-    const s = stats[p] || (stats[p] = emptyStats(p));
-    const outcome = T.tag[n] & 7;
-    const ns = T.dur[n];
-    const key = T.key ? T.key[n] : 0;
-    s.events++;
-    if (outcome === qp.HIT) {
-      s.hits++;
-    } else {
-      if (outcome === BLOCKED) {
-        s.waits++;
-        s.wait_ns += ns;
-      } else {
-        s.runs++;
-        (acc.durations[p] || (acc.durations[p] = [])).push(ns);
-        keepIfSlow(s.slowest, [t, n, ns, key]);
+  // The first index in [lo, hi) whose value is at least v (`values` ascending there).
+  function lowerBound(values, lo, hi, v) {
+    while (lo < hi) {
+      const m = (lo + hi) >>> 1;
+      if (values[m] < v) lo = m + 1; else hi = m;
+    }
+    return lo;
+  }
+  // The first node starting after time v (starts ascend in pre-order).
+  function startsAfter(T, v) {
+    let lo = 0;
+    let hi = T.len;
+    while (lo < hi) {
+      const m = (lo + hi) >>> 1;
+      if (T.start[m] <= v) lo = m + 1; else hi = m;
+    }
+    return lo;
+  }
+
+  // The k-th smallest of values (reordered), by selection: no full sort of a million runs.
+  function select(values, k) {
+    let lo = 0;
+    let hi = values.length - 1;
+    while (hi > lo) {
+      const a = values[lo];
+      const b = values[(lo + hi) >>> 1];
+      const c = values[hi];
+      const pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+      let i = lo;
+      let j = hi;
+      while (i <= j) {
+        while (values[i] < pivot) i++;
+        while (values[j] > pivot) j--;
+        if (i <= j) {
+          const x = values[i];
+          values[i++] = values[j];
+          values[j--] = x;
+        }
       }
-      s.rawSelf += T.self[n];
-      if (outermost) s.total_ns += ns;
+      if (k <= j) hi = j;
+      else if (k >= i) lo = i;
+      else return values[k];
     }
-    const parent = T.parent[n];
-    if (parent >= 0) {
-      const id = (T.tag[parent] >>> 5) * qp.providers.length + p; // a number: no string per node
-      const edge = acc.edges.get(id);
-      if (edge) {
-        edge[1]++;
-        edge[2] += ns;
+    return values[k];
+  }
+
+  // ---- the statistics of one provider over every thread ----
+
+  function emptyStats(p) {
+    return {
+      provider: p, runs: 0, hits: 0, waits: 0, total_ns: 0, self_ns: 0, wait_ns: 0, work_ns: 0,
+      mean_ns: 0, median_ns: 0, max_ns: 0, histogram: new Array(BUCKETS).fill(0),
+      slowest: [], keys: [], callers: [], callees: [], events: 0,
+    };
+  }
+
+  // Scratch space reused from provider to provider: run durations, asks per key, calls per
+  // caller, and which entries of the last two were touched.
+  function scratch() {
+    const P = qp.providers.length;
+    const K = qp.keys.length + 1;
+    return {
+      durations: new Float64Array(1024), asked: new Int32Array(K), hits: new Int32Array(K), keys: [],
+      calls: new Float64Array(P), callNs: new Float64Array(P), callers: [],
+    };
+  }
+
+  // Provider p's events inside [from, to] on thread t into s. The nodes of p that start in the
+  // range are one stretch of its group; of those, the ones still running at `to` are not inside.
+  function addThread(t, p, from, to, s, acc, runs) {
+    const T = qp.threads[t];
+    const index = indexOf(T, acc.providers);
+    const a = lowerBound(T.start, 0, T.len, from);
+    const b = startsAfter(T, to);
+    const group = index.byProvider;
+    const up = index.up;
+    const lo = lowerBound(group, index.first[p], index.first[p + 1], a);
+    const hi = lowerBound(group, lo, index.first[p + 1], b);
+    const { tag, dur, start, parent, self } = T;
+    const keys = T.key;
+    const waitsIn = T.waits.size > 0 ? T.waits : null;
+    let count = runs;
+    for (let i = lo; i < hi; i++) {
+      const n = group[i];
+      const ns = dur[n];
+      if (start[n] + ns > to) continue; // still running at the range's end
+      const outcome = tag[n] & 7;
+      s.events++;
+      if (outcome === qp.HIT) {
+        s.hits++;
       } else {
-        acc.edges.set(id, [T.tag[parent] >>> 5, 1, ns]);
+        if (outcome === BLOCKED) {
+          s.waits++;
+          s.wait_ns += ns;
+        } else {
+          if (count === acc.durations.length) {
+            const more = new Float64Array(count * 2);
+            more.set(acc.durations);
+            acc.durations = more;
+          }
+          acc.durations[count++] = ns;
+          s.histogram[bucket(ns)]++;
+          if (s.slowest.length < SLOWEST || ns > s.slowest[SLOWEST - 1][2]) {
+            keepIfSlow(s.slowest, [t, n, ns, keys ? keys[n] : 0]);
+          }
+        }
+        s.self_ns += self[n];
+        if (waitsIn !== null) s.work_ns -= waitsIn.get(n) || 0;
+        const u = up[n]; // a provider inside itself counts once in its total: the outermost
+        if (!(u >= a && start[u] + dur[u] <= to)) s.total_ns += ns;
+      }
+      const caller = parent[n] >= 0 ? tag[parent[n]] >>> 5 : -1;
+      if (caller >= 0) {
+        if (acc.calls[caller] === 0) acc.callers.push(caller);
+        acc.calls[caller]++;
+        acc.callNs[caller] += ns;
+      }
+      const key = keys ? keys[n] : 0;
+      if (key !== 0 && outcome !== BLOCKED) {
+        if (acc.asked[key] === 0) acc.keys.push(key);
+        acc.asked[key]++;
+        if (outcome === qp.HIT) acc.hits[key]++;
       }
     }
-    if (key !== 0 && outcome !== BLOCKED) {
-      const asks = acc.asks[p] || (acc.asks[p] = new Map());
-      const k = asks.get(key) || [key, 0, 0];
-      k[1]++;
-      if (outcome === qp.HIT) k[2]++;
-      asks.set(key, k);
+    return count;
+  }
+
+  function finishProvider(s, acc, runs) {
+    s.runs = runs;
+    s.self_ns = Math.max(0, s.self_ns - s.wait_ns); // work_self_ns: waits are not work
+    s.work_ns = Math.max(0, s.total_ns + s.work_ns); // as provider_stats: total less waits inside
+    if (runs > 0) {
+      const values = acc.durations.subarray(0, runs);
+      let sum = 0;
+      for (let i = 0; i < runs; i++) sum += values[i];
+      s.mean_ns = Math.trunc(sum / runs);
+      s.max_ns = s.slowest[0][2];
+      s.median_ns = select(values, (runs - 1) >> 1);
     }
+    s.keys = top(acc.keys.map((k) => [k, acc.asked[k], acc.hits[k]]), TOP_KEYS, (x, y) => y[1] - x[1] || x[0] - y[0]);
+    for (const k of acc.keys) {
+      acc.asked[k] = 0;
+      acc.hits[k] = 0;
+    }
+    acc.keys.length = 0;
+    s.callers = acc.callers.map((c) => [c, acc.calls[c], acc.callNs[c]]);
+    for (const c of acc.callers) {
+      acc.calls[c] = 0;
+      acc.callNs[c] = 0;
+    }
+    acc.callers.length = 0;
   }
 
   // Per provider (null where none of its events is inside), the statistics of [from, to].
   qp.statsOfRange = function statsOfRange(from, to) {
-    const stats = new Array(qp.providers.length).fill(null);
-    const acc = { durations: [], asks: [], edges: new Map() };
-    qp.threads.forEach((T, t) => addThread(t, from, to, stats, acc));
-    stats.forEach((s, p) => {
-      if (!s) return;
-      s.self_ns = Math.max(0, s.rawSelf - s.wait_ns); // work_self_ns: waits are not work
-      finishDurations(s, acc.durations[p] || []);
-      if (acc.asks[p]) s.keys = top([...acc.asks[p].values()], TOP_KEYS, (a, b) => b[1] - a[1] || a[0] - b[0]);
-    });
+    const providers = qp.providers.length;
+    const stats = new Array(providers).fill(null);
+    const acc = scratch();
+    acc.providers = providers;
+    for (let p = 0; p < providers; p++) {
+      const s = emptyStats(p);
+      let runs = 0;
+      for (let t = 0; t < qp.threads.length; t++) runs = addThread(t, p, from, to, s, acc, runs);
+      finishProvider(s, acc, runs);
+      if (s.events > 0) stats[p] = s;
+    }
     const byTime = (a, b) => b[2] - a[2] || b[1] - a[1] || a[0] - b[0];
-    for (const [id, [caller, calls, ns]] of acc.edges) {
-      const callee = id - caller * qp.providers.length;
-      if (stats[callee]) stats[callee].callers.push([caller, calls, ns]);
-      if (stats[caller]) stats[caller].callees.push([callee, calls, ns]);
+    for (const s of stats) {
+      if (!s) continue;
+      for (const [caller, calls, ns] of s.callers) if (stats[caller]) stats[caller].callees.push([s.provider, calls, ns]);
     }
     for (const s of stats) {
       if (!s) continue;
@@ -144,20 +255,15 @@
   };
 
   // Per thread, the time of [from, to] it worked and waited: its top-level nodes and its
-  // waits, clipped to the range; the rest it was idle. The concurrency of a range in numbers.
+  // outermost waits, clipped to the range; the rest it was idle. The concurrency of a range
+  // in numbers.
   qp.busyOfRange = function busyOfRange(from, to) {
     return qp.threads.map((T) => {
       const clip = (n) => Math.max(0, Math.min(T.start[n] + T.dur[n], to) - Math.max(T.start[n], from));
       let busy = 0;
       let wait = 0;
-      for (let n = 0; n < T.len;) {
-        const s = T.start[n];
-        const outcome = T.tag[n] & 7;
-        if (outcome === qp.HIT || s + T.dur[n] <= from || s >= to) { n += T.size[n]; continue; }
-        if (T.depth[n] === 0) busy += clip(n);
-        if (outcome === BLOCKED) { wait += clip(n); n += T.size[n]; continue; }
-        n++;
-      }
+      for (let n = 0; n < T.len; n += T.size[n]) if ((T.tag[n] & 7) !== qp.HIT) busy += clip(n);
+      for (const n of indexOf(T, qp.providers.length).waits) wait += clip(n);
       return { work: Math.max(0, busy - wait), wait };
     });
   };

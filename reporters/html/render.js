@@ -135,7 +135,8 @@
   qp.isMatch = isMatch;
 
   function foldHtml(T, from, to, out) {
-    out.push('<span class="fold" data-from="', from, '" data-to="', to, '">',
+    const match = qp.matcher !== null && qp.holdsMatch(T, from, to) ? '" data-match="' : '';
+    out.push('<span class="fold" data-from="', from, '" data-to="', to, match, '">',
       qp.escape(qp.foldText(T, from, to)), '</span>');
   }
 

@@ -30,7 +30,7 @@ import timeline_checks  # noqa: E402
 
 READY_TIMEOUT_MS = 20000
 LOAD_TIMEOUT_S = 90  # the 1M-query page is tens of MB
-LABEL_RE = re.compile(r"^\S.* · \d+(\.\d+)? (ns|µs|ms|s) · (\d+\.\d|<0\.1) %$")
+LABEL_RE = re.compile(r"^\S.* · \d+(\.\d+)? (ns|µs|ms|s) · ((\d+\.\d|<0\.1) %|waiting)$")
 STATUS_RE = re.compile(r"([\d,]+) match(?:es)? in ([\d,]+) threads?")
 
 
@@ -667,6 +667,8 @@ def run_checks(browser, page_path, out_dir, shots=None):
         page.first_tree = page.js("__qprofTest.selectedTree()?.id ?? 'tree-0'")
     results.run("the Order selector switches heaviest first and call order",
                 analysis_checks.check_order_switch, page)
+    results.run("heaviest first puts a pass's work before its wait, which has no share",
+                analysis_checks.check_wait_after_work, page)
     # The keyboard goes first: on an untouched tree an openable item is a few keys away.
     results.run("the keyboard moves and opens", check_keyboard, page)
     results.run("a click opens a fold", check_fold_click, page)
@@ -708,6 +710,8 @@ def run_checks(browser, page_path, out_dir, shots=None):
     results.run("search highlights a provider", check_search, page)
     results.run("a search dims what it does not match on the timeline",
                 timeline_checks.check_search_dims, page)
+    results.run("a search walks its matches slowest first, each visible on the timeline",
+                timeline_checks.check_search_slowest_first, page)
     results.run("the markup agrees with the viewer after the interactions",
                 check_consistency, page, "rendered", ["selected", "match"])
     results.run("screenshot after the checks", check_final_screenshot, page)
