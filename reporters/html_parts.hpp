@@ -47,6 +47,10 @@ struct Piece {
     std::uint32_t from = 0;
     std::uint32_t to = 0;  // a node: its subtree's end
     bool fold = false;
+    // A chip (a fold with a provider): the top-level siblings of one provider, `members`, that
+    // the folds of a sibling list held, drawn as one chip -- see merge_folds.
+    std::optional<std::uint32_t> provider;
+    std::vector<std::uint32_t> members;
 };
 inline constexpr std::uint32_t kSmallRun = 4;
 // Deep chains are drawn flattened: from this depth on a node is a row (class `deep`) of a flat
@@ -91,6 +95,16 @@ class Work {
 // summed work of their top-level nodes: their durations less the waits inside), or the wall
 // time when nothing was timed.
 std::int64_t busy_ns(const Trace& trace, const std::vector<Work>& works);
+
+// A list of siblings with two folds or more -- a wide pass opened to its longest children
+// leaves one between every two of them, a wall of chips -- has its folds merged, one chip per
+// provider of their top-level nodes: "⋯ 3,412 typeck runs · 2.10 ms". A chip spans the first
+// fold's start to the last fold's end; its members are the nodes of its provider there that
+// the list does not draw. Not for rows (depth kDeepDepth and more): their lists nest.
+void merge_folds(const Trace& trace, const Preorder& order, std::vector<Piece>& drawn);
+// "⋯ 3,000 typeck runs, 412 hits · 2.10 ms": the members by outcome, and their time.
+std::string chip_text(const Trace& trace, const Preorder& order, std::uint32_t provider,
+                      const std::vector<std::uint32_t>& members);
 
 // Heaviest first: the pieces by their work (a fold by its top-level nodes'), most first, then
 // the waits, longest first; ties in call order. A wait is not work, so it never leads a list

@@ -400,6 +400,45 @@ TEST_CASE("every share is of work over the busy time: none passes 100 %, a wait 
     }
 }
 
+// A wide pass: ten important typeck runs, each followed by six small type_of runs.
+void wide_pass() {
+    PROFILE_ACTIVITY("type checking");
+    for (int i = 0; i < 10; ++i) {
+        typeck_wide();
+        for (int id = 20; id < 26; ++id) {
+            type_of(id);
+        }
+    }
+}
+
+TEST_CASE("the folds of a sibling list are merged into one chip per provider") {
+    qprof::test::ManualClock clock;
+    qprof::Session session{qprof::test::recording_options()};
+    wide_pass();
+    session.finish();
+    const qprof::Trace& trace = session.trace();
+    const Preorder order{trace.threads.at(0)};
+    const Importance important{{6, 100}, trace.wall_ns};
+    std::ostringstream out;
+    qprof::detail::html::write_initial_tree(out, trace, order, important, 100, SiblingOrder::call);
+    const std::string tree = std::regex_replace(out.str(), std::regex{" class=\"node[^\"]*\""}, "");
+    INFO(tree);
+    // Ten folds of six type_of runs between the typeck runs: one chip, after them.
+    const std::regex chip{
+        "<span class=\"fold\" data-from=\"(\\d+)\" data-to=\"(\\d+)\" "
+        "data-provider=\"\\d+\">([^<]*)</span>"};
+    std::smatch found;
+    REQUIRE(std::regex_search(tree, found, chip));
+    CHECK(found[3].str() == "\u22ef 60 type_of runs \u00b7 60.00 ms");
+    CHECK(found[1].str() == std::to_string(order.end(1)));  // after the first typeck
+    CHECK(found[2].str() == std::to_string(order.size()));
+    const auto after = static_cast<std::size_t>(found.position(0) + found.length(0));
+    CHECK(tree.find("data-provider", after) == std::string::npos);
+    // The typeck runs are drawn; no fold of the pass's is left between them.
+    CHECK_FALSE(std::regex_search(tree, std::regex{"</div><span class=\"fold\" data-from=\"\\d+\" "
+                                                   "data-to=\"\\d+\">"}));
+}
+
 // check_crate asks typeck with 6, 7, ... 25 sub-queries: all important, each longer.
 void check_crate() {
     PROFILE_QUERY(check_crate, 0);

@@ -59,19 +59,24 @@
     return '<p><a href="#" data-back="' + p + '">\u2039 statistics of ' + qp.escape(qp.providers[p].name) + '</a></p>';
   }
 
-  function foldDetails(t, from, to, pinned) {
+  // A fold's details; a chip's (`members`, its top-level nodes) are of its members only.
+  function foldDetails(t, from, to, pinned, members) {
     const T = qp.threads[t];
-    let tops = 0;
+    const tops = members || [];
+    if (!members) for (let c = from; c < to; c += T.size[c]) tops.push(c);
+    let queries = 0;
     let runNs = 0;
-    for (let c = from; c < to; c += T.size[c]) {
-      tops++;
+    let work = 0;
+    for (const c of tops) {
+      queries += T.size[c];
       runNs += T.dur[c];
+      work += qp.workOf(T, c);
     }
-    let h = '<h2>' + (pinned ? 'Selected' : 'Preview') + ' fold</h2><dl>';
-    h += row('queries', 'Queries', qp.thousands(to - from));
-    h += row('top-level', 'Top-level', qp.thousands(tops));
+    let h = '<h2>' + (pinned ? 'Selected' : 'Preview') + (members ? ' chip' : ' fold') + '</h2><dl>';
+    h += row('queries', 'Queries', qp.thousands(queries));
+    h += row('top-level', 'Top-level', qp.thousands(tops.length));
     h += row('inclusive', 'Inclusive time', qp.durationText(runNs));
-    h += row('share', 'Share of busy time', qp.percentText(qp.runWork(T, from, to)));
+    h += row('share', 'Share of busy time', qp.percentText(work));
     h += '</dl><p class="hint">Click, Enter or \u2192 draws these queries.</p>';
     return h;
   }
@@ -85,7 +90,8 @@
     let id = qp.shownProvider >= 0 ? 'provider' + qp.shownProvider : 'none';
     if (el && t >= 0) {
       const run = el.classList.contains('fold') ? 'f' : qp.isLevels(el) ? 'l' : '';
-      id = run ? t + run + el.getAttribute('data-from') + '-' + el.getAttribute('data-to')
+      id = run ? t + run + el.getAttribute('data-from') + '-' + el.getAttribute('data-to') +
+        (qp.isChip(el) ? el.getAttribute('data-provider') + el.textContent : '')
         : t + 'n' + el.getAttribute('data-n');
       id += pinned ? 'p' : 'h';
     }
@@ -98,7 +104,8 @@
     } else if (qp.isLevels(el)) {
       box.innerHTML = qp.levelsDetails(t, el, pinned);
     } else if (el.classList.contains('fold')) {
-      box.innerHTML = foldDetails(t, Number(el.getAttribute('data-from')), Number(el.getAttribute('data-to')), pinned);
+      box.innerHTML = foldDetails(t, Number(el.getAttribute('data-from')), Number(el.getAttribute('data-to')), pinned,
+        qp.isChip(el) ? qp.chipMembers(t, el) : null);
     } else {
       box.innerHTML = nodeDetails(t, Number(el.getAttribute('data-n')), pinned);
     }
@@ -239,11 +246,21 @@
       const list = search.found.byThread[t];
       if (list.length === 0) return;
       for (const fold of tree.querySelectorAll('.fold')) {
+        if (qp.isChip(fold)) { qp.markChip(t, fold); continue; }
         const from = Number(fold.getAttribute('data-from'));
         if (holdsBetween(list, from, Number(fold.getAttribute('data-to')))) fold.setAttribute('data-match', '');
       }
     });
   }
+
+  // A chip holds a match when one of its members' subtrees does.
+  qp.markChip = function markChip(t, chip) {
+    const T = qp.threads[t];
+    const list = search.found ? search.found.byThread[t] : null;
+    const holds = list !== null && qp.chipMembers(t, chip).some((m) => holdsBetween(list, m, m + T.size[m]));
+    if (holds) chip.setAttribute('data-match', '');
+    else chip.removeAttribute('data-match');
+  };
 
   function highlight() {
     if (qp.onSearchChange) qp.onSearchChange(); // the timeline dims what does not match
