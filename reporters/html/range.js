@@ -37,20 +37,12 @@
 
   // ---- an index of each thread, made once, at the first range ----
 
-  // `byProvider`: the thread's nodes grouped by provider, each group in pre-order, so by start
-  // time (`first[p]` to `first[p + 1]`); `up[n]`: n's nearest ancestor of its own provider, or
-  // -1; `waits`: its outermost waits. With it a range visits only the nodes that start in it,
-  // one provider at a time, and finds by a comparison whether a provider is inside itself.
-  function indexOf(T, providers) {
-    if (T.rangeIndex && T.rangeIndex.first.length === providers + 1) return T.rangeIndex;
-    const first = new Int32Array(providers + 1);
-    for (let n = 0; n < T.len; n++) first[(T.tag[n] >>> 5) + 1]++;
-    for (let p = 0; p < providers; p++) first[p + 1] += first[p];
-    const fill = first.slice(0, providers);
-    const byProvider = new Int32Array(T.len);
-    for (let n = 0; n < T.len; n++) byProvider[fill[T.tag[n] >>> 5]++] = n;
+  // `up[n]`: n's nearest ancestor of its own provider, or -1, so that whether a provider is
+  // inside itself within a range is one comparison; `waits`: the thread's outermost waits.
+  function indexOf(T) {
+    if (T.rangeIndex) return T.rangeIndex;
     const up = new Int32Array(T.len);
-    const open = new Int32Array(providers).fill(-1); // per provider, its innermost open node
+    const open = new Int32Array(qp.providers.length + 1).fill(-1); // per provider, its innermost open node
     const stack = new Int32Array(T.len + 1);
     const waits = [];
     let top = 0;
@@ -71,25 +63,17 @@
         inWait = n + T.size[n];
       }
     }
-    T.rangeIndex = { first, byProvider, up, waits: Int32Array.from(waits) };
+    T.rangeIndex = { up, waits: Int32Array.from(waits) };
     return T.rangeIndex;
   }
 
-  // The first index in [lo, hi) whose value is at least v (`values` ascending there).
-  function lowerBound(values, lo, hi, v) {
-    while (lo < hi) {
-      const m = (lo + hi) >>> 1;
-      if (values[m] < v) lo = m + 1; else hi = m;
-    }
-    return lo;
-  }
-  // The first node starting after time v (starts ascend in pre-order).
-  function startsAfter(T, v) {
+  // The first node starting at `v` or later (`after`: later than v); starts ascend in pre-order.
+  function firstStart(T, v, after) {
     let lo = 0;
     let hi = T.len;
     while (lo < hi) {
       const m = (lo + hi) >>> 1;
-      if (T.start[m] <= v) lo = m + 1; else hi = m;
+      if (T.start[m] < v || (after && T.start[m] === v)) lo = m + 1; else hi = m;
     }
     return lo;
   }
@@ -121,7 +105,101 @@
     return values[k];
   }
 
-  // ---- the statistics of one provider over every thread ----
+  // ---- one pass over the nodes that start in the range, in pre-order ----
+
+  // Sums per provider in typed arrays (`c`: events, hits, waits, runs; `ns`: wait, self,
+  // waits inside, outermost total, run time), so that a node costs a few additions.
+  function accumulators(P) {
+    const dense = P * P <= 1 << 20; // calls per (caller, callee): an array, or a map
+    return {
+      P, c: new Float64Array(P * 4), ns: new Float64Array(P * 5), histogram: new Int32Array(P * BUCKETS),
+      slowest: new Array(P).fill(null), floor: new Float64Array(P).fill(-1),
+      calls: dense ? new Float64Array(P * P) : null, callNs: dense ? new Float64Array(P * P) : null,
+      edges: dense ? null : new Map(), asks: new Map(),
+      runP: runs.p, runNs: runs.ns, runCount: 0,
+    };
+  }
+
+  // The run times of the last pass, kept for the next one: at ten million events they are
+  // the pass's largest arrays.
+  const runs = { p: new Int32Array(1024), ns: new Float64Array(1024), grouped: new Float64Array(1024) };
+
+  function addRun(acc, p, ns) {
+    if (acc.runCount === acc.runP.length) {
+      const runP = new Int32Array(acc.runCount * 2);
+      const runNs = new Float64Array(acc.runCount * 2);
+      runP.set(acc.runP);
+      runNs.set(acc.runNs);
+      acc.runP = runP;
+      acc.runNs = runNs;
+    }
+    runs.p = acc.runP;
+    runs.ns = acc.runNs;
+    acc.runP[acc.runCount] = p;
+    acc.runNs[acc.runCount++] = ns;
+  }
+
+  // Thread t's events inside [from, to]: the nodes that start in it, but for those still
+  // running at its end (one chain: the ancestors of the last node to start in it).
+  function addThread(t, from, to, acc) {
+    const T = qp.threads[t];
+    const { up } = indexOf(T);
+    const { tag, dur, start, parent, self } = T;
+    const keys = T.key;
+    const waitsIn = T.waits.size > 0 ? T.waits : null;
+    const { P, c, histogram, slowest, floor, calls, callNs } = acc;
+    const sums = acc.ns;
+    const b = firstStart(T, to, true);
+    for (let n = firstStart(T, from, false); n < b; n++) {
+      const ns = dur[n];
+      if (start[n] + ns > to) continue; // still running at the range's end
+      const p = tag[n] >>> 5;
+      const outcome = tag[n] & 7;
+      c[p * 4]++;
+      if (outcome === qp.HIT) {
+        c[p * 4 + 1]++;
+      } else {
+        if (outcome === BLOCKED) {
+          c[p * 4 + 2]++;
+          sums[p * 5] += ns;
+        } else {
+          c[p * 4 + 3]++;
+          sums[p * 5 + 4] += ns;
+          histogram[p * BUCKETS + bucket(ns)]++;
+          addRun(acc, p, ns);
+          if (ns > floor[p]) {
+            const list = slowest[p] || (slowest[p] = []);
+            keepIfSlow(list, [t, n, ns, keys ? keys[n] : 0]);
+            if (list.length === SLOWEST) floor[p] = list[SLOWEST - 1][2];
+          }
+        }
+        sums[p * 5 + 1] += self[n];
+        if (waitsIn !== null) sums[p * 5 + 2] += waitsIn.get(n) || 0;
+        const u = up[n]; // a provider inside itself counts once in its total: the outermost
+        if (!(u >= 0 && start[u] >= from && start[u] + dur[u] <= to)) sums[p * 5 + 3] += ns;
+      }
+      if (parent[n] >= 0) {
+        const id = (tag[parent[n]] >>> 5) * P + p;
+        if (calls !== null) {
+          calls[id]++;
+          callNs[id] += ns;
+        } else {
+          const edge = acc.edges.get(id) || [0, 0];
+          edge[0]++;
+          edge[1] += ns;
+          acc.edges.set(id, edge);
+        }
+      }
+      const key = keys ? keys[n] : 0;
+      if (key !== 0 && outcome !== BLOCKED) {
+        const id = p * (qp.keys.length + 1) + key;
+        const k = acc.asks.get(id) || [key, 0, 0];
+        k[1]++;
+        if (outcome === qp.HIT) k[2]++;
+        acc.asks.set(id, k);
+      }
+    }
+  }
 
   function emptyStats(p) {
     return {
@@ -131,126 +209,76 @@
     };
   }
 
-  // Scratch space reused from provider to provider: run durations, asks per key, calls per
-  // caller, and which entries of the last two were touched.
-  function scratch() {
-    const P = qp.providers.length;
-    const K = qp.keys.length + 1;
-    return {
-      durations: new Float64Array(1024), asked: new Int32Array(K), hits: new Int32Array(K), keys: [],
-      calls: new Float64Array(P), callNs: new Float64Array(P), callers: [],
+  // The accumulators as provider_stats writes them; medians from the run times grouped by
+  // provider (a counting sort of the pass's runs).
+  function finish(acc) {
+    const { P, c, histogram } = acc;
+    const sums = acc.ns;
+    const stats = new Array(P).fill(null);
+    const at = new Int32Array(P + 1);
+    for (let i = 0; i < acc.runCount; i++) at[acc.runP[i] + 1]++;
+    for (let p = 0; p < P; p++) at[p + 1] += at[p];
+    if (runs.grouped.length < acc.runCount) runs.grouped = new Float64Array(acc.runP.length);
+    const grouped = runs.grouped;
+    const fill = at.slice(0, P);
+    for (let i = 0; i < acc.runCount; i++) grouped[fill[acc.runP[i]]++] = acc.runNs[i];
+    for (let p = 0; p < P; p++) {
+      if (c[p * 4] === 0) continue;
+      const s = emptyStats(p);
+      s.events = c[p * 4];
+      s.hits = c[p * 4 + 1];
+      s.waits = c[p * 4 + 2];
+      s.runs = c[p * 4 + 3];
+      s.wait_ns = sums[p * 5];
+      s.self_ns = Math.max(0, sums[p * 5 + 1] - s.wait_ns); // work_self_ns: waits are not work
+      s.total_ns = sums[p * 5 + 3];
+      s.work_ns = Math.max(0, s.total_ns - sums[p * 5 + 2]); // as provider_stats: less the waits inside
+      s.histogram = Array.from(histogram.subarray(p * BUCKETS, (p + 1) * BUCKETS));
+      if (s.runs > 0) {
+        s.mean_ns = Math.trunc(sums[p * 5 + 4] / s.runs);
+        s.slowest = acc.slowest[p];
+        s.max_ns = s.slowest[0][2];
+        s.median_ns = select(grouped.subarray(at[p], at[p + 1]), (s.runs - 1) >> 1);
+      }
+      stats[p] = s;
+    }
+    return stats;
+  }
+
+  // Callers and callees, and the most-asked keys, from the pass's edges and asks.
+  function finishCalls(acc, stats) {
+    const { P } = acc;
+    const edge = (id, calls, ns) => {
+      const caller = Math.floor(id / P);
+      const callee = id - caller * P;
+      if (stats[callee]) stats[callee].callers.push([caller, calls, ns]);
+      if (stats[caller]) stats[caller].callees.push([callee, calls, ns]);
     };
-  }
-
-  // Provider p's events inside [from, to] on thread t into s. The nodes of p that start in the
-  // range are one stretch of its group; of those, the ones still running at `to` are not inside.
-  function addThread(t, p, from, to, s, acc, runs) {
-    const T = qp.threads[t];
-    const index = indexOf(T, acc.providers);
-    const a = lowerBound(T.start, 0, T.len, from);
-    const b = startsAfter(T, to);
-    const group = index.byProvider;
-    const up = index.up;
-    const lo = lowerBound(group, index.first[p], index.first[p + 1], a);
-    const hi = lowerBound(group, lo, index.first[p + 1], b);
-    const { tag, dur, start, parent, self } = T;
-    const keys = T.key;
-    const waitsIn = T.waits.size > 0 ? T.waits : null;
-    let count = runs;
-    for (let i = lo; i < hi; i++) {
-      const n = group[i];
-      const ns = dur[n];
-      if (start[n] + ns > to) continue; // still running at the range's end
-      const outcome = tag[n] & 7;
-      s.events++;
-      if (outcome === qp.HIT) {
-        s.hits++;
-      } else {
-        if (outcome === BLOCKED) {
-          s.waits++;
-          s.wait_ns += ns;
-        } else {
-          if (count === acc.durations.length) {
-            const more = new Float64Array(count * 2);
-            more.set(acc.durations);
-            acc.durations = more;
-          }
-          acc.durations[count++] = ns;
-          s.histogram[bucket(ns)]++;
-          if (s.slowest.length < SLOWEST || ns > s.slowest[SLOWEST - 1][2]) {
-            keepIfSlow(s.slowest, [t, n, ns, keys ? keys[n] : 0]);
-          }
-        }
-        s.self_ns += self[n];
-        if (waitsIn !== null) s.work_ns -= waitsIn.get(n) || 0;
-        const u = up[n]; // a provider inside itself counts once in its total: the outermost
-        if (!(u >= a && start[u] + dur[u] <= to)) s.total_ns += ns;
-      }
-      const caller = parent[n] >= 0 ? tag[parent[n]] >>> 5 : -1;
-      if (caller >= 0) {
-        if (acc.calls[caller] === 0) acc.callers.push(caller);
-        acc.calls[caller]++;
-        acc.callNs[caller] += ns;
-      }
-      const key = keys ? keys[n] : 0;
-      if (key !== 0 && outcome !== BLOCKED) {
-        if (acc.asked[key] === 0) acc.keys.push(key);
-        acc.asked[key]++;
-        if (outcome === qp.HIT) acc.hits[key]++;
-      }
+    if (acc.calls !== null) {
+      for (let id = 0; id < acc.calls.length; id++) if (acc.calls[id] > 0) edge(id, acc.calls[id], acc.callNs[id]);
+    } else {
+      for (const [id, [calls, ns]] of acc.edges) edge(id, calls, ns);
     }
-    return count;
-  }
-
-  function finishProvider(s, acc, runs) {
-    s.runs = runs;
-    s.self_ns = Math.max(0, s.self_ns - s.wait_ns); // work_self_ns: waits are not work
-    s.work_ns = Math.max(0, s.total_ns + s.work_ns); // as provider_stats: total less waits inside
-    if (runs > 0) {
-      const values = acc.durations.subarray(0, runs);
-      let sum = 0;
-      for (let i = 0; i < runs; i++) sum += values[i];
-      s.mean_ns = Math.trunc(sum / runs);
-      s.max_ns = s.slowest[0][2];
-      s.median_ns = select(values, (runs - 1) >> 1);
+    const asks = new Array(P).fill(null);
+    for (const [id, k] of acc.asks) {
+      const p = Math.floor(id / (qp.keys.length + 1));
+      (asks[p] || (asks[p] = [])).push(k);
     }
-    s.keys = top(acc.keys.map((k) => [k, acc.asked[k], acc.hits[k]]), TOP_KEYS, (x, y) => y[1] - x[1] || x[0] - y[0]);
-    for (const k of acc.keys) {
-      acc.asked[k] = 0;
-      acc.hits[k] = 0;
-    }
-    acc.keys.length = 0;
-    s.callers = acc.callers.map((c) => [c, acc.calls[c], acc.callNs[c]]);
-    for (const c of acc.callers) {
-      acc.calls[c] = 0;
-      acc.callNs[c] = 0;
-    }
-    acc.callers.length = 0;
+    const byTime = (a, b) => b[2] - a[2] || b[1] - a[1] || a[0] - b[0];
+    stats.forEach((s, p) => {
+      if (!s) return;
+      s.callers = top(s.callers, TOP_CALLS, byTime);
+      s.callees = top(s.callees, TOP_CALLS, byTime);
+      if (asks[p]) s.keys = top(asks[p], TOP_KEYS, (a, b) => b[1] - a[1] || a[0] - b[0]);
+    });
   }
 
   // Per provider (null where none of its events is inside), the statistics of [from, to].
   qp.statsOfRange = function statsOfRange(from, to) {
-    const providers = qp.providers.length;
-    const stats = new Array(providers).fill(null);
-    const acc = scratch();
-    acc.providers = providers;
-    for (let p = 0; p < providers; p++) {
-      const s = emptyStats(p);
-      let runs = 0;
-      for (let t = 0; t < qp.threads.length; t++) runs = addThread(t, p, from, to, s, acc, runs);
-      finishProvider(s, acc, runs);
-      if (s.events > 0) stats[p] = s;
-    }
-    const byTime = (a, b) => b[2] - a[2] || b[1] - a[1] || a[0] - b[0];
-    for (const s of stats) {
-      if (!s) continue;
-      for (const [caller, calls, ns] of s.callers) if (stats[caller]) stats[caller].callees.push([s.provider, calls, ns]);
-    }
-    for (const s of stats) {
-      if (!s) continue;
-      s.callers = top(s.callers, TOP_CALLS, byTime);
-      s.callees = top(s.callees, TOP_CALLS, byTime);
-    }
+    const acc = accumulators(qp.providers.length);
+    for (let t = 0; t < qp.threads.length; t++) addThread(t, from, to, acc);
+    const stats = finish(acc);
+    finishCalls(acc, stats);
     return stats;
   };
 
@@ -263,7 +291,7 @@
       let busy = 0;
       let wait = 0;
       for (let n = 0; n < T.len; n += T.size[n]) if ((T.tag[n] & 7) !== qp.HIT) busy += clip(n);
-      for (const n of indexOf(T, qp.providers.length).waits) wait += clip(n);
+      for (const n of indexOf(T).waits) wait += clip(n);
       return { work: Math.max(0, busy - wait), wait };
     });
   };
