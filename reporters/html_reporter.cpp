@@ -33,9 +33,9 @@ constexpr std::string_view kLegend = R"(<section id="legend">
 
 constexpr std::string_view kLegendEnd =
     R"(<li><span class="sample node miss share-1 unfinished"></span> <code>unfinished</code> still open when the session ended</li>
-<li><span class="sample fold">+12 queries</span> <code>fold</code> queries not drawn yet: click, or press Enter</li>
+<li><span class="sample fold">+12 queries</span> <code>fold</code> queries not drawn yet: click, or press Enter; <span class="sample fold">&#8943; 3,412 typeck runs</span> the folded queries of one provider among drawn siblings, drawn 250 at a time</li>
 </ul>
-<p>Every box also has the classes <code>depth-N</code> (ancestors), <code>extent-N</code> (immediate children), a duration bucket <code>dur-lt-1us</code> &hellip; <code>dur-ge-10s</code> and <code>share-0</code> &hellip; <code>share-4</code> (share of the wall time: &lt;0.1, &lt;1, &lt;5, &lt;20, &ge;20 %), so the page can be restyled.</p>
+<p>Every box also has the classes <code>depth-N</code> (ancestors), <code>extent-N</code> (immediate children), a duration bucket <code>dur-lt-1us</code> &hellip; <code>dur-ge-10s</code> and <code>share-0</code> &hellip; <code>share-4</code> (share of the busy time, of the box&#39;s work: &lt;0.1, &lt;1, &lt;5, &lt;20, &ge;20 %), so the page can be restyled.</p>
 <p>Keys: &uarr; &darr; move, &rarr; or Enter opens, &larr; closes or goes to the parent, / searches, Esc clears the search.</p>
 </section>
 )";
