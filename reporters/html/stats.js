@@ -22,7 +22,10 @@
       h += row('hit-rate', 'Hit rate', qv.rateText(s.hits, s.runs + s.hits));
     }
     if (s.waits > 0) h += row('waits', 'Waits', qp.thousands(s.waits) + ', ' + qp.durationText(s.wait_ns) + ' (not work)');
-    h += row('total', 'Total', qp.durationText(s.total_ns) + ' \u00b7 ' + qp.percentText(s.total_ns));
+    // Shares are of work: a pass that only waited has almost none, however long it took.
+    const work = s.work_ns != null ? s.work_ns : s.total_ns;
+    h += row('total', 'Total', qp.durationText(s.total_ns) + (work === s.total_ns ? '' : ', ' +
+      qp.durationText(work) + ' of it work') + ' \u00b7 ' + qp.percentText(work));
     h += row('self', 'Self', qp.durationText(s.self_ns) + ' \u00b7 ' + qp.percentText(s.self_ns));
     if (s.runs > 0) {
       h += row('mean', 'Mean run', qp.durationText(s.mean_ns));

@@ -74,7 +74,7 @@
     let h = '<strong>' + qp.escape(qp.providerName(at.t, n)) + '</strong><dl>';
     h += line('Outcome', qp.OUTCOMES[outcome] || '?');
     if (outcome !== qp.HIT) {
-      h += line('Duration', qp.durationText(T.dur[n]) + ' \u00b7 ' + qp.percentText(T.dur[n]));
+      h += line('Duration', qp.durationText(T.dur[n]) + ' \u00b7 ' + qp.shareText(T, n));
       h += line('Self', qp.durationText(Math.max(0, T.self[n])));
     }
     if (key !== null) h += line('Key', key);
@@ -288,7 +288,7 @@
     from: tl.view.from, to: tl.view.to, width: tl.width, height: tl.height,
     tracks: tl.tracks.map((tr) => ({ thread: tr.t, name: qp.threads[tr.t].name, y: AXIS + tr.y, rows: tr.rows, depth: tr.depth })),
     selected: tl.selected, row: ROW, head: HEAD, axis: AXIS, scroll: scrollTop(), paintMs: tl.paintMs,
-    drawn: tl.drawn, lit: tl.lit,
+    drawn: tl.drawn, lit: tl.lit, marks: tl.marks,
   });
   qp.timelineXOf = (ns) => xOf(ns);
 
