@@ -12,6 +12,7 @@
 
 #include "deep_trace.hpp"
 #include "html_parts.hpp"
+#include "html_payload_layout.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -143,6 +144,16 @@ TEST_CASE("the payload's columns read back through zlib as the trace in pre-orde
         dur[hit] = 0;
     }
     CHECK(columns[2] == dur);
+}
+
+TEST_CASE("the payload's outcome names are outcome_name's, code for code") {
+    namespace layout = qprof::detail::html::layout;
+    for (std::size_t code = 0; code < layout::kOutcomeNames.size(); ++code) {
+        CHECK(layout::kOutcomeNames[code] ==
+              qprof::outcome_name(static_cast<qprof::Outcome>(code)));
+    }
+    CHECK(static_cast<std::size_t>(qprof::Outcome::activity) + 1 == layout::kOutcomeNames.size());
+    CHECK(layout::kOutcomeNames.size() - 1 <= layout::kOutcomeMask);  // every code fits the tag
 }
 
 TEST_CASE("with keys, the payload has a key column of differences") {

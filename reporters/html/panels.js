@@ -113,59 +113,9 @@
 
   // ---- provider table ----
 
-  // A button makes each header reachable and operable from the keyboard.
-  function addSortButtons(heads, key) {
-    for (const th of heads) {
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.className = 'sort';
-      while (th.firstChild) button.appendChild(th.firstChild);
-      th.appendChild(button);
-      if (th.dataset.sort === key) th.setAttribute('aria-sort', 'descending');
-    }
-  }
-
-  // Sorts the rows by one column: text (the provider name) or the cells' data-value; ties
-  // keep the order the page was written in.
-  function sortRows(body, column, text, descending) {
-    const value = (r) => {
-      const cell = r.cells[column];
-      if (!cell) return text ? '' : -Infinity;
-      if (text) return cell.textContent.trim();
-      const v = parseFloat(cell.getAttribute('data-value'));
-      return Number.isNaN(v) ? -Infinity : v;
-    };
-    const rows = Array.from(body.rows).map((r) => ({ r, v: value(r), o: Number(r.dataset.order) }));
-    const sign = descending ? -1 : 1;
-    rows.sort((a, b) => {
-      const c = text ? a.v.localeCompare(b.v) : a.v < b.v ? -1 : a.v > b.v ? 1 : 0;
-      return c !== 0 ? sign * c : a.o - b.o;
-    });
-    const fragment = document.createDocumentFragment();
-    for (const x of rows) fragment.appendChild(x.r);
-    body.appendChild(fragment);
-  }
-
+  // Sorted by total time as written; names sort A to Z (reporters/viewer_common/table.js).
   function initTable() {
-    const table = document.getElementById('provider-table');
-    if (!table || !table.tHead || !table.tBodies[0]) return;
-    const heads = Array.from(table.tHead.querySelectorAll('th[data-sort]'));
-    const body = table.tBodies[0];
-    Array.from(body.rows).forEach((r, i) => { r.dataset.order = String(i); });
-    let key = 'total';
-    let descending = true;
-    addSortButtons(heads, key);
-    table.tHead.addEventListener('click', (e) => {
-      const th = e.target.closest('th[data-sort]');
-      if (!th) return;
-      descending = th.dataset.sort === key ? !descending : th.dataset.sort !== 'provider'; // names A-Z; numbers biggest first
-      key = th.dataset.sort;
-      sortRows(body, heads.indexOf(th), key === 'provider', descending);
-      for (const h of heads) {
-        if (h === th) h.setAttribute('aria-sort', descending ? 'descending' : 'ascending');
-        else h.removeAttribute('aria-sort');
-      }
-    });
+    qv.sortableTable(document.getElementById('provider-table'), { key: 'total', textKeys: ['provider'] });
   }
 
   // ---- thread selector and shape lists ----

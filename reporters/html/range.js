@@ -10,7 +10,8 @@
   const TOP_KEYS = 10;
   const TOP_CALLS = 10;
   const BUCKETS = 8;  // kHistogramBuckets
-  const BLOCKED = 2;
+  const L = qp.layout;
+  const BLOCKED = qp.BLOCKED;
 
   qp.range = null;      // {from, to} in ns from the session start, or null: the whole run
   qp.rangeStats = null; // per provider, the statistics of the range; null without a range
@@ -50,15 +51,15 @@
     for (let n = 0; n < T.len; n++) {
       while (top > 0 && stack[top - 1] + T.size[stack[top - 1]] <= n) {
         const m = stack[--top];
-        open[T.tag[m] >>> 5] = up[m];
+        open[qp.providerOf(T, m)] = up[m];
       }
-      const p = T.tag[n] >>> 5;
+      const p = qp.providerOf(T, n);
       up[n] = open[p];
       if (T.size[n] > 1) {
         open[p] = n;
         stack[top++] = n;
       }
-      if ((T.tag[n] & 7) === BLOCKED && n >= inWait) {
+      if (qp.outcomeOf(T, n) === BLOCKED && n >= inWait) {
         waits.push(n);
         inWait = n + T.size[n];
       }
@@ -126,8 +127,8 @@
     for (let n = firstStart(T, from, false); n < b; n++) {
       const ns = dur[n];
       if (start[n] + ns > to) continue; // still running at the range's end
-      const p = tag[n] >>> 5;
-      const outcome = tag[n] & 7;
+      const p = tag[n] >>> L.PROVIDER_SHIFT;
+      const outcome = tag[n] & L.OUTCOME_MASK;
       c[p * 4]++;
       if (outcome === qp.HIT) {
         c[p * 4 + 1]++;
@@ -152,7 +153,7 @@
         if (!(u >= 0 && start[u] >= from && start[u] + dur[u] <= to)) sums[p * 5 + 3] += ns;
       }
       if (parent[n] >= 0) {
-        const id = (tag[parent[n]] >>> 5) * P + p;
+        const id = (tag[parent[n]] >>> L.PROVIDER_SHIFT) * P + p;
         if (calls !== null) {
           calls[id]++;
           callNs[id] += ns;
@@ -263,7 +264,7 @@
       const clip = (n) => Math.max(0, Math.min(T.start[n] + T.dur[n], to) - Math.max(T.start[n], from));
       let busy = 0;
       let wait = 0;
-      for (let n = 0; n < T.len; n += T.size[n]) if ((T.tag[n] & 7) !== qp.HIT) busy += clip(n);
+      for (let n = 0; n < T.len; n += T.size[n]) if (qp.outcomeOf(T, n) !== qp.HIT) busy += clip(n);
       for (const n of indexOf(T).waits) wait += clip(n);
       return { work: Math.max(0, busy - wait), wait };
     });
@@ -274,7 +275,7 @@
   // "main 3 % work, 97 % waiting; codegen worker 1 97 % work; ..." of the range.
   function threadsText() {
     const span = qp.range.to - qp.range.from;
-    const share = (ns) => (Math.round((1000 * ns) / span) / 10).toFixed(1) + ' %';
+    const share = (ns) => qv.rateText(ns, span);
     const said = qp.busyOfRange(qp.range.from, qp.range.to).slice(0, THREADS_SAID).map((b, t) =>
       qp.threads[t].name + ' ' + share(b.work) + ' work' + (b.wait > 0 ? ', ' + share(b.wait) + ' waiting' : ''));
     const more = qp.threads.length - said.length;
@@ -304,7 +305,7 @@
     const none = '\u2013';
     return cell(s.runs, qp.thousands(s.runs)) + cell(s.hits, qp.thousands(s.hits)) +
       cell(asked === 0 ? -1 : Math.floor((s.hits * 1e6) / asked),
-        activity || asked === 0 ? none : (Math.round((1000 * s.hits) / asked) / 10).toFixed(1) + ' %') +
+        activity ? none : qv.rateText(s.hits, asked)) +
       cell(s.total_ns, qp.durationText(s.total_ns)) + cell(s.self_ns, qp.durationText(s.self_ns)) +
       cell(s.mean_ns, s.runs > 0 ? qp.durationText(s.mean_ns) : none) +
       cell(s.median_ns, s.runs > 0 ? qp.durationText(s.median_ns) : none) +

@@ -14,14 +14,12 @@
     return '<dt>' + name + '</dt><dd data-field="' + field + '">' + qp.escape(value) + '</dd>';
   }
 
-  const rate = (part, whole) => (whole > 0 ? (Math.round((1000 * part) / whole) / 10).toFixed(1) + ' %' : '\u2013');
-
   function numbers(s, activity) {
     let h = '<dl>';
     h += row('runs', 'Runs', qp.thousands(s.runs));
     if (!activity) {
       h += row('hits', 'Hits', qp.thousands(s.hits));
-      h += row('hit-rate', 'Hit rate', rate(s.hits, s.runs + s.hits));
+      h += row('hit-rate', 'Hit rate', qv.rateText(s.hits, s.runs + s.hits));
     }
     if (s.waits > 0) h += row('waits', 'Waits', qp.thousands(s.waits) + ', ' + qp.durationText(s.wait_ns) + ' (not work)');
     // Shares are of work: a pass that only waited has almost none, however long it took.
@@ -138,7 +136,8 @@
     }
   }
 
-  // profile_queries.html#provider=NAME (the flame graph links so) opens NAME's statistics.
+  // profile_queries.html#provider=NAME (the flame graph and the diff page link so) opens
+  // NAME's statistics.
   function showProviderOfHash() {
     const match = /^#provider=(.*)$/.exec(window.location.hash);
     if (!match) return;

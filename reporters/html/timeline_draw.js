@@ -74,7 +74,7 @@
     const style = getComputedStyle(document.documentElement);
     const v = (name) => style.getPropertyValue(name).trim() || '#888';
     colours = {
-      outcome: [v('--miss'), v('--hit'), v('--blocked'), v('--load'), v('--activity')],
+      outcome: qp.OUTCOMES.map((name) => v('--' + name)), // the palette's outcome colours
       bg: v('--bg'), fg: v('--fg'), muted: v('--muted'), panel: v('--panel'), rule: v('--rule'),
       focus: v('--focus'), range: v('--focus'), match: v('--match'),
     };
@@ -192,7 +192,7 @@
       const row = T.depth[n];
       const y = y0 + row * ROW;
       if (e < tl.view.from || s > tl.view.to || y > bottom || row >= track.rows) { n += T.size[n]; continue; }
-      const outcome = T.tag[n] & 7;
+      const outcome = qp.outcomeOf(T, n);
       const x = (s - tl.view.from) * k;
       const w = (e - s) * k;
       const lit = !searching || qp.isMatch(T, n);
@@ -256,7 +256,7 @@
     const row = T.depth[n];
     const left = Math.max(x, -1);
     const right = Math.min(x + w, tl.width + 1);
-    tl.ctx.fillStyle = colours.outcome[T.tag[n] & 7] || colours.outcome[0];
+    tl.ctx.fillStyle = colours.outcome[qp.outcomeOf(T, n)] || colours.outcome[0];
     tl.ctx.globalAlpha = (row % 2 === 0 ? 0.9 : 0.72) * (look === 'dim' ? DIM : 1);
     tl.ctx.fillRect(left, y + 1, Math.max(1, right - left - (w > 4 ? 1 : 0)), ROW - 2);
     tl.ctx.globalAlpha = 1;

@@ -4,20 +4,22 @@
 // browser test compares what the two write, so a change to one is a change to both.
 //
 // The files are concatenated (trace.js, render.js, chain.js, tree.js, panels.js, stats.js,
-// range.js, timeline_draw.js, timeline.js, main.js) into one classic script, after payload_layout.js, which is generated from the C++
-// description of the payload and declares the shared namespace `qp`; each file is an IIFE that
-// adds to it, so nothing else leaks into the page's global scope.
+// range.js, timeline_draw.js, timeline.js, main.js) into one classic script, after the
+// viewers' common base (reporters/viewer_common/: `qv`, formatting and sortable tables) and
+// payload_layout.js, which is generated from the C++ description of the payload and declares
+// the shared namespace `qp`; each file is an IIFE that adds to it, so nothing else leaks into
+// the page's global scope.
 
 (() => {
   'use strict';
 
   const L = qp.layout;
-  const OUTCOMES = ['miss', 'hit', 'blocked', 'load', 'activity'];
+  const OUTCOMES = L.OUTCOMES; // indexed by the tag's outcome code
   // Deep chains are drawn flattened (kDeepDepth in html_parts.hpp): from DEEP_DEPTH on a node
   // is a row of a flat list, not a box inside its parent's (chain.js).
   qp.DEEP_DEPTH = 32;
-  const HIT = 1;
-  const BLOCKED = 2;
+  const HIT = OUTCOMES.indexOf('hit');
+  const BLOCKED = OUTCOMES.indexOf('blocked');
   qp.OUTCOMES = OUTCOMES;
   qp.HIT = HIT;
   qp.BLOCKED = BLOCKED;
@@ -121,9 +123,10 @@
       const stream = new Blob([base64Bytes(text)]).stream()
         .pipeThrough(new DecompressionStream(format));
       return new Uint8Array(await new Response(stream).arrayBuffer());
-    } catch {
-      // The browser's reasons ("Failed to fetch", "incorrect header check") say no more.
-      throw new Error('the compressed trace is corrupt or truncated: write the report again');
+    } catch (e) {
+      // The browser's reason ("incorrect header check", ...) goes along, for a bug report.
+      throw new Error('the compressed trace is corrupt or truncated (' + (e && e.message) +
+        '): write the report again');
     }
   }
 
@@ -226,47 +229,12 @@
     return k == null ? null : String(k);
   };
 
-  // ---- numbers as the C++ side prints them ----
+  // ---- numbers as the C++ side prints them (reporters/viewer_common/format.js) ----
 
-  qp.thousands = function thousands(v) {
-    const s = String(Math.trunc(v));
-    let out = '';
-    for (let i = 0; i < s.length; i++) {
-      if (i > 0 && (s.length - i) % 3 === 0 && s[i - 1] !== '-') out += ',';
-      out += s[i];
-    }
-    return out;
-  };
-
-  // printf("%.Nf") rounds an exact tie to even; toFixed rounds it up. Ties are rare (the
-  // value must be exactly representable, e.g. 12.25), but round numbers in tests hit them.
-  function fixed(x, d) {
-    const plain = x.toFixed(d);
-    const wide = x.toFixed(d + 1);
-    if (wide.charCodeAt(wide.length - 1) !== 53 /* '5' */ || x >= 1e15) return plain;
-    const exact = x.toFixed(Math.min(100, d + 70));
-    const dot = exact.indexOf('.');
-    for (let i = dot + d + 2; i < exact.length; i++) {
-      if (exact.charCodeAt(i) !== 48 /* '0' */) return plain;
-    }
-    const truncated = exact.slice(0, d === 0 ? dot : dot + 1 + d);
-    const last = truncated.charCodeAt(truncated.length - 1) - 48;
-    return last % 2 === 0 ? truncated : plain;
-  }
-
+  qp.thousands = qv.thousands;
+  qp.durationText = qv.durationText;
   qp.percentOf = (ns) => (qp.total > 0 ? (100 * ns) / qp.total : 0);
-
-  qp.percentText = function percentText(ns) {
-    const p = qp.percentOf(ns);
-    return p < 0.05 ? '<0.1 %' : fixed(p, 1) + ' %';
-  };
-
-  qp.durationText = function durationText(ns) {
-    if (ns < 1e3) return String(Math.round(ns)) + ' ns';
-    if (ns < 1e6) return fixed(ns / 1e3, 1) + ' \u00b5s';
-    if (ns < 1e9) return fixed(ns / 1e6, 2) + ' ms';
-    return fixed(ns / 1e9, 3) + ' s';
-  };
+  qp.percentText = (ns) => qv.shareText(ns, qp.total); // every share on the page is of qp.total
 
   function durBucket(ns) {
     if (ns < 1e3) return 'dur-lt-1us';
@@ -428,6 +396,5 @@
       qp.percentText(runNs) + runProviderText(T, from, to, runNs);
   };
 
-  const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-  qp.escape = (s) => String(s).replace(/[&<>"']/g, (c) => ESCAPES[c]);
+  qp.escape = qv.escape;
 })();

@@ -250,3 +250,34 @@ def check_provider_anchor(page):
     if shown != name:
         raise CheckFailed("#provider=%s shows %r" % (name, shown))
     return "#provider=%s shows its statistics" % name
+
+
+def screenshot_statistics(page, directory, name, section):
+    """A screenshot of one section of a provider's statistics (`section`: the id of its table
+    in #details; callers with the callees below them), scrolled into view: for the most-asked keys, the provider with the most hits
+    among those with keys; for callers and callees, the provider with the most self time."""
+    if not directory:
+        return "no --screenshots directory"
+    shown = page.call("""(section) => {
+        let p = Number(document.querySelector('#hot-providers li a[data-provider]')?.dataset.provider);
+        if (section === 'top-keys') {
+            const keyed = qp.stats.map((s, i) => [s ? s.hits : -1, s && s.keys.length > 0, i])
+                .filter(([, keys]) => keys).sort((a, b) => b[0] - a[0]);
+            if (keyed.length === 0) return null;
+            p = keyed[0][2];
+        }
+        qp.showProvider(p);
+        const box = document.getElementById('details');
+        const table = box.querySelector('#' + section);
+        if (!table) return null;
+        // The panel sticks below the controls: bring the trees' top into view, then scroll
+        // the panel only as far as the section needs, so that its heading stays in view.
+        document.getElementById('trees').scrollIntoView({block: 'start'});
+        const last = section === 'callers' ? box.querySelector('#callees') || table : table;
+        const below = last.getBoundingClientRect().bottom - box.getBoundingClientRect().bottom;
+        if (below > 0) box.scrollTop += below + 12;
+        return qp.providers[p].name;
+    }""", section)
+    if shown is None:
+        return "no #%s to show (keys recorded only with -Z profile-queries-and-keys)" % section
+    return "%s: %s" % (shown, screenshot(page, directory, name))

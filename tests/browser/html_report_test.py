@@ -648,6 +648,32 @@ def screenshot_initial(page):
 
 # ----- driver -----
 
+def check_table_formatting(page):
+    """The provider table as C++ wrote it reads as the viewers' common formatting
+    (reporters/viewer_common/format.js) writes the same values: its hit rates, total and self
+    times. The statistics panel, the range table and the other pages format with it."""
+    found = page.js("""(() => {
+        const bad = [];
+        let checked = 0;
+        for (const tr of document.querySelectorAll('#provider-table tbody tr')) {
+            const c = tr.cells, value = (k) => Number(c[k].dataset.value);
+            const rate = tr.classList.contains('activity') ? '\\u2013'
+                : qv.rateText(value(2), value(1) + value(2));
+            for (const [k, text] of [[3, rate], [4, qv.durationText(value(4))],
+                                     [5, qv.durationText(value(5))]]) {
+                checked++;
+                if (c[k].textContent !== text) bad.push([c[0].textContent, c[k].textContent, text]);
+            }
+        }
+        return {checked, bad: bad.slice(0, 5)};
+    })()""")
+    if found["checked"] == 0:
+        raise CheckFailed("the provider table has no rows")
+    if found["bad"]:
+        raise CheckFailed("cells [provider, C++, viewer] that differ: %s" % found["bad"])
+    return "%d cells" % found["checked"]
+
+
 def check_columns_agree_with_stats(page):
     """The decompressed columns agree with the JSON the reporter wrote beside them: every
     slowest run in `stats` has that duration (and key, when recorded) in qp.threads."""
@@ -718,6 +744,8 @@ def run_checks(browser, page_path, out_dir, shots=None):
     results.run("visible miss nodes", check_visible_kind, page, "miss")
     results.run("important labels read 'PROVIDER · T ms · P %'", check_important_labels, page)
     results.run("C++ markup agrees with the viewer", check_consistency, page)
+    results.run("the provider table's C++ texts are the common formatting's",
+                check_table_formatting, page)
     results.run("the decompressed columns agree with the payload's stats",
                 check_columns_agree_with_stats, page)
     if page.first_tree is None:
@@ -745,6 +773,12 @@ def run_checks(browser, page_path, out_dir, shots=None):
                     "html-run.png")
         results.run("a provider's callers and callees lead to their statistics",
                     analysis_checks.check_callers_callees, page)
+        results.run("screenshot of a provider's callers and callees",
+                    analysis_checks.screenshot_statistics, page, shots, "html-callers.png",
+                    "callers")
+        results.run("screenshot of a provider's most-asked keys",
+                    analysis_checks.screenshot_statistics, page, shots, "html-keys.png",
+                    "top-keys")
         results.run("#provider=NAME opens that provider's statistics",
                     analysis_checks.check_provider_anchor, page)
         results.run("the timeline starts the slowest run where the Chrome trace does",
