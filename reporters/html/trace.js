@@ -52,11 +52,10 @@
 
   // Per node, the time of the waits (blocked nodes) in its subtree, its own included: the twin
   // of Work in html_tree.cpp. Kept only where it is not 0 (the waits and their ancestors),
-  // found up from each wait: waits are few, and a thread without any costs one scan.
-  function waitsInside(tag, dur, parent) {
+  // found up from each wait (`blocked`, in pre-order): waits are few.
+  function waitsInside(blocked, tag, dur, parent) {
     const waits = new Map();
-    for (let n = 0; n < tag.length; n++) {
-      if ((tag[n] & L.OUTCOME_MASK) !== BLOCKED) continue;
+    for (const n of blocked) {
       // Up to the next wait above, if any: a wait is all waiting, whatever waits inside it.
       for (let a = n; a >= 0 && (a === n || (tag[a] & L.OUTCOME_MASK) !== BLOCKED); a = parent[a]) {
         waits.set(a, (waits.get(a) || 0) + dur[n]);
@@ -84,7 +83,9 @@
     // Pre-order with subtree sizes: an explicit stack of open ancestors is all depth needs.
     const stack = new Int32Array(len + 1);
     let top = 0;
+    const blocked = [];
     for (let n = 0; n < len; n++) {
+      if ((tag[n] & L.OUTCOME_MASK) === BLOCKED) blocked.push(n);
       while (top > 0 && stack[top - 1] + size[stack[top - 1]] <= n) top--;
       depth[n] = top;
       if (top > 0) {
@@ -101,7 +102,7 @@
     return {
       name: String(name == null ? '' : name),
       len, tag, size, dur, key: columns.key || null, depth, extent, parent, self, start,
-      waits: waitsInside(tag, dur, parent),
+      waits: waitsInside(blocked, tag, dur, parent),
     };
   }
 
