@@ -167,10 +167,10 @@ std::vector<Piece> pieces_where(const Preorder& order, std::uint32_t from, std::
     std::uint32_t run = kNoRun;  // start of the current run of other siblings
     auto close_run = [&](std::uint32_t run_end) {
         if (run != kNoRun && run_end - run > kSmallRun) {
-            result.push_back(Piece{run, run_end, true});
+            result.push_back(Piece{run, run_end, true, std::nullopt, {}});
         } else if (run != kNoRun) {
             for (std::uint32_t n = run; n < run_end; n = order.end(n)) {
-                result.push_back(Piece{n, order.end(n), false});
+                result.push_back(Piece{n, order.end(n), false, std::nullopt, {}});
             }
         }
         run = kNoRun;
@@ -182,11 +182,11 @@ std::vector<Piece> pieces_where(const Preorder& order, std::uint32_t from, std::
         }
         close_run(n);
         if (result.size() >= kMaxPieces) {  // the rest in one fold: drawing stays cheap
-            result.push_back(Piece{n, to, true});
+            result.push_back(Piece{n, to, true, std::nullopt, {}});
             return result;
         }
         if (on_its_own) {
-            result.push_back(Piece{n, order.end(n), false});
+            result.push_back(Piece{n, order.end(n), false, std::nullopt, {}});
         } else {
             run = n;
         }
