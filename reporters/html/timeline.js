@@ -1,4 +1,4 @@
-// qprof viewer, part 8 of 9: the timeline, pointed at and linked. Hover details, a click
+// qprof viewer, part 9 of 10: the timeline, pointed at and linked. Hover details, a click
 // or the keyboard selects a slice (and the tree follows), wheel, keys and drags zoom and pan,
 // Shift+drag selects a time range for the statistics (range.js); the tree and the statistics
 // show their selections here. Drawing: timeline_draw.js.
@@ -11,7 +11,7 @@
   const CLICK_MOVE = 3;    // px a press may move and still be a click
 
   const tl = qp.tl;
-  const { ROW, HEAD, AXIS, COLLAPSED, MIN_SPAN } = tl;
+  const { ROW, HEAD, AXIS, MIN_SPAN } = tl;
   const { scale, xOf, nsOf, scrollTop, setView, zoom, pan } = tl;
   const { readColours, measure, layout, openTrack, resize, draw } = tl;
 
@@ -286,7 +286,10 @@
   // The hooks the browser test uses.
   qp.timelineState = () => ({
     from: tl.view.from, to: tl.view.to, width: tl.width, height: tl.height,
-    tracks: tl.tracks.map((tr) => ({ thread: tr.t, name: qp.threads[tr.t].name, y: AXIS + tr.y, rows: tr.rows, depth: tr.depth })),
+    tracks: tl.tracks.map((tr) => ({
+      thread: tr.t, name: qp.threads[tr.t].name, y: AXIS + tr.y, rows: tr.rows, depth: tr.depth,
+      process: qp.processOf(tr.t), band: tr.band === null ? null : AXIS + tr.band,
+    })),
     selected: tl.selected, row: ROW, head: HEAD, axis: AXIS, scroll: scrollTop(), paintMs: tl.paintMs,
     drawn: tl.drawn, lit: tl.lit,
   });
@@ -330,7 +333,7 @@
     const scheme = window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)');
     if (scheme && scheme.addEventListener) scheme.addEventListener('change', () => { readColours(); draw(); });
     const expandAll = () => {
-      const open = tl.tracks.some((tr) => tr.depth > COLLAPSED && !tr.open);
+      const open = tl.tracks.some((tr) => tr.depth > tl.collapsed && !tr.open);
       for (const tr of tl.tracks) tr.open = open;
       layout();
       resize();
