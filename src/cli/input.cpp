@@ -113,6 +113,14 @@ InputFile::~InputFile() {
     }
 }
 
+void InputFile::release_before(std::size_t offset) const {
+    static const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t bytes = std::min(offset, size_) / page * page;
+    if (mapped_ && bytes > 0) {
+        ::madvise(const_cast<unsigned char*>(data_), bytes, MADV_DONTNEED);
+    }
+}
+
 void print_error(const std::string& path, const std::string& message) {
     print_error(std::cerr, path, message);
 }
@@ -162,9 +170,11 @@ LoadedTrace load_trace(const InputFile& file, const LoadOptions& options) {
         Progress progress{
             "reading " + path, file.bytes().size(),
             Progress::wanted(file.bytes().size(), options.quiet || !options.progress)};
-        detail::ReadOptions read_options{
-            .keep_nodes = options.keep_nodes,
-            .progress = [&progress](std::uint64_t done) { progress.update(done); }};
+        detail::ReadOptions read_options{.keep_nodes = options.keep_nodes,
+                                         .progress = [&](std::uint64_t done) {
+                                             progress.update(done);
+                                             file.release_before(done);
+                                         }};
         detail::ReadResult read = detail::read_stream(file.bytes(), read_options);
         progress.finish();
         for (const detail::Diagnostic& diagnostic : read.diagnostics) {

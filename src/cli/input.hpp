@@ -29,6 +29,10 @@ class InputFile {
     InputFile(const InputFile&) = delete;
     InputFile& operator=(const InputFile&) = delete;
     std::span<const unsigned char> bytes() const { return {data_, size_}; }
+    // Gives back the memory of the mapped bytes before `offset`, read and no longer needed:
+    // memory stays flat while a large file is read (read again, they come back from the
+    // file). Nothing for bytes that are not mapped.
+    void release_before(std::size_t offset) const;
     const std::string& path() const { return path_; }
 
   private:
