@@ -13,14 +13,11 @@ namespace cli = qprof::cli;
 namespace json = qprof::test::json;
 using qprof::test::activity;
 using qprof::test::kMs;
+using qprof::test::parse;
 using qprof::test::provider;
 using qprof::test::trace_of;
 
 namespace {
-
-cli::ParsedArgs parse(const cli::CommandSpec& command, std::vector<std::string> words) {
-    return cli::parse_args(command, words);
-}
 
 // base -> new: type_of 4 -> 3 ms, typeck 2 -> 5 ms, parse 0 -> 1 ms, old_pass only in base,
 // <script>alert(1)</script> only in new, codegen an activity in base but a provider in new.

@@ -102,9 +102,10 @@
       const stream = new Blob([base64Bytes(text)]).stream()
         .pipeThrough(new DecompressionStream(format));
       return new Uint8Array(await new Response(stream).arrayBuffer());
-    } catch {
-      // The browser's reasons ("Failed to fetch", "incorrect header check") say no more.
-      throw new Error('the compressed trace is corrupt or truncated: write the report again');
+    } catch (e) {
+      // The browser's reason ("incorrect header check", ...) goes along, for a bug report.
+      throw new Error('the compressed trace is corrupt or truncated (' + (e && e.message) +
+        '): write the report again');
     }
   }
 
