@@ -50,6 +50,13 @@
     return tl.tracks.find((tr) => inTracks >= tr.y && inTracks < tr.y + HEAD) || null;
   }
 
+  // The first track of the process whose band is at y (a merged build), or null.
+  function bandAt(y) {
+    const inTracks = y - AXIS + scrollTop();
+    if (y < AXIS) return null;
+    return tl.tracks.find((tr) => tr.band !== null && inTracks >= tr.band && inTracks < tr.band + tl.BAND) || null;
+  }
+
   function pointAt(x, y) {
     const inTracks = y - AXIS + scrollTop();
     const track = tl.tracks.find((tr) => inTracks >= tr.y + HEAD && inTracks < tr.y + HEAD + tr.rows * ROW);
@@ -133,7 +140,7 @@
     if (e.target !== tl.el.canvas) return;
     const at = pointAt(p.x, p.y);
     hover(at, p);
-    if (!at && headerAt(p.y)) tl.el.canvas.style.cursor = 'pointer';
+    if (!at && (headerAt(p.y) || bandAt(p.y))) tl.el.canvas.style.cursor = 'pointer';
   }
 
   function onUp(e) {
@@ -145,11 +152,18 @@
       qp.setRange(done.from, done.to);
     } else if (!done.moved && e.target === tl.el.canvas) {
       const header = headerAt(p.y);
+      const band = bandAt(p.y);
       const at = pointAt(p.x, p.y);
       if (header) openTrack(header, !header.open);
+      else if (band) toggleProcess(qp.processOf(band.t));
       else if (at) choose(at, false);
     }
     draw();
+  }
+
+  // A click on a process's band limits the statistics to it; a second one, to all processes.
+  function toggleProcess(p) {
+    qp.showProcess(qp.statsProcess === p ? -1 : p);
   }
 
   // Selects a slice: in the tree, with its details and path, and here. The page stays where

@@ -192,7 +192,8 @@
   }
 
   // A process's band: a bar from its start to its end on the time axis, and its name, when it
-  // started, how long it ran, its events and its command line.
+  // started, how long it ran, its events and its command line; outlined while the statistics
+  // count it alone (a click on it, timeline.js).
   function paintBand(track, y) {
     const p = qp.processOf(track.t);
     const P = qp.processes[p];
@@ -205,6 +206,12 @@
       tl.ctx.globalAlpha = 0.35;
       tl.ctx.fillRect(a, y + 1, Math.max(1, b - a), BAND - 3);
       tl.ctx.globalAlpha = 1;
+    }
+    if (qp.statsProcess === p) { // the statistics count this process only
+      tl.ctx.strokeStyle = colours.focus;
+      tl.ctx.lineWidth = 2;
+      tl.ctx.strokeRect(1, y + 1, tl.width - 2, BAND - 3);
+      tl.ctx.lineWidth = 1;
     }
     tl.ctx.fillStyle = colours.fg;
     tl.ctx.font = '700 11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';

@@ -177,6 +177,28 @@ def check_details_note(browser, processes):
     return expected
 
 
+def check_band_click(browser, processes):
+    """A click on a process's band limits the statistics to it; a second, to all again."""
+    band = browser.evaluate("""(() => {
+        const state = window.qprof.timeline();
+        const track = state.tracks.find((t) => t.process === 2);
+        document.getElementById('timeline').scrollIntoView({block: 'start', behavior: 'instant'});
+        document.getElementById('timeline-view').scrollTop = track.band - state.axis;
+        const r = document.getElementById('timeline-canvas').getBoundingClientRect();
+        return {x: r.left + 200, y: r.top + state.axis + 9};
+    })()""")
+    browser.settle()
+    chosen = []
+    for _ in range(2):
+        browser.click_at(band["x"], band["y"])
+        browser.settle()
+        chosen.append(browser.evaluate("Number(document.getElementById('process-select').value)"))
+    if chosen != [2, -1]:
+        raise CheckFailed("after one and two clicks on process 2's band the selector shows %s,"
+                          " expected [2, -1]" % chosen)
+    return "pid %d, then all" % processes[2]["pid"]
+
+
 def check_all_again(browser, table_before):
     """Back to all processes: the table the page wrote, every row shown."""
     browser.call(SELECT_JS, -1)
@@ -194,7 +216,8 @@ def screenshot(browser, shots):
     process, at 1440x900."""
     if not shots:
         return "not asked for"
-    browser.call(SELECT_JS, 4)
+    browser.call(SELECT_JS, 2)  # its band outlined
+    browser.evaluate("document.getElementById('timeline-view').scrollTop = 0")
     browser.evaluate("window.scrollTo(0, document.getElementById('timeline').offsetTop - 8)")
     browser.settle()
     path = os.path.join(shots, "html-processes.png")
@@ -226,6 +249,8 @@ def run_checks(browser, page, processes, own, shots):
     run("the statistics of each process are those of its own stream", check_process_filter,
         browser, processes, own)
     run("a provider's statistics name the process they count", check_details_note, browser,
+        processes)
+    run("a click on a band limits the statistics to its process", check_band_click, browser,
         processes)
     run("all processes again: the page's own table", check_all_again, browser, table_before)
     run("screenshot of the build", screenshot, browser, shots)
