@@ -69,10 +69,10 @@ std::vector<Piece> pieces(const Preorder& order, const Importance& important, st
 // budget, then important nodes, longest first, each wholly or only its longest children
 // (important or not, when the important ones are too many or none),
 // until about `budget` elements are drawn; everything else folded. A trace of at most half
-// the budget is drawn whole.
-void write_initial_tree(std::ostream& out, const Trace& trace, const Preorder& order,
-                        const Importance& important, std::size_t budget,
-                        SiblingOrder sibling_order = SiblingOrder::heaviest);
+// the budget is drawn whole. Returns the elements drawn (labels not counted).
+std::size_t write_initial_tree(std::ostream& out, const Trace& trace, const Preorder& order,
+                               const Importance& important, std::size_t budget,
+                               SiblingOrder sibling_order = SiblingOrder::heaviest);
 // Heaviest first: the pieces by their time (a fold by its top-level nodes' time), longest
 // first, ties in call order.
 void sort_heaviest_first(const Preorder& order, std::vector<Piece>& drawn);
