@@ -121,7 +121,8 @@ CommandSpec merge_command() {
             "reports and summary cover them all. Read back, each run stands at its real start "
             "time on one timeline and keeps its own threads, named after its program and "
             "process id ('qprof summarize --by-process' lists the runs). Only complete runs "
-            "are merged.",
+            "are merged; OUT is replaced only when all were. The inputs are read on every core "
+            "and written as each is read, so memory holds a few of them, however many.",
             {{"output", 'o', "OUT", "the file to write (required)"}, kNoProgress},
             {{"FILE|DIR...",
               "the saved runs (.qprof), one or more; a directory stands for every .qprof file "
