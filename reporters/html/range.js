@@ -80,33 +80,6 @@
     return lo;
   }
 
-  // The k-th smallest of values (reordered), by selection: no full sort of a million runs.
-  function select(values, k) {
-    let lo = 0;
-    let hi = values.length - 1;
-    while (hi > lo) {
-      const a = values[lo];
-      const b = values[(lo + hi) >>> 1];
-      const c = values[hi];
-      const pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
-      let i = lo;
-      let j = hi;
-      while (i <= j) {
-        while (values[i] < pivot) i++;
-        while (values[j] > pivot) j--;
-        if (i <= j) {
-          const x = values[i];
-          values[i++] = values[j];
-          values[j--] = x;
-        }
-      }
-      if (k <= j) hi = j;
-      else if (k >= i) lo = i;
-      else return values[k];
-    }
-    return values[k];
-  }
-
   // ---- one pass over the nodes that start in the range, in pre-order ----
 
   // Sums per provider in typed arrays (`c`: events, hits, waits, runs; `ns`: wait, self,
@@ -240,7 +213,7 @@
         s.mean_ns = Math.trunc(sums[p * 5 + 4] / s.runs);
         s.slowest = acc.slowest[p];
         s.max_ns = s.slowest[0][2];
-        s.median_ns = select(grouped.subarray(at[p], at[p + 1]), (s.runs - 1) >> 1);
+        s.median_ns = qp.kthSmallest(grouped.subarray(at[p], at[p + 1]), (s.runs - 1) >> 1);
       }
       stats[p] = s;
     }
