@@ -225,9 +225,12 @@ class InitialTree {
           sibling_order_(sibling_order),
           work_(order) {}
 
+    std::size_t drawn() const { return drawn_; }
+
     void plan(std::size_t budget) {
         if (std::size_t{order_.size()} * 2 <= budget) {
             draw_all_ = true;  // a small trace is shown whole
+            drawn_ = order_.size();
             return;
         }
         const std::vector<Piece> roots = show(0, order_.size(), std::nullopt);
@@ -420,12 +423,13 @@ class InitialTree {
 
 }  // namespace
 
-void write_initial_tree(std::ostream& out, const Trace& trace, const Preorder& order,
-                        const Importance& important, std::size_t budget,
-                        SiblingOrder sibling_order) {
+std::size_t write_initial_tree(std::ostream& out, const Trace& trace, const Preorder& order,
+                               const Importance& important, std::size_t budget,
+                               SiblingOrder sibling_order) {
     InitialTree tree{out, trace, order, important, sibling_order};
     tree.plan(budget);
     tree.write();
+    return tree.drawn();
 }
 
 }  // namespace qprof::detail::html
