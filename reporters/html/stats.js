@@ -136,14 +136,16 @@
     }
   }
 
-  // profile_queries.html#provider=NAME (the flame graph and the diff page link so) opens
-  // NAME's statistics.
+  // profile_queries.html#provider=NAME (the flame graph and the diff page link so) opens the
+  // statistics of the provider NAME, #pass=NAME those of the pass (activity) NAME: a pass and a
+  // provider may share a name.
   function showProviderOfHash() {
-    const match = /^#provider=(.*)$/.exec(window.location.hash);
+    const match = /^#(provider|pass)=(.*)$/.exec(window.location.hash);
     if (!match) return;
     let name = '';
-    try { name = decodeURIComponent(match[1]); } catch { return; }
-    const p = qp.providers.findIndex((provider) => provider.name === name);
+    try { name = decodeURIComponent(match[2]); } catch { return; }
+    const activity = match[1] === 'pass';
+    const p = qp.providers.findIndex((provider) => provider.name === name && provider.activity === activity);
     if (p >= 0) qp.showProvider(p);
   }
 
