@@ -282,7 +282,10 @@ RecordingStart begin_recording(ClockKind clock, bool record_keys, const EventSel
     for (std::size_t i = 0; i < kInitialChunks; ++i) {
         give_back_chunk(new Chunk);
     }
-    reg.active_generation = ++reg.last_generation;
+    do {
+        reg.last_generation = (reg.last_generation + 1) & ~kSelectingGeneration;
+    } while (reg.last_generation == 0);
+    reg.active_generation = reg.last_generation | (events.everything() ? 0 : kSelectingGeneration);
     reg.names.clear();
     reg.session_thread = std::this_thread::get_id();
     const RecordingStart start{reg.active_generation, now(), steady_ns()};

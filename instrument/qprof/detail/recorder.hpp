@@ -82,6 +82,9 @@ struct ThreadState {
 
 // The recording session's generation; 0 while nothing records.
 extern std::atomic<std::uint32_t> g_generation;
+// Set in the generation of a session that leaves events out (-Z profile-queries-events), so
+// that a session recording everything skips the per-site check on a value already in hand.
+inline constexpr std::uint32_t kSelectingGeneration = 1u << 31;
 // Whether keys are recorded (-Z profile-queries-and-keys). Set before recording begins.
 extern bool g_record_keys;
 extern thread_local constinit ThreadState t_state __attribute__((tls_model("initial-exec")));
@@ -95,9 +98,13 @@ bool swap_full_chunk(ThreadState& t);
 // name and the session's EventSelection once per site and session.
 std::uint64_t select_site(Site& site, std::uint32_t generation);
 
-// Whether the session records `kind` at `site` (-Z profile-queries-events). Kinds left out
-// cost this check only: the first branch is taken once per site and session.
+// Whether the session records `kind` at `site` (-Z profile-queries-events). A session that
+// records everything pays one test of its generation; one that leaves events out, a load of
+// the site's selection, computed again once per site and session.
 inline bool selected(Site& site, std::uint32_t generation, RecordKind kind) {
+    if ((generation & kSelectingGeneration) == 0) [[likely]] {
+        return true;
+    }
     std::uint64_t selection = site.selection.load(std::memory_order_relaxed);
     if (selection >> 32 != generation) [[unlikely]] {
         selection = select_site(site, generation);
