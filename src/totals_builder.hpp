@@ -59,14 +59,14 @@ class TotalsBuilder {
         ++events_;
     }
 
-    const std::vector<bool>& sites_seen() const { return sites_seen_; }
+    const SitesSeen& sites_seen() const { return sites_seen_; }
     const TotalsAccumulator& totals() const { return totals_; }
     std::uint64_t events() const { return events_; }
 
   private:
     const ProviderSlots* slots_ = nullptr;
     TotalsAccumulator totals_;
-    std::vector<bool> sites_seen_;
+    SitesSeen sites_seen_;
     std::uint64_t events_ = 0;
 };
 
