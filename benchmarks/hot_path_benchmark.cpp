@@ -8,6 +8,8 @@
 //   keys/query_scope_string  { PROFILE_QUERY(..., path); } recording keys, 1,024 std::string
 //                            paths in turn: <= 2 x enabled/query_scope
 //   keys/...                 the same with an aggregate key, and hits with either
+//   selecting/...            a session leaving events out (-Z profile-queries-events): a scope
+//                            and a hit still recorded, and a hit and a scope left out
 //
 //   $ ./hot_path_benchmark --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 //
@@ -42,10 +44,12 @@ constexpr double kHitBudgetNs = 3.0;
 constexpr double kDisabledBudgetNs = 1.0;
 constexpr double kKeyedOverUnkeyedBudget = 2.0;
 
-std::unique_ptr<qprof::Session> counting_session(bool record_keys = false) {
+std::unique_ptr<qprof::Session> counting_session(bool record_keys = false,
+                                                 qprof::EventSelection events = {}) {
     qprof::SessionOptions options;
     options.profile_queries = true;
     options.record_keys = record_keys;
+    options.events = std::move(events);
     options.reporters = {};
     // The collector recycles chunks unread, builds nothing.
     return qprof::testing::session_without_trace(options);
@@ -180,6 +184,42 @@ void keys_query_hit_aggregate(benchmark::State& state) {
     }
 }
 
+// A session that leaves hits and one provider out: what the rest pays for the per-site check,
+// and what a left-out event costs.
+std::unique_ptr<qprof::Session> selecting_session() {
+    qprof::EventSelection events;
+    events.hits = false;
+    events.excluded = {"bench_left_out"};
+    return counting_session(false, events);
+}
+
+void selecting_query_scope(benchmark::State& state) {
+    const std::unique_ptr<qprof::Session> session = selecting_session();
+    check_recording(state, *session);
+    for (auto _ : state) {
+        { PROFILE_QUERY(bench_scope_selected); }
+        benchmark::ClobberMemory();
+    }
+}
+
+void selecting_scope_left_out(benchmark::State& state) {
+    const std::unique_ptr<qprof::Session> session = selecting_session();
+    check_recording(state, *session);
+    for (auto _ : state) {
+        { PROFILE_QUERY(bench_left_out); }
+        benchmark::ClobberMemory();
+    }
+}
+
+void selecting_hit_left_out(benchmark::State& state) {
+    const std::unique_ptr<qprof::Session> session = selecting_session();
+    check_recording(state, *session);
+    for (auto _ : state) {
+        PROFILE_QUERY_HIT(bench_hit_left_out);
+        benchmark::ClobberMemory();
+    }
+}
+
 void disabled_query_scope(benchmark::State& state) {
     check_not_recording(state);
     for (auto _ : state) {
@@ -215,6 +255,9 @@ void register_benchmarks() {
         benchmark::RegisterBenchmark("keys/query_scope_aggregate", keys_query_scope_aggregate));
     with_spread(benchmark::RegisterBenchmark("keys/query_hit_string", keys_query_hit_string));
     with_spread(benchmark::RegisterBenchmark("keys/query_hit_aggregate", keys_query_hit_aggregate));
+    with_spread(benchmark::RegisterBenchmark("selecting/query_scope", selecting_query_scope));
+    with_spread(benchmark::RegisterBenchmark("selecting/scope_left_out", selecting_scope_left_out));
+    with_spread(benchmark::RegisterBenchmark("selecting/hit_left_out", selecting_hit_left_out));
     with_spread(benchmark::RegisterBenchmark("disabled/query_scope", disabled_query_scope));
     with_spread(benchmark::RegisterBenchmark("disabled/query_hit", disabled_query_hit));
     with_spread(benchmark::RegisterBenchmark("disabled/activity_scope", disabled_activity_scope));
@@ -247,6 +290,13 @@ void print_budgets(const qprof::bench::RecordingReporter& runs, Figure figure,
                         time("enabled/query_scope"), kKeyedOverUnkeyedBudget);
     table.reference("hit, std::string key", time("keys/query_hit_string"), "ns");
     table.reference("hit, aggregate key", time("keys/query_hit_aggregate"), "ns");
+    table.ratio_at_most("query scope / floor, selecting session", time("selecting/query_scope"),
+                        floor, kScopeOverFloorBudget);
+    // Left out, an event must cost less than recording the cheapest one, a hit.
+    table.ratio_at_most("scope left out / recorded hit", time("selecting/scope_left_out"),
+                        time("enabled/query_hit"), 1.0);
+    table.ratio_at_most("hit left out / recorded hit", time("selecting/hit_left_out"),
+                        time("enabled/query_hit"), 1.0);
     table.at_most("disabled query scope", time("disabled/query_scope"), kDisabledBudgetNs, "ns");
     table.at_most("disabled hit", time("disabled/query_hit"), kDisabledBudgetNs, "ns");
     table.at_most("disabled activity scope", time("disabled/activity_scope"), kDisabledBudgetNs,

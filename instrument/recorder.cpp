@@ -1,6 +1,7 @@
 // Slow paths of the recorder and the transport of chunks between threads and collector.
 #include <algorithm>
 #include <array>
+#include <memory>
 #include <mutex>
 #include <qprof/detail/record_limits.hpp>
 #include <stdexcept>
@@ -233,7 +234,40 @@ bool swap_full_chunk(ThreadState& t) {
     return true;
 }
 
-RecordingStart begin_recording(ClockKind clock, bool record_keys) {
+namespace {
+
+// The selection of the session recording, or of the last one. Each session's is kept until
+// the process ends: a thread may still be reading the previous one while the next starts.
+std::atomic<const EventSelection*> g_events{nullptr};
+
+const EventSelection* keep_selection(const EventSelection& events) {
+    static const EventSelection* const everything = new EventSelection;
+    if (events.everything()) {
+        return everything;
+    }
+    static auto* kept = new std::vector<std::unique_ptr<const EventSelection>>;  // under reg.mutex
+    return kept->emplace_back(std::make_unique<const EventSelection>(events)).get();
+}
+
+}  // namespace
+
+std::uint64_t select_site(Site& site, std::uint32_t generation) {
+    const EventSelection* events = g_events.load(std::memory_order_acquire);
+    std::uint64_t kinds = 0;
+    if (events == nullptr || events->records(site.provider)) {
+        const bool all = events == nullptr;
+        kinds = kind_bit(RecordKind::miss) | (all || events->hits ? kind_bit(RecordKind::hit) : 0) |
+                (all || events->activities ? kind_bit(RecordKind::activity) : 0) |
+                (all || events->waits ? kind_bit(RecordKind::blocked) : 0) |
+                (all || events->loads ? kind_bit(RecordKind::load) : 0) |
+                (all || events->records_keys_of(site.provider) ? kind_bit(RecordKind::key) : 0);
+    }
+    const std::uint64_t selection = std::uint64_t{generation} << 32 | kinds;
+    site.selection.store(selection, std::memory_order_relaxed);  // any thread computes the same
+    return selection;
+}
+
+RecordingStart begin_recording(ClockKind clock, bool record_keys, const EventSelection& events) {
     install_fork_handlers();
     Registry& reg = registry();
     std::lock_guard lock{reg.mutex};
@@ -244,10 +278,14 @@ RecordingStart begin_recording(ClockKind clock, bool record_keys) {
     }
     g_clock_kind = clock;
     g_record_keys = record_keys;
+    g_events.store(keep_selection(events), std::memory_order_release);
     for (std::size_t i = 0; i < kInitialChunks; ++i) {
         give_back_chunk(new Chunk);
     }
-    reg.active_generation = ++reg.last_generation;
+    do {
+        reg.last_generation = (reg.last_generation + 1) & ~kSelectingGeneration;
+    } while (reg.last_generation == 0);
+    reg.active_generation = reg.last_generation | (events.everything() ? 0 : kSelectingGeneration);
     reg.names.clear();
     reg.session_thread = std::this_thread::get_id();
     const RecordingStart start{reg.active_generation, now(), steady_ns()};

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <qprof/detail/event_selection.hpp>
 #include <qprof/detail/recorder.hpp>
 #include <string>
 #include <vector>
@@ -16,9 +17,9 @@ struct RecordingStart {
     std::uint64_t steady_ns;   // steady_clock at the same moment, for calibrating the TSC
 };
 
-// Starts recording for a new session. Throws std::logic_error when another session is
-// recording: sessions do not overlap.
-RecordingStart begin_recording(ClockKind clock, bool record_keys);
+// Starts recording for a new session, of the events chosen. Throws std::logic_error when another
+// session is recording: sessions do not overlap.
+RecordingStart begin_recording(ClockKind clock, bool record_keys, const EventSelection& events);
 
 // No new event starts after this; scopes already open may still write into their chunk.
 void stop_recording();

@@ -7,6 +7,7 @@
 #include "raw_format.hpp"
 #include "raw_process.hpp"
 #include "raw_records.hpp"
+#include "raw_selection.hpp"
 
 namespace qprof::detail {
 
@@ -126,6 +127,8 @@ class StreamReader {
                 return end_run(payload);
             case BlockType::process:
                 return read_process(payload, run_->inputs.run);
+            case BlockType::selection:
+                return read_selection(payload, run_->inputs.selection);
             default:
                 if (block.type < raw::kFirstOptionalType) {
                     corrupt(block.offset, "block #" + std::to_string(block.index) +

@@ -43,6 +43,7 @@ class TraceMerger {
         add_runs(trace, offset_ns);
         merged_.events += trace.events;
         merged_.keys_recorded = merged_.keys_recorded || trace.keys_recorded;
+        merged_.selection.add_left_out(trace.selection);
         merged_.clock =
             merged_.clock.empty() || merged_.clock == trace.clock ? trace.clock : "mixed";
         merged_.ns_per_tick = trace.ns_per_tick;

@@ -25,6 +25,8 @@
 // - With -Z profile-queries-chrome=hits, hits are instant events ("i", thread scope). A hit
 //   reads no clock: it is placed at the end of the sibling before it, or at the start of its
 //   parent when it comes first (at the thread's first timed node when it has no parent).
+// - A run that left events out (-Z profile-queries-events) says so in otherData:
+//   "not_recorded":"hits; providers def_span".
 #include <algorithm>
 #include <charconv>
 
@@ -78,6 +80,11 @@ class EventWriter {
         buffer_ += json_string(trace_.clock);
         buffer_ += ",\"wall_ns\":";
         append_integer(buffer_, static_cast<std::uint64_t>(trace_.wall_ns));
+        if (const std::string left_out = trace_.selection.left_out(trace_.keys_recorded);
+            !left_out.empty()) {
+            buffer_ += ",\"not_recorded\":";
+            buffer_ += json_string(left_out);
+        }
         buffer_ += "}}\n";
         flush();
     }

@@ -1,6 +1,7 @@
 // profile_queries.counts.txt: `provider,count,duration` per provider, no header; duration is
 // the inclusive time in seconds with 3 decimals; rows by duration, longest first. The name is
 // a text_field (text_escape.hpp) with ',' as `\,`, so every row is one line of three fields.
+// A run that left events out (-Z profile-queries-events) starts with `# not recorded: ...`.
 #include <algorithm>
 #include <cstdio>
 
@@ -21,6 +22,10 @@ class CountsReporter : public Reporter {
     bool needs_nodes() const override { return false; }
 
     void write(const Trace& trace, std::ostream& out) override {
+        if (const std::string left_out = trace.selection.left_out(trace.keys_recorded);
+            !left_out.empty()) {
+            out << "# not recorded: " << text_field(left_out) << '\n';
+        }
         std::vector<const ProviderTotals*> rows;
         for (const ProviderTotals& provider : trace.providers) {
             rows.push_back(&provider);

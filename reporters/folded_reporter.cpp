@@ -14,6 +14,8 @@
 // - So that every line matches `^[^ ]+( [0-9]+)$`, a space or a control character in a name
 //   becomes '_' and ';' becomes ':'; an empty name becomes '_', and bytes that are not UTF-8
 //   U+FFFD. Stacks that then read the same are merged.
+// - A run that left events out (-Z profile-queries-events) starts with one line that says so,
+//   `# not recorded: hits`, which the tools skip as they skip any line without a value.
 // - A line holds at most 1000 frames: the 1000th and all below it are summed into one last
 //   frame, `[frames_1000_and_deeper]`. A stack's line repeats every frame above it, so without
 //   a limit a chain of a million nested queries would make terabytes of lines.
@@ -229,6 +231,10 @@ class FoldedReporter : public Reporter {
     }
 
     void write(const Trace& trace, std::ostream& out) override {
+        if (const std::string left_out = trace.selection.left_out(trace.keys_recorded);
+            !left_out.empty()) {
+            out << "# not recorded: " << text_field(left_out) << '\n';
+        }
         const StackTree tree{trace, options_};
         FoldedStacks{tree, options_.merge_threads}.write(out);
     }

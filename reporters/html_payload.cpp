@@ -168,6 +168,7 @@ void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preo
     out << "{\"format\":" << json_string(layout::kFormat) << ",\"version\":" << layout::kVersion
         << ",\"wall_ns\":" << trace.wall_ns << ",\"total_ns\":" << important.total_ns()
         << ",\"clock\":" << json_string(trace.clock)
+        << ",\"hits_recorded\":" << (trace.selection.hits ? "true" : "false")
         << ",\"important\":{\"extent\":" << important.extent()
         << ",\"percent\":" << important.percent() << "},\n\"providers\":[";
     for (std::size_t i = 0; i < trace.providers.size(); ++i) {

@@ -72,6 +72,10 @@ class KeysReporter : public Reporter {
             out << "# no keys: run with -Z profile-queries-and-keys to record them\n";
             return;
         }
+        if (const std::string left_out = trace.selection.left_out(trace.keys_recorded);
+            !left_out.empty()) {
+            out << "# not recorded: " << text_field(left_out) << '\n';
+        }
         KeyCosts costs;
         for (const ThreadTrace& thread : trace.threads) {
             add_thread(trace, thread, costs);

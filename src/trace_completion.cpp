@@ -187,6 +187,7 @@ Trace complete_trace(TraceInputs&& inputs) {
     inputs.run.events = trace.events;
     trace.runs.push_back(std::move(inputs.run));
     trace.keys_recorded = inputs.keys_recorded;
+    trace.selection = std::move(inputs.selection);
     trace.key_texts = std::move(inputs.key_texts);
     return trace;
 }

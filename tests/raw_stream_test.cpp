@@ -190,3 +190,47 @@ TEST_CASE("a raw stream whose name is taken goes to a unique name, never into th
     qprof::Session next{qprof::test::recording_options()};  // recording was not left on
     CHECK(next.recording());
 }
+
+TEST_CASE("what a run left out travels in the stream: its reports say it off-line too") {
+    TempDir live;
+    std::vector<std::string> reporters = kReporters;
+    reporters.push_back("keys");
+    qprof::SessionOptions options = raw_options(live, true, reporters);
+    options.events.hits = false;
+    options.events.loads = false;
+    options.events.excluded = {"type_of"};
+    options.events.key_providers = {"typeck", "by_name"};
+    {
+        qprof::test::ManualClock clock;
+        qprof::Session session{options};
+        compile(50);
+    }
+    check_round_trip(live, options);
+    qprof::detail::ReadResult read = read_raw(live);
+    REQUIRE(read.runs.size() == 1);
+    CHECK(read.runs[0].inputs.selection == options.events);
+    const qprof::Trace trace = qprof::detail::complete_trace(std::move(read.runs[0].inputs));
+    CHECK(trace.selection.left_out(true) ==
+          "hits, loads; providers type_of; keys only of typeck, by_name");
+    for (const qprof::ProviderTotals& provider : trace.providers) {
+        INFO(provider.provider);
+        CHECK(provider.hits == 0);
+        CHECK(provider.load_ns == 0);
+        CHECK(provider.provider != "type_of");
+    }
+}
+
+TEST_CASE("a stream of format 1.1, which has no SELECTION block, reads as recording everything") {
+    const std::string bytes =
+        read_file(std::filesystem::path{QPROF_CORPUS_DIR} / "process-block.qprof");
+    REQUIRE(bytes.size() > 32);
+    CHECK(bytes[14] == 1);  // minor 1
+    const qprof::detail::ReadResult read = qprof::detail::read_stream(
+        {reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()},
+        {.keep_nodes = true, .progress = {}});
+    CHECK(read.diagnostics.empty());
+    REQUIRE(read.runs.size() == 1);
+    CHECK(read.runs[0].complete);
+    CHECK(read.runs[0].inputs.selection.everything());
+    CHECK_FALSE(read.runs[0].inputs.run.argv.empty());  // its PROCESS block still reads
+}

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <qprof/detail/event_selection.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -141,6 +142,9 @@ struct Trace {
 
     std::vector<std::string> key_texts;  // each distinct key text once
     bool keys_recorded = false;          // -Z profile-queries-and-keys
+    // What the run recorded (-Z profile-queries-events); every report states what it left out
+    // (selection.left_out(keys_recorded)). A merge holds what any run left out.
+    EventSelection selection;
 
     std::uint64_t node_count() const;
     // The key of a node as text; empty when it has none or keys were not recorded.

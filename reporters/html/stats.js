@@ -18,8 +18,8 @@
     let h = '<dl>';
     h += row('runs', 'Runs', qp.thousands(s.runs));
     if (!activity) {
-      h += row('hits', 'Hits', qp.thousands(s.hits));
-      h += row('hit-rate', 'Hit rate', qv.rateText(s.hits, s.runs + s.hits));
+      h += row('hits', 'Hits', qp.hitsRecorded ? qp.thousands(s.hits) : qp.layout.HITS_NOT_RECORDED);
+      h += row('hit-rate', 'Hit rate', qp.hitsRecorded ? qv.rateText(s.hits, s.runs + s.hits) : qp.layout.HITS_NOT_RECORDED);
     }
     if (s.waits > 0) h += row('waits', 'Waits', qp.thousands(s.waits) + ', ' + qp.durationText(s.wait_ns) + ' (not work)');
     // Shares are of work: a pass that only waited has almost none, however long it took.

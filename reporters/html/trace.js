@@ -215,6 +215,7 @@
       name: String(p.name), activity: !!p.activity,
     }));
     qp.keys = payload.keys || [];
+    qp.hitsRecorded = payload.hits_recorded !== false; // -Z profile-queries-events=-hits: false
     const bytes = await inflate(columnsText, payload.compression || L.COMPRESSION);
     qp.threads = readThreads(bytes, payload.threads || []);
   };

@@ -44,14 +44,14 @@ std::int64_t summed_self_ns(const Trace& trace) {
     return sum;
 }
 
-SummaryRow row_of(const ProviderTotals& provider, std::int64_t summed_self) {
+SummaryRow row_of(const ProviderTotals& provider, std::int64_t summed_self, bool hits_recorded) {
     SummaryRow row;
     row.provider = &provider;
     if (summed_self > 0) {
         row.self_percent =
             100.0 * static_cast<double>(provider.self_ns) / static_cast<double>(summed_self);
     }
-    if (!provider.is_activity && provider.count > 0) {
+    if (!provider.is_activity && provider.count > 0 && hits_recorded) {
         row.hit_rate = static_cast<double>(provider.hits) / static_cast<double>(provider.count);
     }
     return row;
@@ -89,7 +89,8 @@ std::string share_text(std::int64_t part, std::int64_t whole) {
     return part > 0 ? detail::html::percent_text(part, whole) : "0.0 %";
 }
 
-std::vector<std::string> table_cells(const SummaryRow& row, std::int64_t summed_self) {
+std::vector<std::string> table_cells(const SummaryRow& row, std::int64_t summed_self,
+                                     bool hits_recorded) {
     const ProviderTotals& p = *row.provider;
     const std::string hit_rate = row.hit_rate ? share_text(static_cast<std::int64_t>(p.hits),
                                                            static_cast<std::int64_t>(p.count))
@@ -99,7 +100,7 @@ std::vector<std::string> table_cells(const SummaryRow& row, std::int64_t summed_
             share_text(p.self_ns, summed_self),
             ms_text(p.total_ns),
             detail::with_thousands(p.count),
-            detail::with_thousands(p.hits),
+            hits_recorded ? detail::with_thousands(p.hits) : "\u2014",
             hit_rate,
             ms_text(p.blocked_ns),
             ms_text(p.load_ns)};
@@ -127,6 +128,12 @@ void write_totals_line(const Trace& trace, std::size_t hidden, const SummaryOpti
     if (hidden > 0) {
         out << hidden << (hidden == 1 ? " provider" : " providers") << " with "
             << json_number(*options.percent_above) << " % of the self time or less not shown\n";
+    }
+    if (const std::string left_out = trace.selection.left_out(trace.keys_recorded);
+        !left_out.empty()) {
+        out << "not recorded: " << detail::text_field(left_out)
+            << (trace.selection.hits ? "" : " (hits and hit rates are unknown, shown as \u2014)")
+            << '\n';
     }
 }
 
@@ -187,7 +194,7 @@ std::vector<SummaryRow> summary_rows(const Trace& trace, const SummaryOptions& o
     const std::int64_t summed_self = summed_self_ns(trace);
     std::vector<SummaryRow> rows;
     for (const ProviderTotals& provider : trace.providers) {
-        SummaryRow row = row_of(provider, summed_self);
+        SummaryRow row = row_of(provider, summed_self, trace.selection.hits);
         if (!options.percent_above || row.self_percent > *options.percent_above) {
             rows.push_back(row);
         }
@@ -203,7 +210,7 @@ void write_summary_text(const Trace& trace, const SummaryOptions& options, std::
     const std::vector<SummaryRow> rows = summary_rows(trace, options);
     TextTable table = summary_table();
     for (const SummaryRow& row : rows) {
-        table.add_row(table_cells(row, summed_self));
+        table.add_row(table_cells(row, summed_self, trace.selection.hits));
     }
     table.write(out);
     write_totals_line(trace, trace.providers.size() - rows.size(), options, out);
@@ -216,6 +223,8 @@ void write_summary_json(const Trace& trace, const SummaryOptions& options, std::
     json += ",\"program\":" + detail::json_string(trace.program);
     json += ",\"pid\":" + std::to_string(trace.pid);
     json += "," + runs_json(trace);
+    json +=
+        ",\"not_recorded\":" + detail::json_string(trace.selection.left_out(trace.keys_recorded));
     json += ",\"total_self_ns\":" + std::to_string(summed_self_ns(trace));
     json += ",\"providers\":[";
     const std::vector<SummaryRow> rows = summary_rows(trace, options);

@@ -7,17 +7,21 @@
 //
 // The table: provider (an activity with a trailing " (activity)"), self ms, self % (of the
 // summed self time of every provider), total ms, count, hits, hit rate, blocked ms, load ms;
-// times in milliseconds with 3 decimals; then a line with the wall time, events and threads.
+// times in milliseconds with 3 decimals; then a line with the wall time, events and threads,
+// and one with what the run did not record (-Z profile-queries-events), if anything; hits and
+// hit rates show as "—" when hits were not recorded.
 //
 // The JSON (--json), one provider a line, times in integer nanoseconds:
 //   {"wall_ns":N,"events":N,"threads":N,"program":S,"pid":N,"runs":[RUN,...],
-//    "total_self_ns":N,"providers":[
+//    "not_recorded":S,"total_self_ns":N,"providers":[
 //   {"provider":S,"activity":B,"self_ns":N,"self_percent":X,"total_ns":N,"count":N,"hits":N,
 //    "hit_rate":X|null,"blocked_ns":N,"load_ns":N},
 //   ...]}
 // self_percent is 0..100 (of total_self_ns), hit_rate 0..1 (hits / count; null for an activity
-// or a provider never asked), both rounded to 3 decimals; rows in the order and with the filter
-// of the table. RUN is described in run_summary.hpp; --by-process writes those instead.
+// or a provider never asked, or when hits were not recorded), both rounded to 3 decimals;
+// not_recorded is what -Z profile-queries-events left out ("" when nothing); rows in the order and
+// with the filter of the table. RUN is described in run_summary.hpp; --by-process writes those
+// instead.
 #pragma once
 
 #include <cstdint>

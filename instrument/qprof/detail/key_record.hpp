@@ -159,7 +159,10 @@ void write_key_record(ThreadState& t, const Key& key) {
 template <typename KeyFn>
 void record_hit(Site& site, KeyFn&& key) {
     if (ThreadState* t = recording_thread()) {
-        if (g_record_keys) [[unlikely]] {
+        if (!selected(site, t->generation, RecordKind::hit)) [[unlikely]] {
+            return;
+        }
+        if (g_record_keys && selected(site, t->generation, RecordKind::key)) [[unlikely]] {
             key([t, &site](const auto& k) {
                 // The key and the hit in one reservation: a hit has nothing in between.
                 using Key = std::decay_t<decltype(k)>;
@@ -177,7 +180,11 @@ void record_hit(Site& site, KeyFn&& key) {
 template <typename KeyFn>
 ScopeGuard::ScopeGuard(Site& site, RecordKind kind, KeyFn&& key) {
     if (ThreadState* t = recording_thread()) {
-        if (g_record_keys && t->depth < kMaxRecordedDepth) [[unlikely]] {
+        if (!selected(site, t->generation, kind)) [[unlikely]] {
+            return;
+        }
+        if (g_record_keys && t->depth < kMaxRecordedDepth &&
+            selected(site, t->generation, RecordKind::key)) [[unlikely]] {
             // not for a scope too deep to be recorded
             key([t](const auto& k) { write_key_record(*t, k); });
         }

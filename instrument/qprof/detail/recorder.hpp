@@ -43,6 +43,10 @@ constexpr std::uint32_t head_depth(std::uint64_t head) {
     return static_cast<std::uint32_t>(head >> 32) & kDepthMask;
 }
 constexpr std::uint32_t head_site(std::uint64_t head) { return static_cast<std::uint32_t>(head); }
+// A record kind's bit in a site's selection.
+constexpr std::uint64_t kind_bit(RecordKind kind) {
+    return std::uint64_t{1} << static_cast<unsigned>(kind);
+}
 // Words of a record other than a key record (whose length depends on the key type).
 constexpr std::uint32_t record_words(RecordKind kind) { return kind == RecordKind::hit ? 1 : 3; }
 
@@ -78,6 +82,9 @@ struct ThreadState {
 
 // The recording session's generation; 0 while nothing records.
 extern std::atomic<std::uint32_t> g_generation;
+// Set in the generation of a session that leaves events out (-Z profile-queries-events), so
+// that a session recording everything skips the per-site check on a value already in hand.
+inline constexpr std::uint32_t kSelectingGeneration = 1u << 31;
 // Whether keys are recorded (-Z profile-queries-and-keys). Set before recording begins.
 extern bool g_record_keys;
 extern thread_local constinit ThreadState t_state __attribute__((tls_model("initial-exec")));
@@ -86,6 +93,24 @@ extern thread_local constinit ThreadState t_state __attribute__((tls_model("init
 // Both return false when the event must not be recorded (no session, or the thread is exiting).
 bool attach_thread(ThreadState& t, std::uint32_t generation);
 bool swap_full_chunk(ThreadState& t);
+
+// What this session records at a site, as Site::selection holds it: computed from the site's
+// name and the session's EventSelection once per site and session.
+std::uint64_t select_site(Site& site, std::uint32_t generation);
+
+// Whether the session records `kind` at `site` (-Z profile-queries-events). A session that
+// records everything pays one test of its generation; one that leaves events out, a load of
+// the site's selection, computed again once per site and session.
+inline bool selected(Site& site, std::uint32_t generation, RecordKind kind) {
+    if ((generation & kSelectingGeneration) == 0) [[likely]] {
+        return true;
+    }
+    std::uint64_t selection = site.selection.load(std::memory_order_relaxed);
+    if (selection >> 32 != generation) [[unlikely]] {
+        selection = select_site(site, generation);
+    }
+    return (selection & kind_bit(kind)) != 0;
+}
 
 // The calling thread's state, joined to the recording session; null when none records.
 inline ThreadState* recording_thread() {
@@ -100,6 +125,13 @@ inline ThreadState* recording_thread() {
         }
     }
     return &t;
+}
+
+// Whether a record of `kind` at `site` would be recorded now, for a caller that chooses
+// between scopes (a Query's load, left out, is timed as the miss that may follow it).
+inline bool records(Site& site, RecordKind kind) {
+    ThreadState* t = recording_thread();
+    return t != nullptr && selected(site, t->generation, kind);
 }
 
 // Room for a record of `words` words in the thread's chunk, or null when the session has
@@ -134,7 +166,9 @@ inline void write_hit(ThreadState& t, Site& site) {
 
 inline void record_hit(Site& site) {
     if (ThreadState* t = recording_thread()) {
-        write_hit(*t, site);
+        if (selected(site, t->generation, RecordKind::hit)) [[likely]] {
+            write_hit(*t, site);
+        }
     }
 }
 
@@ -148,7 +182,9 @@ class ScopeGuard {
   public:
     ScopeGuard(Site& site, RecordKind kind) {
         if (ThreadState* t = recording_thread()) {
-            enter(*t, site, kind);
+            if (selected(site, t->generation, kind)) [[likely]] {
+                enter(*t, site, kind);
+            }
         }
     }
     // With a key, taken only while keys are recorded: key(use) calls use(the key).
@@ -176,7 +212,8 @@ class ScopeGuard {
     }
 
   private:
-    // On a thread attached to the current session.
+    // On a thread attached to the current session, for a kind it records. A scope left out
+    // opens no depth: what it asks is recorded as its caller's.
     void enter(ThreadState& t, Site& site, RecordKind kind) {
         if (t.depth >= kMaxRecordedDepth) [[unlikely]] {
             warn_limit(Limit::depth);
