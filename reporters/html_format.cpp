@@ -119,9 +119,11 @@ std::string node_class(const Preorder& order, std::uint32_t n, const Importance&
     return classes;
 }
 
-std::string node_label(const Trace& trace, const Node& node, std::int64_t total_ns) {
-    return trace.provider_of(node).provider + " \u00b7 " + duration_text(node.duration_ns()) +
-           " \u00b7 " + percent_text(node.duration_ns(), total_ns);
+std::string node_label(const Trace& trace, const Preorder& order, std::uint32_t n,
+                       std::int64_t total_ns) {
+    const std::int64_t ns = order.node(n).duration_ns();
+    return trace.name_of(order.thread(), order.post_index(n)) + " \u00b7 " + duration_text(ns) +
+           " \u00b7 " + percent_text(ns, total_ns);
 }
 
 // " · P" when every top-level node of the run is provider P, " · mostly P" when P has at

@@ -105,7 +105,7 @@ std::string duration_text(std::int64_t ns);                    // "850 ns", "12.
 std::string percent_text(std::int64_t ns, std::int64_t wall);  // "12.3 %", "<0.1 %"
 std::string rate_text(std::uint64_t part, std::uint64_t whole);  // "12.3 %", "–" of nothing
 std::string node_class(const Preorder& order, std::uint32_t n, const Importance& important);
-std::string node_label(const Trace& trace, const Node& node,
+std::string node_label(const Trace& trace, const Preorder& order, std::uint32_t n,
                        std::int64_t total_ns);  // "typeck · 4.56 ms · 12.3 %"
 std::string fold_text(const Trace& trace, const Preorder& order, std::uint32_t from,
                       std::uint32_t to,

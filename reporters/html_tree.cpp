@@ -281,7 +281,7 @@ class InitialTree {
         out_ << "\">";
         if (important_(node)) {
             out_ << "<span class=\"label\">"
-                 << escape(node_label(trace_, node, important_.total_ns())) << "</span>";
+                 << escape(node_label(trace_, order_, n, important_.total_ns())) << "</span>";
         }
         out_ << (row(n) ? "</div>" : "");
         const auto opened = opened_.find(n);

@@ -41,7 +41,7 @@ void typeck_narrow() {
 
 void compile() {
     {
-        PROFILE_ACTIVITY("parsing");
+        PROFILE_ACTIVITY_ARG("parsing", "main.rs");  // labelled "parsing(main.rs)"
         PROFILE_QUERY(parse, 0);
     }
     PROFILE_ACTIVITY("analysis");

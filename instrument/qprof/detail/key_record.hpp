@@ -1,4 +1,5 @@
-// Keys in the event stream, written only with -Z profile-queries-and-keys.
+// Keys in the event stream, written with -Z profile-queries-and-keys, and for every activity
+// that has an argument (PROFILE_ACTIVITY_ARG: the argument is the activity's key).
 //
 //   ScopeGuard scope{site, RecordKind::miss, [&](auto&& use) { use(id); }};   // key taken lazily
 //
@@ -177,8 +178,10 @@ void record_hit(Site& site, KeyFn&& key) {
 template <typename KeyFn>
 ScopeGuard::ScopeGuard(Site& site, RecordKind kind, KeyFn&& key) {
     if (ThreadState* t = recording_thread()) {
-        if (g_record_keys && t->depth < kMaxRecordedDepth) [[unlikely]] {
-            // not for a scope too deep to be recorded
+        // An activity's key is its argument, recorded whenever the activity is; a query's key
+        // only with -Z profile-queries-and-keys. Not for a scope too deep to be recorded.
+        if ((g_record_keys || kind == RecordKind::activity) && t->depth < kMaxRecordedDepth)
+            [[unlikely]] {
             key([t](const auto& k) { write_key_record(*t, k); });
         }
         enter(*t, site, kind);
@@ -190,7 +193,7 @@ ScopeGuard::ScopeGuard(Site& site, RecordKind kind, KeyFn&& key) {
 template <typename Key>
 decltype(auto) make_key(const Key& key) {
     if constexpr (std::is_array_v<Key>) {
-        return static_cast<std::decay_t<Key>>(key);
+        return static_cast<const std::remove_extent_t<Key>*>(key);  // Key is char[N], not const
     } else {
         return (key);
     }
