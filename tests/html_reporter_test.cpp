@@ -42,7 +42,7 @@ void typeck_narrow() {
 
 void compile() {
     {
-        PROFILE_ACTIVITY_ARG("parsing", "main.rs");  // labelled "parsing(main.rs)"
+        PROFILE_ACTIVITY("parsing");
         PROFILE_QUERY(parse, 0);
     }
     PROFILE_ACTIVITY("analysis");
