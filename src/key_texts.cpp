@@ -19,15 +19,6 @@ KeyBytes key_bytes(std::uint32_t type, const std::uint64_t* payload, std::uint32
     return bytes;
 }
 
-std::uint32_t KeyTextIds::id_of_text(std::string text) {
-    auto [it, added] =
-        ids_by_text_.try_emplace(text, static_cast<std::uint32_t>(texts_.size() + 1));
-    if (added) {
-        texts_.push_back(std::move(text));
-    }
-    return it->second;
-}
-
 std::uint32_t KeyTexts::payload_words(std::uint32_t type) {
     if (type >= types_.size()) {
         types_ = registered_key_types();  // registered before the first record of the type
@@ -36,26 +27,46 @@ std::uint32_t KeyTexts::payload_words(std::uint32_t type) {
 }
 
 std::uint32_t KeyTexts::text_id(std::uint32_t type, const std::uint64_t* payload) {
-    const KeyType& key_type = types_[type];
-    const KeyBytes bytes = key_bytes(type, payload, key_type.words);
-    auto [it, added] = ids_by_bytes_.try_emplace(bytes, 0);
-    if (added) {
-        std::string text;
-        if (key_type.format == nullptr) {
-            text = interned_key_text(static_cast<std::uint32_t>(payload[0]));
-        } else {
-            key_type.format(text, payload);
-        }
-        it->second = remember(bytes, ids_.id_of_text(std::move(text)));
-    }
-    return it->second;
+    return types_[type].format == nullptr ? interned_text_id(type, payload)
+                                          : bytes_text_id(type, payload);
 }
 
-std::uint32_t KeyTexts::remember(const KeyBytes& bytes, std::uint32_t text_id) {
-    if (keep_bindings_) {
-        bindings_.push_back(KeyBinding{bytes, text_id});
+std::uint32_t KeyTexts::bytes_text_id(std::uint32_t type, const std::uint64_t* payload) {
+    const KeyType& key_type = types_[type];
+    const KeyBytes bytes = key_bytes(type, payload, key_type.words);
+    const std::uint64_t hash = KeyBytesHash{}(bytes);
+    std::uint32_t index =
+        by_bytes_.find(hash, [&](std::uint32_t i) { return formatted_[i - 1].bytes == bytes; });
+    if (index == 0) {
+        formatted_.push_back(KeyBinding{bytes, ids_.id_of(key_type.format(payload))});
+        index = static_cast<std::uint32_t>(formatted_.size());
+        by_bytes_.add(hash, index);
+        remember(formatted_.back());
     }
-    return text_id;
+    return formatted_[index - 1].text_id;
+}
+
+std::uint32_t KeyTexts::interned_text_id(std::uint32_t type, const std::uint64_t* payload) {
+    if (type >= by_interned_.size()) {
+        by_interned_.resize(type + 1);
+    }
+    std::vector<std::uint32_t>& ids = by_interned_[type];
+    const auto program_id = static_cast<std::uint32_t>(payload[0]);
+    if (program_id >= ids.size()) {
+        ids.resize(std::max<std::size_t>(program_id + 1, 2 * ids.size()), 0);
+    }
+    std::uint32_t& id = ids[program_id];
+    if (id == 0) {
+        id = ids_.id_of(interned_key_text(program_id));
+        remember(KeyBinding{key_bytes(type, payload, 1), id});
+    }
+    return id;
+}
+
+void KeyTexts::remember(const KeyBinding& binding) {
+    if (keep_bindings_) {
+        bindings_.push_back(binding);
+    }
 }
 
 void RecordedKeyTexts::bind(const KeyBytes& bytes, std::string text) {
@@ -70,7 +81,7 @@ std::uint32_t RecordedKeyTexts::text_id(std::uint32_t type, const std::uint64_t*
     }
     Bound& bound = found->second;
     if (bound.id == 0) {
-        bound.id = ids_.id_of_text(bound.text);
+        bound.id = ids_.id_of(std::move(bound.text));  // its only use
     }
     return bound.id;
 }

@@ -1,6 +1,6 @@
 // The collector's side of keys: the text of each key record, formatted once per distinct key.
 // Live, the program's own formatters make the texts (KeyTexts); off-line, the texts come from
-// the raw stream (RecordedKeyTexts). Both number texts through one KeyTextIds, in the order
+// the raw stream (RecordedKeyTexts). Both number texts through one TextIds, in the order
 // records first use them, so a run and its saved stream give every key the same id.
 #pragma once
 
@@ -10,6 +10,8 @@
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include "text_ids.hpp"
 
 namespace qprof::detail {
 
@@ -22,17 +24,6 @@ struct KeyBytes {
 };
 struct KeyBytesHash {
     std::size_t operator()(const KeyBytes& key) const;
-};
-
-// Each distinct text once, numbered from 1 in order of first use.
-class KeyTextIds {
-  public:
-    std::uint32_t id_of_text(std::string text);
-    std::vector<std::string>& texts() { return texts_; }
-
-  private:
-    std::unordered_map<std::string, std::uint32_t> ids_by_text_;
-    std::vector<std::string> texts_;
 };
 
 // A key's bytes and the text they stand for, as the raw stream records it.
@@ -56,11 +47,18 @@ class KeyTexts {
     std::vector<KeyBinding> take_bindings() { return std::move(bindings_); }
 
   private:
-    std::uint32_t remember(const KeyBytes& bytes, std::uint32_t text_id);
+    std::uint32_t bytes_text_id(std::uint32_t type, const std::uint64_t* payload);
+    std::uint32_t interned_text_id(std::uint32_t type, const std::uint64_t* payload);
+    void remember(const KeyBinding& binding);
 
     std::vector<KeyType> types_;
-    std::unordered_map<KeyBytes, std::uint32_t, KeyBytesHash> ids_by_bytes_;
-    KeyTextIds ids_;
+    // Keys kept as bytes: each distinct one formatted once, found again by its bytes' hash.
+    IdIndex by_bytes_;
+    std::vector<KeyBinding> formatted_;  // by index - 1 in by_bytes_
+    // Interned keys: by type, then by the id the program gave the text (0: not seen yet). An
+    // index, not a hash table: the program has numbered its texts already.
+    std::vector<std::vector<std::uint32_t>> by_interned_;
+    TextIds ids_;
     bool keep_bindings_ = false;
     std::vector<KeyBinding> bindings_;
 };
@@ -87,7 +85,7 @@ class RecordedKeyTexts {
     };
     std::vector<std::uint32_t> words_{0};  // by type id; 0 unused
     std::unordered_map<KeyBytes, Bound, KeyBytesHash> bound_;
-    KeyTextIds ids_;
+    TextIds ids_;
     std::uint64_t unbound_ = 0;
 };
 
