@@ -4,13 +4,19 @@
 
 namespace qprof::detail {
 
-std::size_t KeyBytesHash::operator()(const KeyBytes& key) const {
-    std::uint64_t hash = key.type;
-    for (const std::uint64_t word : key.payload) {
-        hash = (hash ^ word) * 0x9e3779b97f4a7c15ull;  // multiplicative mixing
+std::uint64_t hash_key_words(std::uint32_t type, const std::uint64_t* payload,
+                             std::uint32_t words) {
+    std::uint64_t hash = type;
+    for (std::uint32_t i = 0; i < words; ++i) {
+        hash = (hash ^ payload[i]) * 0x9e3779b97f4a7c15ull;  // multiplicative mixing
         hash ^= hash >> 29;
     }
-    return static_cast<std::size_t>(hash);
+    return hash;
+}
+
+std::size_t KeyBytesHash::operator()(const KeyBytes& key) const {
+    return static_cast<std::size_t>(hash_key_words(key.type, key.payload.data(),
+                                                   static_cast<std::uint32_t>(key.payload.size())));
 }
 
 KeyBytes key_bytes(std::uint32_t type, const std::uint64_t* payload, std::uint32_t words) {
@@ -19,31 +25,22 @@ KeyBytes key_bytes(std::uint32_t type, const std::uint64_t* payload, std::uint32
     return bytes;
 }
 
-std::uint32_t KeyTexts::payload_words(std::uint32_t type) {
-    if (type >= types_.size()) {
-        types_ = registered_key_types();  // registered before the first record of the type
+// The bytes are compared in place; only a new key is copied.
+std::uint32_t KeyTexts::bytes_text_id(std::uint32_t type, const std::uint64_t* payload,
+                                      std::uint32_t words) {
+    const std::uint64_t hash = hash_key_words(type, payload, words);
+    const std::uint32_t found = by_bytes_.find(hash, [&](std::uint32_t index) {
+        const KeyBytes& bytes = formatted_[index - 1].bytes;
+        return bytes.type == type && std::equal(payload, payload + words, bytes.payload.begin());
+    });
+    if (found != 0) {
+        return formatted_[found - 1].text_id;
     }
-    return type < types_.size() ? types_[type].words : 0;
-}
-
-std::uint32_t KeyTexts::text_id(std::uint32_t type, const std::uint64_t* payload) {
-    return types_[type].format == nullptr ? interned_text_id(type, payload)
-                                          : bytes_text_id(type, payload);
-}
-
-std::uint32_t KeyTexts::bytes_text_id(std::uint32_t type, const std::uint64_t* payload) {
-    const KeyType& key_type = types_[type];
-    const KeyBytes bytes = key_bytes(type, payload, key_type.words);
-    const std::uint64_t hash = KeyBytesHash{}(bytes);
-    std::uint32_t index =
-        by_bytes_.find(hash, [&](std::uint32_t i) { return formatted_[i - 1].bytes == bytes; });
-    if (index == 0) {
-        formatted_.push_back(KeyBinding{bytes, ids_.id_of(key_type.format(payload))});
-        index = static_cast<std::uint32_t>(formatted_.size());
-        by_bytes_.add(hash, index);
-        remember(formatted_.back());
-    }
-    return formatted_[index - 1].text_id;
+    const KeyBytes bytes = key_bytes(type, payload, words);
+    formatted_.push_back(KeyBinding{bytes, ids_.id_of(types_[type].format(payload))});
+    by_bytes_.add(hash, static_cast<std::uint32_t>(formatted_.size()));
+    remember(formatted_.back());
+    return formatted_.back().text_id;
 }
 
 std::uint32_t KeyTexts::interned_text_id(std::uint32_t type, const std::uint64_t* payload) {

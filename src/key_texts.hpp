@@ -22,6 +22,8 @@ struct KeyBytes {
     std::array<std::uint64_t, 4> payload{};
     bool operator==(const KeyBytes&) const = default;
 };
+// The hash of a key record's type and payload words.
+std::uint64_t hash_key_words(std::uint32_t type, const std::uint64_t* payload, std::uint32_t words);
 struct KeyBytesHash {
     std::size_t operator()(const KeyBytes& key) const;
 };
@@ -35,9 +37,26 @@ struct KeyBinding {
 class KeyTexts {
   public:
     // Payload words of a key record of this type, or 0 for an unknown type.
-    std::uint32_t payload_words(std::uint32_t type);
-    // The id (index + 1 into texts()) of the text of a key record's payload.
-    std::uint32_t text_id(std::uint32_t type, const std::uint64_t* payload);
+    std::uint32_t payload_words(std::uint32_t type) {
+        if (type >= types_.size()) [[unlikely]] {
+            types_ = registered_key_types();  // registered before the first record of the type
+        }
+        return type < types_.size() ? types_[type].words : 0;
+    }
+    // The id (index + 1 into texts()) of the text of a key record's payload. Inline for a key
+    // seen before, as this runs for every key record.
+    std::uint32_t text_id(std::uint32_t type, const std::uint64_t* payload) {
+        if (types_[type].format != nullptr) {
+            return bytes_text_id(type, payload, types_[type].words);
+        }
+        const auto program_id = static_cast<std::uint32_t>(payload[0]);
+        if (type < by_interned_.size() && program_id < by_interned_[type].size()) {
+            if (const std::uint32_t id = by_interned_[type][program_id]) {
+                return id;
+            }
+        }
+        return interned_text_id(type, payload);
+    }
     std::vector<std::string>& texts() { return ids_.texts(); }
 
     // The key types known so far (index = type id; 0 unused).
@@ -47,7 +66,9 @@ class KeyTexts {
     std::vector<KeyBinding> take_bindings() { return std::move(bindings_); }
 
   private:
-    std::uint32_t bytes_text_id(std::uint32_t type, const std::uint64_t* payload);
+    std::uint32_t bytes_text_id(std::uint32_t type, const std::uint64_t* payload,
+                                std::uint32_t words);
+    // The first record of an interned key.
     std::uint32_t interned_text_id(std::uint32_t type, const std::uint64_t* payload);
     void remember(const KeyBinding& binding);
 

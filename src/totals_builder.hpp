@@ -67,14 +67,14 @@ class TotalsBuilder {
         }
     }
 
-    const std::vector<bool>& sites_seen() const { return sites_seen_; }
+    const SitesSeen& sites_seen() const { return sites_seen_; }
     const TotalsAccumulator& totals() const { return totals_; }
     std::uint64_t events() const { return events_; }
 
   private:
     const ProviderSlots* slots_ = nullptr;
     TotalsAccumulator totals_;
-    std::vector<bool> sites_seen_;
+    SitesSeen sites_seen_;
     std::uint64_t events_ = 0;
     std::uint32_t last_slot_ = 0;
     bool last_is_activity_ = false;  // the last node, until its cpu record comes

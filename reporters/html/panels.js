@@ -1,9 +1,9 @@
-// qprof viewer, part 4 of 9: everything around the trees -- the details panel, the provider
+// qprof viewer, part 4 of 10: everything around the trees -- the details panel, the provider
 // table's sorting, the thread selector, the widest/deepest lists and the search.
 (() => {
   'use strict';
 
-  const SEARCH_OPEN = 200;   // matches whose folds a search opens; more would flood the DOM
+  const SEARCH_OPEN = 20;    // the slowest matches a search draws at once; Enter draws the rest
   const SEARCH_DELAY = 250;  // ms of quiet typing before searching
   const PATH_SHOWN = 12;     // ancestors listed in the details panel (even)
 
@@ -244,31 +244,63 @@
   }
 
   // Every match, found once per search: per thread the matching nodes in pre-order
-  // (`byThread`, for the timeline's markers and the folds that hold a match), and all of them
-  // ranked slowest first (`ranked`: indices into `t` and `n`), which Enter walks.
+  // (`byThread`, for the timeline's markers and the folds that hold a match). Match g of the
+  // search is node byThread[t][g - first[t]]; `dur[g]` its duration. Enter walks them slowest
+  // first, ties in thread and pre-order: `ranked` holds that order's first matches, sorted
+  // once the walk needs them (a search of 8 million matches sorts 256 of them, not all).
   function scan() {
     const names = qp.matcher.names;
-    const t = [];
-    const n = [];
-    const found = { count: 0, byName: 0, threads: 0, byThread: [], t, n, ranked: null };
-    qp.threads.forEach((T, u) => {
-      const mine = [];
+    const found = { count: 0, byName: 0, threads: 0, byThread: [], first: [], dur: null, ranked: null };
+    qp.threads.forEach((T) => {
+      const mine = new Int32Array(T.len);
+      let count = 0;
       for (let m = 0; m < T.len; m++) {
         const byName = names[qp.providerOf(T, m)] === 1;
         if (!byName && !qp.isMatch(T, m)) continue;
-        mine.push(m);
-        t.push(u);
-        n.push(m);
+        mine[count++] = m;
         if (byName) found.byName++;
       }
-      found.byThread.push(Int32Array.from(mine));
-      found.count += mine.length;
-      if (mine.length > 0) found.threads++;
+      found.first.push(found.count);
+      found.byThread.push(mine.slice(0, count));
+      found.count += count;
+      if (count > 0) found.threads++;
     });
-    const dur = Float64Array.from(n, (m, i) => qp.threads[t[i]].dur[m]);
-    // Slowest first, ties in thread and pre-order: the order the issue asks "match i of n" in.
-    found.ranked = new Uint32Array(found.count).map((_, i) => i).sort((a, b) => dur[b] - dur[a] || a - b);
+    found.dur = new Float64Array(found.count);
+    found.byThread.forEach((list, t) => {
+      const dur = qp.threads[t].dur;
+      for (let i = 0; i < list.length; i++) found.dur[found.first[t] + i] = dur[list[i]];
+    });
+    rankUpTo(found, 0);
     return found;
+  }
+
+  const RANKED_FIRST = 256; // matches sorted at once; the rest when the walk gets there
+
+  // Makes found.ranked cover rank i: the RANKED_FIRST slowest, chosen by selection, or all.
+  function rankUpTo(found, i) {
+    if (found.ranked !== null && (i < found.ranked.length || found.ranked.length === found.count)) return;
+    const { dur, count } = found;
+    const before = (a, b) => dur[b] - dur[a] || a - b;
+    if (found.ranked === null && count > 2 * RANKED_FIRST) {
+      const floor = qp.kthSmallest(Float64Array.from(dur), count - RANKED_FIRST);
+      const chosen = [];
+      for (let g = 0; g < count; g++) if (dur[g] > floor) chosen.push(g);
+      for (let g = 0; g < count && chosen.length < RANKED_FIRST; g++) if (dur[g] === floor) chosen.push(g);
+      found.ranked = Uint32Array.from(chosen).sort(before);
+      return;
+    }
+    const all = new Uint32Array(count);
+    for (let g = 0; g < count; g++) all[g] = g;
+    found.ranked = all.sort(before);
+  }
+
+  // Match of rank i: [thread, node].
+  function matchAt(found, i) {
+    rankUpTo(found, i);
+    const g = found.ranked[i];
+    let t = found.first.length - 1;
+    while (found.first[t] > g) t--;
+    return [t, found.byThread[t][g - found.first[t]]];
   }
 
   function statusText(found) {
@@ -276,11 +308,10 @@
     if (count === 0) return 'No matches';
     const where = !hasKeys() ? '' : byName === count ? ', in provider names'
       : byName === 0 ? ', in keys' : ', in provider names and keys';
-    const at = search.at + 1;
-    return 'match ' + qp.thousands(at) + ' of ' + qp.thousands(count) + ', slowest first (' +
-      qp.durationText(qp.threads[found.t[found.ranked[search.at]]].dur[found.n[found.ranked[search.at]]]) +
-      ') \u00b7 ' + qp.thousands(count) + (count === 1 ? ' match in ' : ' matches in ') + threads +
-      (threads === 1 ? ' thread' : ' threads') + where;
+    const [t, n] = matchAt(found, search.at);
+    return 'match ' + qp.thousands(search.at + 1) + ' of ' + qp.thousands(count) + ', slowest first (' +
+      qp.durationText(qp.threads[t].dur[n]) + ') \u00b7 ' + qp.thousands(count) +
+      (count === 1 ? ' match in ' : ' matches in ') + threads + (threads === 1 ? ' thread' : ' threads') + where;
   }
 
   // The nodes of thread t that match, in pre-order, or null without a search: the timeline
@@ -295,7 +326,7 @@
     const found = scan();
     search.found = found;
     const opened = Math.min(SEARCH_OPEN, found.count);
-    for (let i = 0; i < opened; i++) qp.ensurePath(found.t[found.ranked[i]], found.n[found.ranked[i]]);
+    for (let i = 0; i < opened; i++) qp.ensurePath(...matchAt(found, i));
     highlight();
     showMatch(found.count > 0 ? 0 : null);
   }
@@ -306,8 +337,7 @@
     search.at = i;
     setStatus(found ? statusText(found) : '');
     if (i === null) return;
-    const t = found.t[found.ranked[i]];
-    const n = found.n[found.ranked[i]];
+    const [t, n] = matchAt(found, i);
     qp.reveal(t, n, { focus: false }); // typing goes on in the search box
     if (qp.timelineShow) qp.timelineShow(t, n);
   }

@@ -1,4 +1,4 @@
-// qprof viewer, part 2 of 9: drawing. Which nodes a list of siblings shows open, folded or
+// qprof viewer, part 2 of 10: drawing. Which nodes a list of siblings shows open, folded or
 // one by one (the rule html_tree.cpp follows for the initial view), their markup as HTML
 // strings (the same markup the C++ reporter writes), and the operations that change what is
 // drawn: expanding a fold, opening or closing a node, opening the path to a node. The DOM is
@@ -379,20 +379,17 @@
     const T = qp.threads[t];
     const members = chipMembers(t, chip);
     if (members.length === 0) return null;
-    let drawn;
-    if (focus != null) {
-      drawn = [members[topAt(members, focus)]];
-    } else {
-      const order = qp.siblingOrder === 'heaviest' ? qp.heaviestFirst(T, members.map((n) => ({ n }))).map((p) => p.n) : members;
-      drawn = order.length - EXPAND_CHUNK <= SLACK ? order : order.slice(0, EXPAND_CHUNK);
-    }
+    const count = members.length - EXPAND_CHUNK <= SLACK ? members.length : EXPAND_CHUNK;
+    const drawn = focus != null ? [members[topAt(members, focus)]]
+      : qp.siblingOrder === 'heaviest' ? qp.heaviestNodes(T, members, count) : members.slice(0, count);
     const before = chip.previousElementSibling;
     const parent = chip.parentElement;
     chip.insertAdjacentHTML('beforebegin', render(T, drawn.map((n) => ({ n })), budget));
     const first = before ? before.nextElementSibling : parent.firstElementChild;
     if (drawn.length === members.length) chip.remove();
     else {
-      chip.textContent = qp.chipTextOf(t, chip);
+      const shown = new Set(drawn);
+      chip.textContent = qp.chipText(T, numAttr(chip, 'data-provider'), members.filter((n) => !shown.has(n)));
       if (qp.markChip) qp.markChip(t, chip);
     }
     forgetDetached(t);

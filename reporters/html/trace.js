@@ -1,4 +1,4 @@
-// qprof viewer, part 1 of 9: the trace. Decompresses the payload's columns into typed arrays
+// qprof viewer, part 1 of 10: the trace. Decompresses the payload's columns into typed arrays
 // once, derives depth, extent, parent and self time in one pass per thread, and makes the texts
 // and classes of nodes and folds. Every rule here has a twin in reporters/html_format.cpp; the
 // browser test compares what the two write, so a change to one is a change to both.
@@ -53,23 +53,19 @@
   }
 
   // Per node, the time of the waits (blocked nodes) in its subtree, its own included: the twin
-  // of waits_inside in html_tree.cpp. Kept only where it is not 0 (the ancestors of waits),
-  // so that a thread without waits costs no memory for it.
-  function waitsInside(tag, dur, parent) {
+  // of Work in html_tree.cpp. Kept only where it is not 0 (the waits and their ancestors),
+  // found up from each wait (`blocked`, in pre-order): waits are few.
+  function waitsInside(blocked, tag, dur, parent) {
     const waits = new Map();
-    let any = false;
-    for (let n = 0; n < tag.length && !any; n++) any = (tag[n] & L.OUTCOME_MASK) === BLOCKED;
-    if (!any) return waits;
-    const inside = new Float64Array(tag.length);
-    for (let n = tag.length - 1; n >= 0; n--) { // children before their parent
-      if ((tag[n] & L.OUTCOME_MASK) === BLOCKED) inside[n] = dur[n];
-      if (inside[n] > 0) {
-        waits.set(n, inside[n]);
-        if (parent[n] >= 0) inside[parent[n]] += inside[n];
+    for (const n of blocked) {
+      // Up to the next wait above, if any: a wait is all waiting, whatever waits inside it.
+      for (let a = n; a >= 0 && (a === n || (tag[a] & L.OUTCOME_MASK) !== BLOCKED); a = parent[a]) {
+        waits.set(a, (waits.get(a) || 0) + dur[n]);
       }
     }
     return waits;
   }
+
 
   // Depth, extent, parent and self time from the columns tag, size, dur (and key); start
   // times from gap.
@@ -89,7 +85,9 @@
     // Pre-order with subtree sizes: an explicit stack of open ancestors is all depth needs.
     const stack = new Int32Array(len + 1);
     let top = 0;
+    const blocked = [];
     for (let n = 0; n < len; n++) {
+      if ((tag[n] & L.OUTCOME_MASK) === BLOCKED) blocked.push(n);
       while (top > 0 && stack[top - 1] + size[stack[top - 1]] <= n) top--;
       depth[n] = top;
       if (top > 0) {
@@ -106,7 +104,7 @@
     return {
       name: String(name == null ? '' : name),
       len, tag, size, dur, key: columns.key || null, depth, extent, parent, self, start,
-      waits: waitsInside(tag, dur, parent),
+      waits: waitsInside(blocked, tag, dur, parent),
     };
   }
 
@@ -335,6 +333,50 @@
     });
     ranked.sort((a, b) => a.wait - b.wait || b.ns - a.ns || a.i - b.i);
     return ranked.map((x) => x.p);
+  };
+
+  // The k-th smallest of values (reordered), by selection: no full sort of a million values.
+  qp.kthSmallest = function kthSmallest(values, k) {
+    let lo = 0;
+    let hi = values.length - 1;
+    while (hi > lo) {
+      const a = values[lo];
+      const b = values[(lo + hi) >>> 1];
+      const c = values[hi];
+      const pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+      let i = lo;
+      let j = hi;
+      while (i <= j) {
+        while (values[i] < pivot) i++;
+        while (values[j] > pivot) j--;
+        if (i <= j) {
+          const x = values[i];
+          values[i++] = values[j];
+          values[j--] = x;
+        }
+      }
+      if (k <= j) hi = j;
+      else if (k >= i) lo = i;
+      else return values[k];
+    }
+    return values[k];
+  };
+
+  // The first `count` of nodes as heaviestFirst orders them, without sorting all of them: a
+  // chip may stand for a hundred thousand runs and draws 250.
+  qp.heaviestNodes = function heaviestNodes(T, nodes, count) {
+    // One number per node, larger first: its work, or for a wait -1 / (1 + duration), below
+    // any work and longest first.
+    const rank = Float64Array.from(nodes, (n) => (qp.isWait(T, n) ? -1 / (1 + T.dur[n]) : qp.workOf(T, n)));
+    let chosen = nodes.map((n, i) => i);
+    if (nodes.length > count) {
+      const floor = qp.kthSmallest(Float64Array.from(rank), nodes.length - count);
+      const above = chosen.filter((i) => rank[i] > floor);
+      const at = chosen.filter((i) => rank[i] === floor).slice(0, count - above.length);
+      chosen = above.concat(at);
+    }
+    chosen.sort((a, b) => rank[b] - rank[a] || a - b);
+    return chosen.map((i) => nodes[i]);
   };
 
   // '⋯ 3,000 typeck runs, 412 hits · 2.10 ms': a chip's members by outcome, and their time.

@@ -269,13 +269,22 @@ def check_chip_click(page):
             [...box.children].filter(c => c.classList.contains('fold')).length > 1 &&
             [...box.children].some(c => c.matches('.fold:not([data-provider])')));
         const shown = chips.filter(c => !c.closest('[hidden]'));
-        const chip = shown.length ? shown.reduce((a, b) =>
-            qp.chipMembers(qp.threadOf(b), b).length > qp.chipMembers(qp.threadOf(a), a).length ? b : a) : null;
+        // The chip with the most work: its members' order matters.
+        const work = (c) => qp.chipMembers(qp.threadOf(c), c)
+            .reduce((sum, n) => sum + qp.workOf(qp.threads[qp.threadOf(c)], n), 0);
+        const chip = shown.length ? shown.reduce((a, b) => work(b) > work(a) ? b : a) : null;
         if (!chip) return {chips: chips.length, walls: walls.length};
         const t = qp.threadOf(chip);
         chip.scrollIntoView({block: 'center', behavior: 'instant'});
+        // The page a click should draw, by a full sort: most work first, waits last.
+        const T = qp.threads[t], members = qp.chipMembers(t, chip);
+        const key = (n) => [qp.isWait(T, n) ? 1 : 0, qp.isWait(T, n) ? -T.dur[n] : -qp.workOf(T, n), n];
+        const sorted = members.map(key).sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
+        const page = members.length - 250 <= 10 ? members.length : 250;
+        window.__chipBefore = members;
+        window.__chipExpected = sorted.slice(0, page).map(k => k[2]).sort((a, b) => a - b);
         return {chips: chips.length, walls: walls.length, t, text: chip.textContent,
-                members: qp.chipMembers(t, chip).length,
+                members: members.length,
                 selector: __qprofTest.selectorOf(chip) + '[data-provider="' + chip.dataset.provider + '"]'};
     })()""")
     if found["walls"]:
@@ -288,12 +297,18 @@ def check_chip_click(page):
     page.browser.settle()
     after = page.call("""(selector, t) => {
         const chip = document.querySelector(selector);
-        return {left: chip ? qp.chipMembers(t, chip).length : 0, text: chip?.textContent ?? null};
+        const left = new Set(chip ? qp.chipMembers(t, chip) : []);
+        const drawn = window.__chipBefore.filter(n => !left.has(n));
+        return {left: left.size, text: chip?.textContent ?? null,
+                heaviest: JSON.stringify(drawn) === JSON.stringify(window.__chipExpected)};
     }""", found["selector"], found["t"])
     drawn = found["members"] - after["left"]
     if drawn <= 0 or drawn > 250 + 10:
         raise CheckFailed("clicking the chip %r (%d members) drew %d of them"
                           % (found["text"], found["members"], drawn))
+    if not after["heaviest"]:
+        raise CheckFailed("clicking the chip %r drew other members than its %d heaviest"
+                          % (found["text"], drawn))
     if after["text"] == found["text"]:
         raise CheckFailed("after drawing %d members the chip still reads %r" % (drawn,
                                                                               found["text"]))

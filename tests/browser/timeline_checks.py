@@ -9,6 +9,7 @@ Each check returns a detail string or raises CheckFailed, as in html_report_test
 
 import json
 import os
+import re
 
 from analysis_checks import CheckFailed
 
@@ -474,6 +475,16 @@ def check_search_slowest_first(page):
     if "match 2 of" not in second["status"] or second["dur"] > first["dur"]:
         raise CheckFailed("Enter went to %r (%s ns) after the slowest (%s ns)"
                           % (second["status"], second["dur"], first["dur"]))
+    # Back past the first: the last match, the shortest (past the ranked first 256, the rest
+    # is ranked when the walk gets there).
+    page.browser.press("Enter", modifiers=SHIFT)
+    page.browser.press("Enter", modifiers=SHIFT)
+    page.browser.settle()
+    last = _search_state(page)
+    total = int(re.search(r"of ([\d,]+),", first["status"]).group(1).replace(",", ""))
+    if "match %s of" % format(total, ",") not in last["status"] or last["dur"] > second["dur"]:
+        raise CheckFailed("Shift+Enter twice from match 2 went to %r (%s ns), not the last and "
+                          "shortest match" % (last["status"], last["dur"]))
     page.browser.click("#timeline-reset")
     page.browser.settle()
     # The thinnest match in the rows shown at this zoom: its pixel is the match colour.
@@ -519,5 +530,5 @@ def check_search_slowest_first(page):
     page.browser.click("#search")
     page.browser.press("Escape")
     page.browser.settle()
-    return "%r: %s; then %s; %d markers; %s" % (name, first["status"], second["status"],
-                                                 seen["marks"], detail)
+    return "%r: %s; then %s; back to %s; %d markers; %s" % (
+        name, first["status"], second["status"], last["status"], seen["marks"], detail)
