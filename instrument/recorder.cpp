@@ -133,7 +133,8 @@ std::string default_thread_name(std::uint32_t index, bool is_session_thread) {
     return "thread " + std::to_string(index);
 }
 
-// Writes one record per scope still open on this thread, innermost first (post-order).
+// Writes one record per scope still open on this thread, innermost first (post-order). A
+// region is not unfinished: the thread's or the session's end is how a region ends.
 void write_unfinished_scopes(ThreadState& t, std::uint64_t end_tick) {
     if (t.generation != g_generation.load(std::memory_order_acquire) || t.chunk == nullptr) {
         return;
@@ -143,11 +144,15 @@ void write_unfinished_scopes(ThreadState& t, std::uint64_t end_tick) {
         if (pos == nullptr) {
             return;
         }
-        pos[0] = t.open[depth].head | kUnfinishedBit;
+        const bool region = t.regions > 0 && t.region_depth[t.regions - 1] == depth;
+        t.regions -= region ? 1 : 0;
+        pos[0] = t.open[depth].head | (region ? 0 : kUnfinishedBit);
         pos[1] = t.open[depth].start;
         pos[2] = end_tick;
         publish(t, pos + 3);
     }
+    t.depth = 0;
+    t.regions = 0;
 }
 
 // Hands a thread's last chunk to the collector when the thread ends.
@@ -217,8 +222,22 @@ bool attach_thread(ThreadState& t, std::uint32_t generation) {
     }
     t.record->current.store(t.chunk, std::memory_order_release);
     t.depth = 0;
+    t.regions = 0;
     t.generation = generation;
     return true;
+}
+
+void close_regions(ThreadState& t, std::uint32_t depth, std::uint64_t end_tick) {
+    while (t.regions > 0 && t.region_depth[t.regions - 1] >= depth) {
+        const std::uint32_t region = t.region_depth[--t.regions];
+        t.depth = region;
+        if (std::uint64_t* pos = reserve_words(t, 3)) {
+            pos[0] = t.open[region].head;
+            pos[1] = t.open[region].start;
+            pos[2] = end_tick;
+            publish(t, pos + 3);
+        }
+    }
 }
 
 bool swap_full_chunk(ThreadState& t) {
@@ -359,6 +378,7 @@ void forget_recording_in_fork_child() {
     delete t.chunk;  // the child's copy; the parent still has its own
     t.chunk = nullptr;
     t.depth = 0;
+    t.regions = 0;
     t.generation = 0;  // scopes open at fork() end without a record
 }
 

@@ -75,8 +75,9 @@ class TraceMerger {
             providers_.try_emplace({provider.provider, provider.is_activity},
                                    static_cast<std::uint32_t>(merged_.providers.size()));
         if (added) {
-            merged_.providers.push_back(
-                ProviderTotals{.provider = provider.provider, .is_activity = provider.is_activity});
+            merged_.providers.push_back(ProviderTotals{.provider = provider.provider,
+                                                       .is_activity = provider.is_activity,
+                                                       .is_region = provider.is_region});
         }
         return it->second;
     }
@@ -105,6 +106,7 @@ class TraceMerger {
             sum.self_ns += provider.self_ns;
             sum.blocked_ns += provider.blocked_ns;
             sum.load_ns += provider.load_ns;
+            sum.cpu_ns += provider.cpu_ns;
         }
     }
 

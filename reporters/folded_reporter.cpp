@@ -5,7 +5,8 @@
 //
 // - Frames from the root down: the thread's name (none with merge-threads; in a merged build,
 //   the program and then the thread's own name), then activity and provider names; with
-//   -Z profile-queries-folded=keys, `provider(key)`.
+//   -Z profile-queries-folded=keys, `provider(key)`; with =args, an activity's argument,
+//   `codegen unit(math)` (keys imply it).
 // - The value is the self time in nanoseconds; stacks with none are left out.
 // - Blocked waits end in `_[k]` and loads in `_[j]`, which the tools colour apart from runs
 //   (as kernel and JIT frames). With -Z profile-queries-folded=hits, cache hits are leaves
@@ -228,6 +229,7 @@ class FoldedReporter : public Reporter {
         options_.merge_threads = options.folded_merge_threads;
         options_.hits = options.folded_hits;
         options_.keys = options.folded_keys;
+        options_.args = options.folded_args;
     }
 
     void write(const Trace& trace, std::ostream& out) override {

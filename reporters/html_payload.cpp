@@ -43,7 +43,7 @@ std::uint64_t zigzag(std::int64_t value) {
 }
 
 bool has_keys(const Trace& trace, const Preorder& order) {
-    return trace.keys_recorded && !order.thread().keys.empty();
+    return !order.thread().keys.empty();  // keys recorded, or an activity's argument
 }
 
 // Where each node starts, as the viewer rebuilds it (the gap column, html_payload_layout.hpp):
@@ -104,6 +104,26 @@ std::uint64_t write_column(Deflater& deflater, const Column& column, const Trace
         size += bytes.size();
     }
     return size;
+}
+
+// ,"cpu":[[n,ns],...]: the thread CPU time of the thread's activities, by pre-order index.
+void write_activity_cpu(std::ostream& out, const Preorder& order) {
+    const ThreadTrace& thread = order.thread();
+    if (thread.activity_cpu.empty()) {
+        return;
+    }
+    out << ",\"cpu\":[";
+    const char* separator = "";
+    for (std::uint32_t n = 0; n < order.size(); ++n) {
+        if (order.node(n).outcome != Outcome::activity) {
+            continue;
+        }
+        if (const std::int64_t ns = thread.cpu_ns(order.post_index(n)); ns >= 0) {
+            out << separator << '[' << n << ',' << ns << ']';
+            separator = ",";
+        }
+    }
+    out << ']';
 }
 
 // A command line to show beside a process: the arguments after the program, cut to about
@@ -173,7 +193,8 @@ void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preo
         << ",\"percent\":" << important.percent() << "},\n\"providers\":[";
     for (std::size_t i = 0; i < trace.providers.size(); ++i) {
         out << (i > 0 ? "," : "") << "{\"name\":" << json_string(trace.providers[i].provider)
-            << ",\"activity\":" << (trace.providers[i].is_activity ? "true" : "false") << '}';
+            << ",\"activity\":" << (trace.providers[i].is_activity ? "true" : "false")
+            << (trace.providers[i].is_region ? ",\"region\":true" : "") << '}';
     }
     out << "],\n\"keys\":[";
     for (std::size_t i = 0; i < trace.key_texts.size(); ++i) {
@@ -197,7 +218,9 @@ void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preo
             out << (c > 0 ? "," : "") << '"' << columns[i][c].first
                 << "\":" << columns[i][c].second;
         }
-        out << "}}";
+        out << '}';
+        write_activity_cpu(out, orders[i]);
+        out << '}';
     }
     out << "]}";
 }

@@ -201,11 +201,12 @@ std::vector<bool> parse_choices(const FlagUse& use, std::string_view syntax,
 }
 
 void apply_folded(SessionOptions& options, const FlagUse& use) {
-    const std::vector<bool> given =
-        parse_choices(use, "=merge-threads,hits,keys", {"merge-threads", "hits", "keys"});
+    const std::vector<bool> given = parse_choices(use, "=merge-threads,hits,keys,args",
+                                                  {"merge-threads", "hits", "keys", "args"});
     options.report.folded_merge_threads = given[0];
     options.report.folded_hits = given[1];
     options.report.folded_keys = given[2];
+    options.report.folded_args = given[3];
 }
 
 void apply_chrome(SessionOptions& options, const FlagUse& use) {
@@ -307,8 +308,9 @@ constexpr FlagSpec kFlags[] = {
      "a node with EXTENT or more children or PERCENT % or more of the time is important: "
      "opened and labelled in the HTML tree (default: 6,1)",
      apply_important},
-    {"profile-queries-folded", "=merge-threads,hits,keys",
-     "profile_queries.folded: one root for all threads; hits as leaf frames; keys in frames",
+    {"profile-queries-folded", "=merge-threads,hits,keys,args",
+     "profile_queries.folded: one root for all threads; hits as leaf frames; keys in frames; "
+     "activities' arguments in frames",
      apply_folded},
     {"profile-queries-chrome", "=hits,keys",
      "profile_queries.trace.json: hits as instant events; keys in the events' args", apply_chrome},

@@ -2,6 +2,7 @@
 // the totals-only builder, live and off-line. A sink receives
 //   key(depth, text_id)        the key of the next node completed at that depth
 //   node(head, start, end)     a node (hits: start and end 0)
+//   cpu(ns)                    the thread CPU time of the node before it (an activity)
 #pragma once
 
 #include <cstdint>
@@ -23,6 +24,14 @@ const std::uint64_t* parse_records(const std::uint64_t* begin, const std::uint64
             }
             sink.key(head_depth(*pos), keys.text_id(head_site(*pos), pos + 1));
             pos += 1 + words;
+            continue;
+        }
+        if (kind == RecordKind::cpu) {
+            if (end - pos < record_words(kind)) {
+                return pos;
+            }
+            sink.cpu(pos[1]);
+            pos += record_words(kind);
             continue;
         }
         if (kind < RecordKind::hit || kind > RecordKind::load || end - pos < record_words(kind)) {

@@ -21,6 +21,7 @@ namespace qprof::detail {
 struct TickTotals {
     std::uint64_t count = 0, hits = 0, misses = 0;
     std::int64_t total = 0, self = 0, blocked = 0, load = 0;
+    std::int64_t cpu_ns = 0;  // activities' thread CPU time: nanoseconds already
 };
 
 // Nodes arrive as TreeBuilder sees them: a node at depth d adopts every pending node deeper
@@ -58,6 +59,13 @@ class TotalsAccumulator {
         set_total(provider, children.start, serial, duration);
     }
 
+    // The CPU time of the activity just added.
+    void add_cpu(std::uint32_t provider, std::uint64_t ns) {
+        if (provider < totals_.size()) {
+            add_ticks(totals_[provider].cpu_ns, ns);
+        }
+    }
+
     // Per provider slot given to add(); slots never seen are absent or zero.
     const std::vector<TickTotals>& totals() const { return totals_; }
 
@@ -74,6 +82,7 @@ class TotalsAccumulator {
             add_ticks(sum[slot].self, static_cast<std::uint64_t>(more.self));
             add_ticks(sum[slot].blocked, static_cast<std::uint64_t>(more.blocked));
             add_ticks(sum[slot].load, static_cast<std::uint64_t>(more.load));
+            add_ticks(sum[slot].cpu_ns, static_cast<std::uint64_t>(more.cpu_ns));
         }
     }
 

@@ -37,12 +37,13 @@ std::vector<std::uint32_t> add_used_sites(const std::vector<RegisteredSite>& reg
             continue;
         }
         const RegisteredSite& site = registered[id];
-        const bool is_activity = site.kind == SiteKind::activity;
+        const bool is_activity = site.kind != SiteKind::query;
         auto [it, added] = provider_index.try_emplace(
             {site.provider, is_activity}, static_cast<std::uint32_t>(trace.providers.size()));
         if (added) {
-            trace.providers.push_back(
-                ProviderTotals{.provider = site.provider, .is_activity = is_activity});
+            trace.providers.push_back(ProviderTotals{.provider = site.provider,
+                                                     .is_activity = is_activity,
+                                                     .is_region = site.kind == SiteKind::region});
         }
         new_site[id] = static_cast<std::uint32_t>(trace.sites.size());
         trace.sites.push_back(qprof::SiteInfo{site.provider, site.file, site.line, it->second});
@@ -64,6 +65,8 @@ ThreadTrace& add_thread(Trace& trace, std::uint32_t index, const TraceInputs& in
 void complete_tree(ThreadTrace& thread, const std::vector<std::uint32_t>& new_site,
                    const TickConverter& to_ns, const Trace& trace, std::vector<TickTotals>& ticks) {
     TotalsAccumulator totals;
+    auto next_cpu = thread.activity_cpu.begin();
+    std::uint32_t index = 0;
     for (Node& node : thread.nodes) {
         node.site = node.site < new_site.size() ? new_site[node.site] : kUnused;
         if (node.outcome != Outcome::hit && node.end_ns < node.start_ns) {
@@ -71,6 +74,12 @@ void complete_tree(ThreadTrace& thread, const std::vector<std::uint32_t>& new_si
         }
         totals.add(trace.sites[node.site].provider_index, node.depth, node.outcome, node.start_ns,
                    node.end_ns);
+        if (next_cpu != thread.activity_cpu.end() && next_cpu->node == index) {
+            totals.add_cpu(trace.sites[node.site].provider_index,
+                           static_cast<std::uint64_t>(next_cpu->cpu_ns));
+            ++next_cpu;
+        }
+        ++index;
         if (node.outcome != Outcome::hit) {
             node.start_ns = to_ns(node.start_ns);
             node.end_ns = to_ns(node.end_ns);
@@ -93,6 +102,7 @@ std::vector<TickTotals> complete_trees(TraceInputs& inputs, const TickConverter&
         ThreadTrace& thread = add_thread(trace, index, inputs);
         thread.nodes = std::move(builder.nodes());
         thread.keys = std::move(builder.keys());
+        thread.activity_cpu = std::move(builder.activity_cpu());
         complete_tree(thread, new_site, to_ns, trace, ticks);
         trace.events += thread.nodes.size();
     }
@@ -139,6 +149,7 @@ void set_totals(const std::vector<TickTotals>& ticks, const TickConverter& to_ns
         totals.self_ns = to_ns.duration(sum.self);
         totals.blocked_ns = to_ns.duration(sum.blocked);
         totals.load_ns = to_ns.duration(sum.load);
+        totals.cpu_ns = sum.cpu_ns;
     }
 }
 

@@ -40,7 +40,8 @@ inline void mark_site_seen(SitesSeen& seen, std::uint32_t site) {
 
 class TreeBuilder {
   public:
-    // With keys, every node gets an entry in keys() (0 when it has no key).
+    // With keys, every node gets an entry in keys() (0 when it has no key). Without, the
+    // first key record (an activity's argument) starts them.
     explicit TreeBuilder(bool keys = false) : keys_recorded_(keys) {}
 
     // Adds the complete records in [begin, end); returns where it stopped (see
@@ -53,8 +54,21 @@ class TreeBuilder {
     }
 
     // parse_records' sink.
-    void key(std::uint32_t depth, std::uint32_t text_id) { pending_key(depth) = text_id; }
+    void key(std::uint32_t depth, std::uint32_t text_id) {
+        if (!keys_recorded_) {  // an activity's argument, keys or not: from here on, keys
+            keys_recorded_ = true;
+            keys_.assign(nodes_.size(), 0);
+        }
+        pending_key(depth) = text_id;
+    }
     void node(std::uint64_t head, std::uint64_t start, std::uint64_t end) { add(head, start, end); }
+    void cpu(std::uint64_t ns) {
+        const auto last = static_cast<std::uint32_t>(nodes_.size() - 1);
+        if (!nodes_.empty() && nodes_.back().outcome == Outcome::activity &&
+            (activity_cpu_.empty() || activity_cpu_.back().node != last)) {
+            activity_cpu_.push_back(ActivityCpu{last, static_cast<std::int64_t>(ns)});
+        }
+    }
 
     // Adds one record; a hit has start and end 0. Until the trace is completed, node times
     // are raw clock ticks. Inline and built in place: this runs for every event.
@@ -88,6 +102,7 @@ class TreeBuilder {
 
     NodeVector& nodes() { return nodes_; }
     std::vector<std::uint32_t>& keys() { return keys_; }
+    std::vector<ActivityCpu>& activity_cpu() { return activity_cpu_; }
     // Which site ids the records used.
     const SitesSeen& sites_seen() const { return sites_seen_; }
 
@@ -120,6 +135,7 @@ class TreeBuilder {
     bool keys_recorded_ = false;
     std::vector<std::uint32_t> keys_;          // per node, when keys are recorded
     std::vector<std::uint32_t> pending_keys_;  // by depth
+    std::vector<ActivityCpu> activity_cpu_;
 };
 
 }  // namespace qprof::detail

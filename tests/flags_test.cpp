@@ -129,6 +129,7 @@ TEST_CASE("options of the folded and chrome reports") {
     CHECK_FALSE(defaults.folded_merge_threads);
     CHECK_FALSE(defaults.folded_hits);
     CHECK_FALSE(defaults.folded_keys);
+    CHECK_FALSE(defaults.folded_args);
     CHECK_FALSE(defaults.chrome_hits);
     CHECK_FALSE(defaults.chrome_keys);  // args would split speedscope's frames by key
     Args some{{"-Zprofile-queries-folded=keys,merge-threads", "-Zprofile-queries-chrome=hits"}};
@@ -140,9 +141,12 @@ TEST_CASE("options of the folded and chrome reports") {
     CHECK_FALSE(report.chrome_keys);
     Args keys{{"-Z", "profile-queries", "-Zprofile-queries-chrome=keys"}};
     CHECK(parse(keys).report.chrome_keys);
+    Args args{{"-Z", "profile-queries", "-Zprofile-queries-folded=args"}};
+    CHECK(parse(args).report.folded_args);
+    CHECK_FALSE(parse(args).report.folded_keys);
     CHECK(error_of({"-Z", "profile-queries-folded=hit"}) ==
           "qprof: unknown option 'hit' in '-Z profile-queries-folded=hit'. Did you mean 'hits'? "
-          "Valid options: merge-threads, hits, keys.");
+          "Valid options: merge-threads, hits, keys, args.");
     CHECK(error_of({"-Z", "profile-queries-chrome"}) ==
           "qprof: flag '-Z profile-queries-chrome' needs a value, as in "
           "'-Z profile-queries-chrome=hits,keys'.");

@@ -76,6 +76,12 @@ struct LargePageAllocator {
 
 using NodeVector = std::vector<Node, detail::LargePageAllocator<Node>>;
 
+// The thread CPU time of one activity (a node), recorded at its entry and exit.
+struct ActivityCpu {
+    std::uint32_t node = 0;  // index into ThreadTrace::nodes
+    std::int64_t cpu_ns = 0;
+};
+
 struct ThreadTrace {
     std::uint32_t index = 0;
     std::uint32_t run = 0;  // into Trace::runs: the process that ran it
@@ -84,7 +90,12 @@ struct ThreadTrace {
     // With -Z profile-queries-and-keys, one entry per node: 0 for none, otherwise the index
     // + 1 of its text in Trace::key_texts. Empty when keys were not recorded.
     std::vector<std::uint32_t> keys;
+    // The CPU time of each activity that recorded one, by ascending node: a pass that waits
+    // shows wall time well above its CPU time. Regions and unfinished activities have none.
+    std::vector<ActivityCpu> activity_cpu;
 
+    // The thread CPU time of a node, or -1 when it recorded none.
+    std::int64_t cpu_ns(std::uint32_t node) const;
     // Top-level nodes in call order.
     std::vector<std::uint32_t> roots() const;
     // Immediate children of a node in call order.
@@ -95,14 +106,16 @@ struct ThreadTrace {
 
 struct ProviderTotals {
     std::string provider;
-    bool is_activity = false;
-    std::uint64_t count = 0;  // every node, hits included
+    bool is_activity = false;  // an activity or a region
+    bool is_region = false;    // entered with qprof::enter_region: ends when the next begins
+    std::uint64_t count = 0;   // every node, hits included
     std::uint64_t hits = 0;
     std::uint64_t misses = 0;
     std::int64_t total_ns = 0;    // inclusive; a provider re-entered inside itself counts once
     std::int64_t self_ns = 0;     // total minus the time of timed children
     std::int64_t blocked_ns = 0;  // time spent waiting on other threads
     std::int64_t load_ns = 0;     // time spent loading from a persistent cache
+    std::int64_t cpu_ns = 0;      // activities: thread CPU time, summed over their runs
 };
 
 // One run of the program: which process it was and when it ran. Fields a stream does not carry
@@ -149,6 +162,9 @@ struct Trace {
     std::uint64_t node_count() const;
     // The key of a node as text; empty when it has none or keys were not recorded.
     std::string_view key_of(const ThreadTrace& thread, std::uint32_t node) const;
+    // The name a node is shown by: its provider's, and for an activity with an argument
+    // (PROFILE_ACTIVITY_ARG), the argument after it: "codegen unit(math)".
+    std::string name_of(const ThreadTrace& thread, std::uint32_t node) const;
     const ProviderTotals& provider_of(const Node& node) const {
         return providers[sites[node.site].provider_index];
     }

@@ -95,10 +95,11 @@ std::vector<std::string> table_cells(const SummaryRow& row, std::int64_t summed_
     const std::string hit_rate = row.hit_rate ? share_text(static_cast<std::int64_t>(p.hits),
                                                            static_cast<std::int64_t>(p.count))
                                               : "\u2014";
-    return {provider_label(p.provider, p.is_activity),
+    return {provider_label(p.provider, p.is_activity, p.is_region),
             ms_text(p.self_ns),
             share_text(p.self_ns, summed_self),
             ms_text(p.total_ns),
+            p.is_activity && !p.is_region ? ms_text(p.cpu_ns) : "\u2014",
             detail::with_thousands(p.count),
             hits_recorded ? detail::with_thousands(p.hits) : "\u2014",
             hit_rate,
@@ -112,6 +113,7 @@ TextTable summary_table() {
                       {"self ms"},
                       {"self %"},
                       {"total ms"},
+                      {"cpu ms"},
                       {"count"},
                       {"hits"},
                       {"hit rate"},
@@ -137,10 +139,48 @@ void write_totals_line(const Trace& trace, std::size_t hidden, const SummaryOpti
     }
 }
 
-void append_json_row(std::string& json, const SummaryRow& row) {
+// The time spent in regions, every thread's summed: what each region's share is of.
+std::int64_t region_ns(const Trace& trace) {
+    std::int64_t sum = 0;
+    for (const ProviderTotals& provider : trace.providers) {
+        sum += provider.is_region ? provider.total_ns : 0;
+    }
+    return sum;
+}
+
+// Each region's share of the time spent in regions, largest first (the JIT profiler's "time
+// spent in which loops"); nothing when the run entered none.
+void write_regions(const Trace& trace, std::ostream& out) {
+    const std::int64_t in_regions = region_ns(trace);
+    std::vector<const ProviderTotals*> regions;
+    for (const ProviderTotals& provider : trace.providers) {
+        if (provider.is_region) {
+            regions.push_back(&provider);
+        }
+    }
+    if (regions.empty()) {
+        return;
+    }
+    std::stable_sort(regions.begin(), regions.end(), [](const auto* a, const auto* b) {
+        return a->total_ns != b->total_ns ? a->total_ns > b->total_ns : a->provider < b->provider;
+    });
+    using Align = TextTable::Align;
+    TextTable table{{{"region", Align::left}, {"total ms"}, {"share"}, {"runs"}}};
+    for (const ProviderTotals* region : regions) {
+        table.add_row({detail::text_field(region->provider), ms_text(region->total_ns),
+                       share_text(region->total_ns, in_regions),
+                       detail::with_thousands(region->count)});
+    }
+    out << '\n';
+    table.write(out);
+    out << "regions: " << ms_text(in_regions) << " ms in all, every thread's summed\n\n";
+}
+
+void append_json_row(std::string& json, const SummaryRow& row, std::int64_t in_regions) {
     const ProviderTotals& p = *row.provider;
     json += "{\"provider\":" + detail::json_string(p.provider);
     json += p.is_activity ? ",\"activity\":true" : ",\"activity\":false";
+    json += p.is_region ? ",\"region\":true" : ",\"region\":false";
     json += ",\"self_ns\":" + std::to_string(p.self_ns);
     json += ",\"self_percent\":" + json_number(row.self_percent);
     json += ",\"total_ns\":" + std::to_string(p.total_ns);
@@ -148,7 +188,14 @@ void append_json_row(std::string& json, const SummaryRow& row) {
     json += ",\"hits\":" + std::to_string(p.hits);
     json += ",\"hit_rate\":" + (row.hit_rate ? json_number(*row.hit_rate) : "null");
     json += ",\"blocked_ns\":" + std::to_string(p.blocked_ns);
-    json += ",\"load_ns\":" + std::to_string(p.load_ns) + "}";
+    json += ",\"load_ns\":" + std::to_string(p.load_ns);
+    json += ",\"cpu_ns\":" +
+            (p.is_activity && !p.is_region ? std::to_string(p.cpu_ns) : std::string{"null"});
+    json += ",\"region_percent\":" +
+            (p.is_region && in_regions > 0 ? json_number(100.0 * static_cast<double>(p.total_ns) /
+                                                         static_cast<double>(in_regions))
+                                           : std::string{"null"}) +
+            "}";
 }
 
 }  // namespace
@@ -157,10 +204,12 @@ CommandSpec summarize_command() {
     return {
         "summarize",
         "Prints where the time of a saved run went: one row per provider, activities marked "
-        "\"(activity)\", with its self time (its own, without the queries it asked), its "
-        "share of all self time, its total time, how often it was asked, its hits and hit "
-        "rate, and the time it spent blocked on other threads and loading from a persistent "
-        "cache. Under the table: the run's program, command line, directory, host, start and "
+        "\"(activity)\" and regions \"(region)\", with its self time (its own, without the "
+        "queries it asked), its share of all self time, its total time, an activity's thread "
+        "CPU time, how often it was asked, its hits and hit rate, and the time it spent blocked "
+        "on other threads and loading from a persistent cache; then each region's share of the "
+        "time spent in regions. Under the table: the run's program, command line, directory, host, "
+        "start and "
         "end time and peak memory. Times are in milliseconds; with --json, in nanoseconds.",
         {{"sort", 0, "KEY", "order of the rows, largest first; name sorts A to Z", sort_names()},
          {"percent-above", 0, "P", "only the providers with more than P % of the self time"},
@@ -213,6 +262,7 @@ void write_summary_text(const Trace& trace, const SummaryOptions& options, std::
         table.add_row(table_cells(row, summed_self, trace.selection.hits));
     }
     table.write(out);
+    write_regions(trace, out);
     write_totals_line(trace, trace.providers.size() - rows.size(), options, out);
 }
 
@@ -230,7 +280,7 @@ void write_summary_json(const Trace& trace, const SummaryOptions& options, std::
     const std::vector<SummaryRow> rows = summary_rows(trace, options);
     for (std::size_t i = 0; i < rows.size(); ++i) {
         json += i > 0 ? ",\n" : "\n";
-        append_json_row(json, rows[i]);
+        append_json_row(json, rows[i], region_ns(trace));
     }
     out << json << "]}\n";
 }
@@ -245,9 +295,9 @@ void write_summary(const Trace& trace, const SummaryOptions& options, std::ostre
     }
 }
 
-std::string provider_label(std::string_view provider, bool is_activity) {
+std::string provider_label(std::string_view provider, bool is_activity, bool is_region) {
     const std::string name = detail::text_field(provider);
-    return is_activity ? name + " (activity)" : name;
+    return is_region ? name + " (region)" : is_activity ? name + " (activity)" : name;
 }
 
 std::string ms_text(std::int64_t ns) {

@@ -1,4 +1,5 @@
-// Keys in the event stream, written only with -Z profile-queries-and-keys.
+// Keys in the event stream, written with -Z profile-queries-and-keys, and for every activity
+// that has an argument (PROFILE_ACTIVITY_ARG: the argument is the activity's key).
 //
 //   ScopeGuard scope{site, RecordKind::miss, [&](auto&& use) { use(id); }};   // key taken lazily
 //
@@ -183,9 +184,12 @@ ScopeGuard::ScopeGuard(Site& site, RecordKind kind, KeyFn&& key) {
         if (!selected(site, t->generation, kind)) [[unlikely]] {
             return;
         }
-        if (g_record_keys && t->depth < kMaxRecordedDepth &&
-            selected(site, t->generation, RecordKind::key)) [[unlikely]] {
-            // not for a scope too deep to be recorded
+        // An activity's key is its argument, recorded whenever the activity is; a query's key
+        // only with -Z profile-queries-and-keys, and when the selection keeps its keys. Not for
+        // a scope too deep to be recorded.
+        if ((kind == RecordKind::activity ||
+             (g_record_keys && selected(site, t->generation, RecordKind::key))) &&
+            t->depth < kMaxRecordedDepth) [[unlikely]] {
             key([t](const auto& k) { write_key_record(*t, k); });
         }
         enter(*t, site, kind);
@@ -197,7 +201,7 @@ ScopeGuard::ScopeGuard(Site& site, RecordKind kind, KeyFn&& key) {
 template <typename Key>
 decltype(auto) make_key(const Key& key) {
     if constexpr (std::is_array_v<Key>) {
-        return static_cast<std::decay_t<Key>>(key);
+        return static_cast<const std::remove_extent_t<Key>*>(key);  // Key is char[N], not const
     } else {
         return (key);
     }

@@ -25,6 +25,7 @@ enum class RecordKind : std::uint8_t {
     blocked = 4,
     load = 5,
     key = 6,  // the key of the next record at the same depth (see key_record.hpp)
+    cpu = 7,  // the thread CPU time of the activity record right before it (see activity.hpp)
 };
 
 inline constexpr std::uint32_t kDepthMask = (1u << 24) - 1;
@@ -48,7 +49,9 @@ constexpr std::uint64_t kind_bit(RecordKind kind) {
     return std::uint64_t{1} << static_cast<unsigned>(kind);
 }
 // Words of a record other than a key record (whose length depends on the key type).
-constexpr std::uint32_t record_words(RecordKind kind) { return kind == RecordKind::hit ? 1 : 3; }
+constexpr std::uint32_t record_words(RecordKind kind) {
+    return kind == RecordKind::hit ? 1 : kind == RecordKind::cpu ? 2 : 3;
+}
 
 struct Chunk {
     static constexpr std::uint32_t kWords = 8188;  // a chunk is 64 KiB
@@ -68,6 +71,8 @@ struct OpenFrame {
     std::uint64_t start;
 };
 inline constexpr std::uint32_t kOpenFrames = 128;
+// Regions open at once on a thread, each inside a scope entered in the one before (region.hpp).
+inline constexpr std::uint32_t kOpenRegions = 16;
 
 struct ThreadRecord;
 
@@ -78,6 +83,8 @@ struct ThreadState {
     std::uint32_t generation;  // the session this thread's chunk belongs to
     std::uint32_t depth;
     OpenFrame open[kOpenFrames];
+    std::uint32_t regions;                     // open regions, each a frame of `open`
+    std::uint32_t region_depth[kOpenRegions];  // their depths, innermost last
 };
 
 // The recording session's generation; 0 while nothing records.
@@ -93,6 +100,8 @@ extern thread_local constinit ThreadState t_state __attribute__((tls_model("init
 // Both return false when the event must not be recorded (no session, or the thread is exiting).
 bool attach_thread(ThreadState& t, std::uint32_t generation);
 bool swap_full_chunk(ThreadState& t);
+// Ends the regions open at `depth` and deeper at `end_tick` (a scope around them is ending).
+void close_regions(ThreadState& t, std::uint32_t depth, std::uint64_t end_tick);
 
 // What this session records at a site, as Site::selection holds it: computed from the site's
 // name and the session's EventSelection once per site and session.
@@ -187,7 +196,8 @@ class ScopeGuard {
             }
         }
     }
-    // With a key, taken only while keys are recorded: key(use) calls use(the key).
+    // With a key, taken only while keys are recorded (an activity's argument: while recording):
+    // key(use) calls use(the key).
     template <typename KeyFn>
     ScopeGuard(Site& site, RecordKind kind, KeyFn&& key);
     ~ScopeGuard() {
@@ -199,6 +209,8 @@ class ScopeGuard {
     ScopeGuard& operator=(const ScopeGuard&) = delete;
     ScopeGuard(ScopeGuard&&) = delete;
     ScopeGuard& operator=(ScopeGuard&&) = delete;
+
+    bool recording() const { return head_ != 0; }
 
     // What the scope turned out to be, e.g. a load that found nothing and became a miss.
     void set_kind(RecordKind kind) {
@@ -228,20 +240,34 @@ class ScopeGuard {
         }
     }
 
-    void leave() {
+    void leave() { finish<false>(0); }
+
+    // Writes the scope's record; an activity's CPU time follows it in a cpu record.
+    template <bool kWithCpu>
+    void finish(std::uint64_t cpu_ns) {
         const std::uint64_t end = now();
         ThreadState& t = t_state;
         if (t.generation != generation_) [[unlikely]] {
             return;  // a newer session began inside this scope; it is not part of that one
         }
-        --t.depth;
-        if (std::uint64_t* pos = reserve_words(t, 3)) {
+        const std::uint32_t depth = head_depth(head_);
+        if (t.depth != depth + 1) [[unlikely]] {
+            close_regions(t, depth + 1, end);  // regions entered inside this scope end with it
+        }
+        t.depth = depth;
+        constexpr std::uint32_t kWords = kWithCpu ? 5 : 3;
+        if (std::uint64_t* pos = reserve_words(t, kWords)) {
             pos[0] = head_;
             pos[1] = start_;
             pos[2] = end;
-            publish(t, pos + 3);
+            if constexpr (kWithCpu) {
+                pos[3] = record_head(RecordKind::cpu, depth, 0);
+                pos[4] = cpu_ns;
+            }
+            publish(t, pos + kWords);
         }
     }
+    friend class ActivityGuard;
 
     std::uint64_t head_ = 0;  // 0: not recording
     std::uint64_t start_ = 0;

@@ -12,7 +12,8 @@
 
 namespace qprof::detail {
 
-enum class SiteKind : std::uint8_t { query, activity };
+// A region (qprof::enter_region) is an activity that ends when the next region begins.
+enum class SiteKind : std::uint8_t { query, activity, region };
 
 struct Site {
     const char* provider;
