@@ -42,7 +42,7 @@ std::uint64_t zigzag(std::int64_t value) {
     return (static_cast<std::uint64_t>(value) << 1) ^ static_cast<std::uint64_t>(value >> 63);
 }
 
-bool has_keys(const Trace& trace, const Preorder& order) {
+bool has_keys(const Preorder& order) {
     return !order.thread().keys.empty();  // keys recorded, or an activity's argument
 }
 
@@ -171,7 +171,7 @@ PayloadColumns write_payload_columns(std::ostream& out, const Trace& trace,
         auto& thread = sizes.emplace_back();
         const std::vector<std::int64_t> gaps = start_gaps(order);
         for (const Column& column : layout::kColumns) {
-            if (!column.optional || has_keys(trace, order)) {
+            if (!column.optional || has_keys(order)) {
                 thread.emplace_back(column.name,
                                     write_column(deflater, column, trace, order, important, gaps));
             }
