@@ -14,8 +14,9 @@
 //   with ",unfinished" for a scope still open when the session ended. No args by default:
 //   speedscope makes them part of the frame name. With -Z profile-queries-chrome=keys and
 //   keys recorded, args.key. An activity's argument (PROFILE_ACTIVITY_ARG) is always there,
-//   as args.arg: an activity per unit is what the argument is for; so is an activity's thread
-//   CPU time, args.cpu_us (µs with three decimals, as ts and dur). tid is the thread's index + 1,
+//   as args.arg: an activity per unit is what the argument is for. An activity's thread CPU
+//   time is "tdur", the format's own field for a thread-clock duration (µs with three
+//   decimals, as ts and dur), not an arg that would split its frame. tid is the thread's index + 1,
 //   pid its run's index + 1: a merged build has one process per run, named after its program,
 //   labelled with its real pid and sorted by start time.
 // - ts and dur are microseconds from the session start, written from integer nanoseconds
@@ -211,25 +212,21 @@ class EventWriter {
     void write_args(const ThreadTrace& thread, std::uint32_t index) {
         // An activity's argument always goes; a query's key with -Z profile-queries-chrome=keys.
         const bool activity = thread.nodes[index].outcome == Outcome::activity;
+        if (activity) {
+            buffer_ += ",\"tdur\":";
+            append_microseconds(buffer_, thread.cpu_ns(index));
+        }
         const std::uint32_t key =
             thread.keys.empty() || !(with_keys_ || activity) ? 0 : thread.keys[index];
-        const std::int64_t cpu_ns = activity ? thread.cpu_ns(index) : -1;
-        if (key == 0 && cpu_ns < 0) {
+        if (key == 0) {
             return;
         }
-        buffer_ += ",\"args\":{";
-        if (key != 0) {
-            std::string& text = keys_[key - 1];
-            if (text.empty()) {  // each key escaped once, when first used
-                text = json_string(trace_.key_texts[key - 1]);
-            }
-            buffer_ += activity ? "\"arg\":" : "\"key\":";
-            buffer_ += text;
+        std::string& text = keys_[key - 1];
+        if (text.empty()) {  // each key escaped once, when first used
+            text = json_string(trace_.key_texts[key - 1]);
         }
-        if (cpu_ns >= 0) {
-            buffer_ += key != 0 ? ",\"cpu_us\":" : "\"cpu_us\":";
-            append_microseconds(buffer_, cpu_ns);
-        }
+        buffer_ += activity ? ",\"args\":{\"arg\":" : ",\"args\":{\"key\":";
+        buffer_ += text;
         buffer_ += '}';
     }
 
