@@ -13,6 +13,8 @@ namespace qprof::detail {
 
 std::atomic<std::uint32_t> g_generation{0};
 thread_local constinit ThreadState t_state{};
+std::atomic<bool> g_record_memory{false};
+thread_local constinit AllocationCounters t_allocations{};
 
 namespace {
 
@@ -233,7 +235,7 @@ bool swap_full_chunk(ThreadState& t) {
     return true;
 }
 
-RecordingStart begin_recording(ClockKind clock, bool record_keys) {
+RecordingStart begin_recording(ClockKind clock, bool record_keys, bool record_memory) {
     install_fork_handlers();
     Registry& reg = registry();
     std::lock_guard lock{reg.mutex};
@@ -251,11 +253,15 @@ RecordingStart begin_recording(ClockKind clock, bool record_keys) {
     reg.names.clear();
     reg.session_thread = std::this_thread::get_id();
     const RecordingStart start{reg.active_generation, now(), steady_ns()};
+    g_record_memory.store(record_memory, std::memory_order_relaxed);
     g_generation.store(reg.active_generation, std::memory_order_release);
     return start;
 }
 
-void stop_recording() { g_generation.store(0, std::memory_order_release); }
+void stop_recording() {
+    g_generation.store(0, std::memory_order_release);
+    g_record_memory.store(false, std::memory_order_relaxed);
+}
 
 void end_recording() {
     Registry& reg = registry();

@@ -11,14 +11,25 @@ namespace qprof::detail {
 
 using raw::corrupt;
 
+namespace {
+bool is_timed(RecordKind kind) { return kind >= RecordKind::miss && kind <= RecordKind::load; }
+}  // namespace
+
 void RecordChecker::start(std::uint64_t start_tick) { *this = RecordChecker{start_tick}; }
 
 void RecordChecker::check(std::span<const std::uint64_t> words, std::uint64_t words_at,
                           std::uint32_t sites, const RecordedKeyTexts& keys) {
+    RecordKind previous = RecordKind::key;
     for (std::size_t pos = 0; pos < words.size();) {
         const std::uint64_t at = words_at + pos * 8;
         const std::uint64_t head = words[pos];
         const RecordKind kind = head_kind(head);
+        if (kind == RecordKind::memory && !is_timed(previous)) {
+            corrupt(at,
+                    "a memory record that does not follow a timed record (kinds 2 to 5) in "
+                    "its block");
+        }
+        previous = kind;
         if (head_depth(head) >= raw::kMaxDepth) {
             corrupt(at, "record depth " + std::to_string(head_depth(head)) +
                             " (expected less than " + std::to_string(raw::kMaxDepth) + ")");
@@ -28,7 +39,7 @@ void RecordChecker::check(std::span<const std::uint64_t> words, std::uint64_t wo
             corrupt(at, "a record of " + std::to_string(length) +
                             " words is cut off by the end of its block");
         }
-        if (kind != RecordKind::key && kind != RecordKind::hit) {
+        if (is_timed(kind)) {
             const std::uint64_t start = words[pos + 1];
             const std::uint64_t end = words[pos + 2];
             check_tick(start, at + 8);
@@ -36,7 +47,7 @@ void RecordChecker::check(std::span<const std::uint64_t> words, std::uint64_t wo
             summed_ticks_ += static_cast<double>(end >= start ? end - start : start - end);
             reversed_ += end < start;
         }
-        events_ += kind != RecordKind::key;
+        events_ += kind != RecordKind::key && kind != RecordKind::memory;
         pos += length;
     }
 }
@@ -53,9 +64,9 @@ std::uint32_t RecordChecker::record_length(std::uint64_t head, std::uint64_t at,
         }
         return 1 + words;
     }
-    if (kind < RecordKind::hit || kind > RecordKind::load) {
+    if ((kind < RecordKind::hit || kind > RecordKind::load) && kind != RecordKind::memory) {
         corrupt(at, "unknown record kind " + std::to_string(static_cast<int>(kind)) +
-                        " (expected 1 to 6)");
+                        " (expected 1 to 6, or 16)");
     }
     if (id == 0 || id >= sites) {
         corrupt(at, "record of undeclared site " + std::to_string(id) + " (" +

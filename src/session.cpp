@@ -25,8 +25,8 @@
 #include "recording_control.hpp"
 #include "report_files.hpp"
 #include "report_writer.hpp"
-#include "testing.hpp"
 #include "run_info.hpp"
+#include "testing.hpp"
 #include "text.hpp"
 #include "trace_completion.hpp"
 
@@ -165,9 +165,9 @@ std::string expand_name(const std::string& pattern, std::string program) {
 }
 
 // begin_recording refuses a second session with std::logic_error; users catch SessionError.
-detail::RecordingStart begin_sole_recording(detail::ClockKind clock, bool record_keys) {
+detail::RecordingStart begin_sole_recording(detail::ClockKind clock, const SessionOptions& opts) {
     try {
-        return detail::begin_recording(clock, record_keys);
+        return detail::begin_recording(clock, opts.record_keys, opts.record_memory);
     } catch (const std::logic_error& error) {
         throw SessionError(std::string{error.what()} +
                            ". Let the first qprof::Session end (or call its finish()) before "
@@ -228,7 +228,7 @@ Session::Session(SessionOptions options, bool build_trace) : state_(std::make_un
                      "record nothing; rebuild with -Dprofiling=enabled to profile\n";
     }
     state_->clock = choose_clock(opts.clock);
-    const detail::RecordingStart start = begin_sole_recording(state_->clock, opts.record_keys);
+    const detail::RecordingStart start = begin_sole_recording(state_->clock, opts);
     state_->generation = start.generation;
     state_->calibration.start_tick = start.tick;
     state_->start_steady_ns = start.steady_ns;

@@ -53,11 +53,20 @@ class TotalsBuilder {
         const std::uint32_t site = head_site(head);
         mark_site_seen(sites_seen_, site);
         // An end before the start (a clock that went back) is no time, as in a completed tree.
+        last_head_ = head;
         totals_.add(slots_->slot(site), head_depth(head), outcome_of(head_kind(head)),
                     static_cast<std::int64_t>(start),
                     static_cast<std::int64_t>(std::max(start, end)));
         ++events_;
     }
+    // Counted as a completed tree counts it: for a finished timed node only.
+    void memory(const MemoryAmount& amount) {
+        if (carries_memory(last_head_)) {
+            totals_.add_memory(slots_->slot(head_site(last_head_)), head_depth(last_head_), amount);
+            memory_seen_ = true;
+        }
+    }
+    bool memory_seen() const { return memory_seen_; }
 
     const std::vector<bool>& sites_seen() const { return sites_seen_; }
     const TotalsAccumulator& totals() const { return totals_; }
@@ -68,6 +77,8 @@ class TotalsBuilder {
     TotalsAccumulator totals_;
     std::vector<bool> sites_seen_;
     std::uint64_t events_ = 0;
+    std::uint64_t last_head_ = 0;
+    bool memory_seen_ = false;
 };
 
 }  // namespace qprof::detail

@@ -13,6 +13,7 @@
 
 #include "key_texts.hpp"
 #include "record_parser.hpp"
+#include "totals.hpp"
 
 namespace qprof::detail {
 
@@ -21,6 +22,13 @@ constexpr Outcome outcome_of(RecordKind kind) {
                                      Outcome::activity, Outcome::blocked, Outcome::load};
     const auto index = static_cast<std::size_t>(kind);
     return index < std::size(kOutcomes) ? kOutcomes[index] : Outcome::miss;
+}
+
+// Whether a node's memory counts: a finished timed node's (a hit or a scope cut by the end of the
+// session has none).
+constexpr bool carries_memory(std::uint64_t head) {
+    return head_kind(head) != RecordKind::hit && head_kind(head) != RecordKind::key &&
+           head_kind(head) != RecordKind::memory && !head_unfinished(head) && head != 0;
 }
 
 // Marks a site id as used by some record, growing the set as ids appear.
@@ -48,6 +56,14 @@ class TreeBuilder {
     // parse_records' sink.
     void key(std::uint32_t depth, std::uint32_t text_id) { pending_key(depth) = text_id; }
     void node(std::uint64_t head, std::uint64_t start, std::uint64_t end) { add(head, start, end); }
+    // The memory of the last node; the first such record starts an entry for every node.
+    void memory(const MemoryAmount& amount) {
+        if (nodes_.empty() || nodes_.back().outcome == Outcome::hit || nodes_.back().unfinished) {
+            return;  // as the totals builder: a finished timed node's memory only
+        }
+        memory_.resize(nodes_.size());
+        memory_.back() = amount.use();
+    }
 
     // Adds one record; a hit has start and end 0. Until the trace is completed, node times
     // are raw clock ticks. Inline and built in place: this runs for every event.
@@ -81,6 +97,9 @@ class TreeBuilder {
 
     NodeVector& nodes() { return nodes_; }
     std::vector<std::uint32_t>& keys() { return keys_; }
+    // Per node when some record carried memory (entries for the last nodes may be missing),
+    // otherwise empty.
+    std::vector<MemoryUse>& memory() { return memory_; }
     // Which site ids the records used.
     const std::vector<bool>& sites_seen() const { return sites_seen_; }
 
@@ -113,6 +132,7 @@ class TreeBuilder {
     bool keys_recorded_ = false;
     std::vector<std::uint32_t> keys_;          // per node, when keys are recorded
     std::vector<std::uint32_t> pending_keys_;  // by depth
+    std::vector<MemoryUse> memory_;
 };
 
 }  // namespace qprof::detail

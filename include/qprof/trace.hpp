@@ -75,6 +75,16 @@ struct LargePageAllocator {
 
 using NodeVector = std::vector<Node, detail::LargePageAllocator<Node>>;
 
+// Memory allocated on a scope's own thread while it was open (-Z profile-queries-memory and the
+// allocation hook, qprof/alloc_hook.hpp), in the allocator's usable bytes.
+struct MemoryUse {
+    std::uint64_t allocated_bytes = 0;
+    std::uint64_t allocations = 0;
+    // Allocated minus freed while the scope was open: what it left behind (a memo table's new
+    // entries). Negative when the scope freed more than it allocated.
+    std::int64_t retained_bytes = 0;
+};
+
 struct ThreadTrace {
     std::uint32_t index = 0;
     std::uint32_t run = 0;  // into Trace::runs: the process that ran it
@@ -83,6 +93,9 @@ struct ThreadTrace {
     // With -Z profile-queries-and-keys, one entry per node: 0 for none, otherwise the index
     // + 1 of its text in Trace::key_texts. Empty when keys were not recorded.
     std::vector<std::uint32_t> keys;
+    // With -Z profile-queries-memory, one entry per node, inclusive of its children: zero for
+    // hits and unfinished scopes. Empty when memory was not recorded.
+    std::vector<MemoryUse> memory;
 
     // Top-level nodes in call order.
     std::vector<std::uint32_t> roots() const;
@@ -102,6 +115,10 @@ struct ProviderTotals {
     std::int64_t self_ns = 0;     // total minus the time of timed children
     std::int64_t blocked_ns = 0;  // time spent waiting on other threads
     std::int64_t load_ns = 0;     // time spent loading from a persistent cache
+    // With -Z profile-queries-memory: inclusive (a provider re-entered inside itself counts
+    // once) and self (minus what its timed children used).
+    MemoryUse memory_total{};
+    MemoryUse memory_self{};
 };
 
 // One run of the program: which process it was and when it ran. Fields a stream does not carry
@@ -141,6 +158,7 @@ struct Trace {
 
     std::vector<std::string> key_texts;  // each distinct key text once
     bool keys_recorded = false;          // -Z profile-queries-and-keys
+    bool memory_recorded = false;        // -Z profile-queries-memory: some scope carries memory
 
     std::uint64_t node_count() const;
     // The key of a node as text; empty when it has none or keys were not recorded.

@@ -89,33 +89,50 @@ std::string share_text(std::int64_t part, std::int64_t whole) {
     return part > 0 ? detail::html::percent_text(part, whole) : "0.0 %";
 }
 
-std::vector<std::string> table_cells(const SummaryRow& row, std::int64_t summed_self) {
+std::vector<std::string> table_cells(const SummaryRow& row, std::int64_t summed_self, bool memory) {
     const ProviderTotals& p = *row.provider;
     const std::string hit_rate = row.hit_rate ? share_text(static_cast<std::int64_t>(p.hits),
                                                            static_cast<std::int64_t>(p.count))
                                               : "\u2014";
-    return {provider_label(p.provider, p.is_activity),
-            ms_text(p.self_ns),
-            share_text(p.self_ns, summed_self),
-            ms_text(p.total_ns),
-            detail::with_thousands(p.count),
-            detail::with_thousands(p.hits),
-            hit_rate,
-            ms_text(p.blocked_ns),
-            ms_text(p.load_ns)};
+    std::vector<std::string> cells{provider_label(p.provider, p.is_activity),
+                                   ms_text(p.self_ns),
+                                   share_text(p.self_ns, summed_self),
+                                   ms_text(p.total_ns),
+                                   detail::with_thousands(p.count),
+                                   detail::with_thousands(p.hits),
+                                   hit_rate,
+                                   ms_text(p.blocked_ns),
+                                   ms_text(p.load_ns)};
+    if (memory) {
+        for (const MemoryUse* use : {&p.memory_self, &p.memory_total}) {
+            cells.push_back(kib_text(static_cast<std::int64_t>(use->allocated_bytes)));
+            cells.push_back(detail::with_thousands(use->allocations));
+            cells.push_back(kib_text(use->retained_bytes));
+        }
+    }
+    return cells;
 }
 
-TextTable summary_table() {
+// With memory, self then inclusive: allocated, allocations, retained.
+TextTable summary_table(bool memory) {
     using Align = TextTable::Align;
-    return TextTable{{{"provider", Align::left},
-                      {"self ms"},
-                      {"self %"},
-                      {"total ms"},
-                      {"count"},
-                      {"hits"},
-                      {"hit rate"},
-                      {"blocked ms"},
-                      {"load ms"}}};
+    std::vector<TextTable::Column> columns{{"provider", Align::left},
+                                           {"self ms"},
+                                           {"self %"},
+                                           {"total ms"},
+                                           {"count"},
+                                           {"hits"},
+                                           {"hit rate"},
+                                           {"blocked ms"},
+                                           {"load ms"}};
+    if (memory) {
+        for (const std::string prefix : {"self ", "total "}) {
+            columns.push_back({prefix + "alloc KiB"});
+            columns.push_back({prefix + "allocs"});
+            columns.push_back({prefix + "retained KiB"});
+        }
+    }
+    return TextTable{std::move(columns)};
 }
 
 void write_totals_line(const Trace& trace, std::size_t hidden, const SummaryOptions& options,
@@ -130,7 +147,14 @@ void write_totals_line(const Trace& trace, std::size_t hidden, const SummaryOpti
     }
 }
 
-void append_json_row(std::string& json, const SummaryRow& row) {
+void append_memory_json(std::string& json, std::string_view prefix, const MemoryUse& use) {
+    const std::string field = ",\"" + std::string{prefix};
+    json += field + "allocated_bytes\":" + std::to_string(use.allocated_bytes);
+    json += field + "allocations\":" + std::to_string(use.allocations);
+    json += field + "retained_bytes\":" + std::to_string(use.retained_bytes);
+}
+
+void append_json_row(std::string& json, const SummaryRow& row, bool memory) {
     const ProviderTotals& p = *row.provider;
     json += "{\"provider\":" + detail::json_string(p.provider);
     json += p.is_activity ? ",\"activity\":true" : ",\"activity\":false";
@@ -141,7 +165,12 @@ void append_json_row(std::string& json, const SummaryRow& row) {
     json += ",\"hits\":" + std::to_string(p.hits);
     json += ",\"hit_rate\":" + (row.hit_rate ? json_number(*row.hit_rate) : "null");
     json += ",\"blocked_ns\":" + std::to_string(p.blocked_ns);
-    json += ",\"load_ns\":" + std::to_string(p.load_ns) + "}";
+    json += ",\"load_ns\":" + std::to_string(p.load_ns);
+    if (memory) {
+        append_memory_json(json, "", p.memory_total);
+        append_memory_json(json, "self_", p.memory_self);
+    }
+    json += "}";
 }
 
 }  // namespace
@@ -201,9 +230,9 @@ std::vector<SummaryRow> summary_rows(const Trace& trace, const SummaryOptions& o
 void write_summary_text(const Trace& trace, const SummaryOptions& options, std::ostream& out) {
     const std::int64_t summed_self = summed_self_ns(trace);
     const std::vector<SummaryRow> rows = summary_rows(trace, options);
-    TextTable table = summary_table();
+    TextTable table = summary_table(trace.memory_recorded);
     for (const SummaryRow& row : rows) {
-        table.add_row(table_cells(row, summed_self));
+        table.add_row(table_cells(row, summed_self, trace.memory_recorded));
     }
     table.write(out);
     write_totals_line(trace, trace.providers.size() - rows.size(), options, out);
@@ -221,7 +250,7 @@ void write_summary_json(const Trace& trace, const SummaryOptions& options, std::
     const std::vector<SummaryRow> rows = summary_rows(trace, options);
     for (std::size_t i = 0; i < rows.size(); ++i) {
         json += i > 0 ? ",\n" : "\n";
-        append_json_row(json, rows[i]);
+        append_json_row(json, rows[i], trace.memory_recorded);
     }
     out << json << "]}\n";
 }
@@ -239,6 +268,12 @@ void write_summary(const Trace& trace, const SummaryOptions& options, std::ostre
 std::string provider_label(std::string_view provider, bool is_activity) {
     const std::string name = detail::text_field(provider);
     return is_activity ? name + " (activity)" : name;
+}
+
+std::string kib_text(std::int64_t bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f", static_cast<double>(bytes) / 1024.0);
+    return text;
 }
 
 std::string ms_text(std::int64_t ns) {
