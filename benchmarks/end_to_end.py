@@ -19,6 +19,7 @@ its reports: a difference would be a lost event.
     benchmarks/end_to_end.py build-bench --runs 21
     benchmarks/end_to_end.py build-bench --quick        # one short run of each: does it work?
     benchmarks/end_to_end.py build-bench --cpu          # CPU time, for a machine others load
+    benchmarks/end_to_end.py build-bench --cpu --before ../old/build-bench   # a change's effect
 
 On a machine other programs keep busy, wall time mostly measures the wait for a core; --cpu
 measures each process's CPU time instead (user and system, every thread, the collector's
@@ -87,14 +88,14 @@ def check_events(program, events):
 def print_table(title, medians, baseline, events, budgets, runs, cpu):
     measure = "CPU time" if cpu else "wall time"
     print(f"\n{title}: median {measure} of {runs} interleaved runs, {events:,} events")
-    print(f"{'run':<28}{'time':>10}{'overhead':>10}{'per event':>11}  budget")
+    print(f"{'run':<36}{'time':>10}{'overhead':>10}{'per event':>11}  budget")
     base = medians[baseline]
     for name, seconds in medians.items():
         overhead = (seconds - base) / base * 100
         per_event = (seconds - base) / events * 1e9
         budget = budgets.get(name, "")
         cells = "" if name == baseline else f"{overhead:>+9.1f}%{per_event:>8.1f} ns"
-        print(f"{name:<28}{seconds * 1e3:>8.1f} ms{cells:>21}  {budget}")
+        print(f"{name:<36}{seconds * 1e3:>8.1f} ms{cells:>21}  {budget}")
 
 
 def main():
@@ -106,6 +107,9 @@ def main():
     parser.add_argument("--quick", action="store_true", help="one small run of each variant")
     parser.add_argument("--cpu", action="store_true",
                         help="CPU time of each process (all threads) instead of wall time")
+    parser.add_argument("--before", metavar="BUILD_DIR",
+                        help="also run the recording variants of this other build (the code "
+                             "before a change), interleaved with the others")
     args = parser.parse_args()
     if args.quick:
         args.runs, args.nodes = 1, 2_000
@@ -120,6 +124,11 @@ def main():
         ("-Z profile-queries", on + ["-Zprofile-queries"]),
         ("keys, =counts", on + ["-Zprofile-queries-and-keys=counts"]),
     ]
+    if args.before:
+        before = [os.path.join(args.before, "benchmarks", "shallow_queries"), "--nodes",
+                  str(args.nodes)]
+        variants += [(f"before: {name}", before + command[len(on):])
+                     for name, command in variants[2:]]
     medians, events = measure(variants, args.runs, args.cpu)
     budgets = {"-Z profile-queries=counts": "<= +4 %", "-Z profile-queries": "<= +8 %",
                "keys, =counts": "<= +15 %"}

@@ -2,6 +2,7 @@
 #include <qprof/detail/key_record.hpp>
 
 #include "fork_safety.hpp"
+#include "text_ids.hpp"
 
 namespace qprof::detail {
 
@@ -12,8 +13,7 @@ namespace {
 struct KeyTables {
     std::mutex mutex;
     std::vector<KeyType> types{KeyType{}};  // id 0 stays unused
-    std::vector<std::string> texts{""};     // id 0 stays unused
-    std::unordered_map<std::string, std::uint32_t> text_ids;
+    TextIds texts;
 };
 
 KeyTables& key_tables() {
@@ -39,12 +39,7 @@ std::vector<KeyType> registered_key_types() {
 std::uint32_t intern_key_text(std::string text) {
     KeyTables& tables = key_tables();
     std::lock_guard lock{tables.mutex};
-    auto [it, added] =
-        tables.text_ids.try_emplace(text, static_cast<std::uint32_t>(tables.texts.size()));
-    if (added) {
-        tables.texts.push_back(std::move(text));
-    }
-    return it->second;
+    return tables.texts.id_of(std::move(text));
 }
 
 namespace {
@@ -79,7 +74,8 @@ void unlock_key_tables_after_fork() { key_tables().mutex.unlock(); }
 std::string interned_key_text(std::uint32_t id) {
     KeyTables& tables = key_tables();
     std::lock_guard lock{tables.mutex};
-    return id < tables.texts.size() ? tables.texts[id] : std::string{};
+    const std::vector<std::string>& texts = tables.texts.texts();
+    return id >= 1 && id <= texts.size() ? texts[id - 1] : std::string{};
 }
 
 }  // namespace qprof::detail

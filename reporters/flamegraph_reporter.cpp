@@ -49,7 +49,7 @@ void write_header(std::ostream& out, const Trace& trace, const GraphTotals& tota
     out << "<header id=\"summary\">\n<h1>Query flame graph</h1>\n<dl>\n";
     item("Wall time", "total-wall", html::duration_text(trace.wall_ns));
     item("Full width", "total-time", html::duration_text(totals.total_ns));
-    // Waiting is drawn (slate frames) but is not work: the header says how much of the width
+    // Waiting is drawn (amber frames) but is not work: the header says how much of the width
     // it takes.
     std::int64_t waiting_ns = 0;
     for (const ProviderTotals& provider : trace.providers) {

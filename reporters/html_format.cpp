@@ -30,7 +30,7 @@ std::string_view duration_bucket(std::int64_t ns) {
     return "dur-ge-10s";
 }
 
-// Border and box size grow with the share of the wall time.
+// Border and box size grow with the share of the busy time.
 std::string_view share_grade(std::int64_t ns, std::int64_t wall) {
     const double percent = percent_of(ns, wall);
     return percent < 0.1  ? "share-0"
@@ -94,7 +94,8 @@ std::string percent_text(std::int64_t ns, std::int64_t wall) {
     return text;
 }
 
-std::string node_class(const Preorder& order, std::uint32_t n, const Importance& important) {
+std::string node_class(const Preorder& order, const Work& work, std::uint32_t n,
+                       const Importance& important) {
     const Node& node = order.node(n);
     std::string classes = "node ";
     classes += outcome_name(node.outcome);
@@ -106,7 +107,7 @@ std::string node_class(const Preorder& order, std::uint32_t n, const Importance&
     classes += ' ';
     classes += duration_bucket(node.duration_ns());
     classes += ' ';
-    classes += share_grade(node.duration_ns(), important.total_ns());
+    classes += share_grade(work.of(n), important.total_ns());
     if (important(node)) {
         classes += " important";
     }
@@ -119,20 +120,22 @@ std::string node_class(const Preorder& order, std::uint32_t n, const Importance&
     return classes;
 }
 
-std::string node_label(const Trace& trace, const Node& node, std::int64_t total_ns) {
+std::string node_label(const Trace& trace, const Preorder& order, const Work& work, std::uint32_t n,
+                       std::int64_t total_ns) {
+    const Node& node = order.node(n);
     return trace.provider_of(node).provider + " \u00b7 " + duration_text(node.duration_ns()) +
-           " \u00b7 " + percent_text(node.duration_ns(), total_ns);
+           " \u00b7 " + (work.is_wait(n) ? "waiting" : percent_text(work.of(n), total_ns));
 }
 
 // " · P" when every top-level node of the run is provider P, " · mostly P" when P has at
-// least half of the run's time (of its count when it took none), else nothing.
-std::string run_provider_text(const Trace& trace, const Preorder& order, std::uint32_t from,
-                              std::uint32_t to, std::int64_t run_ns) {
+// least half of the run's work (of its count when it did none), else nothing.
+std::string run_provider_text(const Trace& trace, const Preorder& order, const Work& work,
+                              std::uint32_t from, std::uint32_t to, std::int64_t run_ns) {
     const bool timed = run_ns > 0;
     std::unordered_map<std::uint32_t, std::int64_t> score;  // by provider
     std::int64_t total = 0;
     for (std::uint32_t n = from; n < to; n = order.end(n)) {
-        const std::int64_t weight = timed ? order.duration_ns(n) : 1;
+        const std::int64_t weight = timed ? work.of(n) : 1;
         score[trace.sites[order.node(n).site].provider_index] += weight;
         total += weight;
     }
@@ -147,15 +150,15 @@ std::string run_provider_text(const Trace& trace, const Preorder& order, std::ui
            trace.providers[best->first].provider;
 }
 
-std::string fold_text(const Trace& trace, const Preorder& order, std::uint32_t from,
-                      std::uint32_t to, std::int64_t wall_ns) {
+std::string fold_text(const Trace& trace, const Preorder& order, const Work& work,
+                      std::uint32_t from, std::uint32_t to, std::int64_t total_ns) {
     const std::uint32_t count = to - from;
     std::string text = "+";  // appended, not "+" + ...: g++ 12 warns falsely on that at -O3
     text += with_thousands(count);
     text += count == 1 ? " query \u00b7 " : " queries \u00b7 ";
-    const std::int64_t run_ns = order.run_duration_ns(from, to);
-    text += percent_text(run_ns, wall_ns);
-    text += run_provider_text(trace, order, from, to, run_ns);
+    const std::int64_t run_ns = work.of_run(from, to);
+    text += percent_text(run_ns, total_ns);
+    text += run_provider_text(trace, order, work, from, to, run_ns);
     return text;
 }
 

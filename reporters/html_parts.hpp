@@ -37,11 +37,6 @@ class Importance {
     std::int64_t total_ns_;
 };
 
-// The denominator of every share on the page: the busy time of all threads together (the
-// summed durations of their top-level nodes, less their waits), or the wall time when nothing
-// was timed.
-std::int64_t busy_ns(const Trace& trace, const std::vector<Preorder>& orders);
-
 // How siblings are ordered on the page: heaviest first (the default), or as they were called.
 enum class SiblingOrder { heaviest, call };
 
@@ -52,6 +47,10 @@ struct Piece {
     std::uint32_t from = 0;
     std::uint32_t to = 0;  // a node: its subtree's end
     bool fold = false;
+    // A chip (a fold with a provider): the top-level siblings of one provider, `members`, that
+    // the folds of a sibling list held, drawn as one chip -- see merge_folds.
+    std::optional<std::uint32_t> provider;
+    std::vector<std::uint32_t> members;
 };
 inline constexpr std::uint32_t kSmallRun = 4;
 // Deep chains are drawn flattened: from this depth on a node is a row (class `deep`) of a flat
@@ -73,9 +72,44 @@ std::vector<Piece> pieces(const Preorder& order, const Importance& important, st
 void write_initial_tree(std::ostream& out, const Trace& trace, const Preorder& order,
                         const Importance& important, std::size_t budget,
                         SiblingOrder sibling_order = SiblingOrder::heaviest);
-// Heaviest first: the pieces by their time (a fold by its top-level nodes' time), longest
-// first, ties in call order.
-void sort_heaviest_first(const Preorder& order, std::vector<Piece>& drawn);
+// A thread's nodes as work: what of each node's time was not waiting. Every share on the page
+// is of work over the busy time, so no share passes 100 % and a wait has none.
+class Work {
+  public:
+    explicit Work(const Preorder& order);
+    // A node's duration less the waits (blocked nodes) in its subtree: 0 for a wait or a hit.
+    std::int64_t of(std::uint32_t n) const { return order_->duration_ns(n) - waits_[n]; }
+    // The summed work of the top-level nodes of the sibling run [from, to).
+    std::int64_t of_run(std::uint32_t from, std::uint32_t to) const;
+    // The waits in n's subtree, its own included.
+    std::int64_t waits_inside(std::uint32_t n) const { return waits_[n]; }
+    bool is_wait(std::uint32_t n) const { return order_->node(n).outcome == Outcome::blocked; }
+    std::uint32_t size() const { return order_->size(); }
+
+  private:
+    const Preorder* order_;
+    std::vector<std::int64_t> waits_;
+};
+
+// The denominator of every share on the page: the busy time of all threads together (the
+// summed work of their top-level nodes: their durations less the waits inside), or the wall
+// time when nothing was timed.
+std::int64_t busy_ns(const Trace& trace, const std::vector<Work>& works);
+
+// A list of siblings with two folds or more -- a wide pass opened to its longest children
+// leaves one between every two of them, a wall of chips -- has its folds merged, one chip per
+// provider of their top-level nodes: "⋯ 3,412 typeck runs · 2.10 ms". A chip spans the first
+// fold's start to the last fold's end; its members are the nodes of its provider there that
+// the list does not draw. Not for rows (depth kDeepDepth and more): their lists nest.
+void merge_folds(const Trace& trace, const Preorder& order, std::vector<Piece>& drawn);
+// "⋯ 3,000 typeck runs, 412 hits · 2.10 ms": the members by outcome, and their time.
+std::string chip_text(const Trace& trace, const Preorder& order, std::uint32_t provider,
+                      const std::vector<std::uint32_t>& members);
+
+// Heaviest first: the pieces by their work (a fold by its top-level nodes'), most first, then
+// the waits, longest first; ties in call order. A wait is not work, so it never leads a list
+// however long it lasted.
+void sort_heaviest_first(const Preorder& order, const Work& work, std::vector<Piece>& drawn);
 
 // The whole trace for the viewer (docs/html-report.md): first its columns, compressed, as
 // base64; then JSON with the rest and the size of each column (name, bytes) of each thread.
@@ -104,11 +138,13 @@ std::string escape(std::string_view text);                     // for HTML text 
 std::string duration_text(std::int64_t ns);                    // "850 ns", "12.3 µs", "4.56 ms"
 std::string percent_text(std::int64_t ns, std::int64_t wall);  // "12.3 %", "<0.1 %"
 std::string rate_text(std::uint64_t part, std::uint64_t whole);  // "12.3 %", "–" of nothing
-std::string node_class(const Preorder& order, std::uint32_t n, const Importance& important);
-std::string node_label(const Trace& trace, const Node& node,
+// Shares are of work (Work::of); a wait has none: its label says "waiting".
+std::string node_class(const Preorder& order, const Work& work, std::uint32_t n,
+                       const Importance& important);
+std::string node_label(const Trace& trace, const Preorder& order, const Work& work, std::uint32_t n,
                        std::int64_t total_ns);  // "typeck · 4.56 ms · 12.3 %"
-std::string fold_text(const Trace& trace, const Preorder& order, std::uint32_t from,
-                      std::uint32_t to,
-                      std::int64_t wall_ns);  // "+1,240 queries · 3.1 % · mostly P"
+std::string fold_text(const Trace& trace, const Preorder& order, const Work& work,
+                      std::uint32_t from, std::uint32_t to,
+                      std::int64_t total_ns);  // "+1,240 queries · 3.1 % · mostly P"
 
 }  // namespace qprof::detail::html

@@ -15,6 +15,10 @@ inline constexpr int kVersion = 2;
 
 // A node's tag: provider << kProviderShift | important | unfinished | outcome.
 inline constexpr std::uint32_t kOutcomeMask = 0b111;  // Outcome: 0 miss, 1 hit, 2 blocked ...
+// The outcome codes' names, indexed by qprof::Outcome, as outcome_name writes them (the test
+// html_reporter checks that they agree): the viewer's class names and its words.
+inline constexpr std::array<std::string_view, 5> kOutcomeNames = {"miss", "hit", "blocked", "load",
+                                                                  "activity"};
 inline constexpr std::uint32_t kUnfinishedFlag = 1u << 3;
 inline constexpr std::uint32_t kImportantFlag = 1u << 4;
 inline constexpr int kProviderShift = 5;

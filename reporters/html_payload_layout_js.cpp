@@ -31,6 +31,11 @@ int main(int argc, char** argv) {
         << "  FORMAT: '" << kFormat << "',\n"
         << "  VERSION: " << kVersion << ",\n"
         << "  OUTCOME_MASK: " << kOutcomeMask << ",\n"
+        << "  OUTCOMES: Object.freeze([";
+    for (std::string_view outcome : kOutcomeNames) {
+        out << "'" << outcome << "', ";
+    }
+    out << "]),\n"
         << "  UNFINISHED: " << kUnfinishedFlag << ",\n"
         << "  IMPORTANT: " << kImportantFlag << ",\n"
         << "  PROVIDER_SHIFT: " << kProviderShift << ",\n"

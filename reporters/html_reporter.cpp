@@ -33,9 +33,9 @@ constexpr std::string_view kLegend = R"(<section id="legend">
 
 constexpr std::string_view kLegendEnd =
     R"(<li><span class="sample node miss share-1 unfinished"></span> <code>unfinished</code> still open when the session ended</li>
-<li><span class="sample fold">+12 queries</span> <code>fold</code> queries not drawn yet: click, or press Enter</li>
+<li><span class="sample fold">+12 queries</span> <code>fold</code> queries not drawn yet: click, or press Enter; <span class="sample fold">&#8943; 3,412 typeck runs</span> the folded queries of one provider among drawn siblings, drawn 250 at a time</li>
 </ul>
-<p>Every box also has the classes <code>depth-N</code> (ancestors), <code>extent-N</code> (immediate children), a duration bucket <code>dur-lt-1us</code> &hellip; <code>dur-ge-10s</code> and <code>share-0</code> &hellip; <code>share-4</code> (share of the wall time: &lt;0.1, &lt;1, &lt;5, &lt;20, &ge;20 %), so the page can be restyled.</p>
+<p>Every box also has the classes <code>depth-N</code> (ancestors), <code>extent-N</code> (immediate children), a duration bucket <code>dur-lt-1us</code> &hellip; <code>dur-ge-10s</code> and <code>share-0</code> &hellip; <code>share-4</code> (share of the busy time, of the box&#39;s work: &lt;0.1, &lt;1, &lt;5, &lt;20, &ge;20 %), so the page can be restyled.</p>
 <p>Keys: &uarr; &darr; move, &rarr; or Enter opens, &larr; closes or goes to the parent, / searches, Esc clears the search.</p>
 </section>
 )";
@@ -52,14 +52,16 @@ constexpr std::string_view kTimeline = R"html(<section id="timeline" aria-label=
 </section>
 )html";
 
-void write_controls(std::ostream& out, const std::vector<Preorder>& orders) {
+void write_controls(std::ostream& out, const std::vector<Preorder>& orders,
+                    const std::vector<Work>& works) {
     out << "<nav id=\"controls\">\n<label>Thread <select id=\"thread-select\">";
     for (std::size_t i = 0; i < orders.size(); ++i) {
-        // Busy time says which thread did the work: a pass may only wait for workers.
+        // Busy time (work, waits left out) says which thread did the work: a pass may only
+        // wait for workers.
         const Preorder& order = orders[i];
         out << "<option value=\"" << i << "\">" << escape(order.thread().name) << " \u00b7 "
             << with_thousands(order.size()) << (order.size() == 1 ? " event" : " events")
-            << " \u00b7 " << duration_text(order.run_duration_ns(0, order.size())) << " busy"
+            << " \u00b7 " << duration_text(works[i].of_run(0, order.size())) << " busy"
             << "</option>";
     }
     out << "</select></label>\n"
@@ -172,8 +174,8 @@ std::vector<NodeRef> top_nodes(const std::vector<Preorder>& orders, std::size_t 
 }
 
 void write_shape_list(std::ostream& out, std::string_view id, const Trace& trace,
-                      const std::vector<Preorder>& orders, const std::vector<NodeRef>& nodes,
-                      std::int64_t total_ns) {
+                      const std::vector<Preorder>& orders, const std::vector<Work>& works,
+                      const std::vector<NodeRef>& nodes, std::int64_t total_ns) {
     out << "<ol id=\"" << id << "\">";
     for (const NodeRef& ref : nodes) {
         const Preorder& order = orders[ref.thread];
@@ -181,7 +183,10 @@ void write_shape_list(std::ostream& out, std::string_view id, const Trace& trace
         out << "<li><a href=\"#\" data-thread=\"" << ref.thread << "\" data-n=\"" << ref.n << "\">"
             << escape(trace.provider_of(node).provider) << " \u00b7 extent " << node.extent
             << " \u00b7 depth " << order.depth(ref.n) << " \u00b7 "
-            << escape(percent_text(order.duration_ns(ref.n), total_ns)) << "</a>"
+            << escape(works[ref.thread].is_wait(ref.n)
+                          ? "waiting"
+                          : percent_text(works[ref.thread].of(ref.n), total_ns))
+            << "</a>"
             << (orders.size() > 1 ? " <small>" + escape(order.thread().name) + "</small>" : "")
             << "</li>";
     }
@@ -212,7 +217,7 @@ std::vector<NodeRef> one_per_chain(const std::vector<Preorder>& orders,
 }
 
 void write_shapes(std::ostream& out, const Trace& trace, const std::vector<Preorder>& orders,
-                  std::int64_t total_ns) {
+                  const std::vector<Work>& works, std::int64_t total_ns) {
     auto longer = [&](NodeRef a, NodeRef b) {
         return orders[a.thread].duration_ns(a.n) > orders[b.thread].duration_ns(b.n);
     };
@@ -241,9 +246,9 @@ void write_shapes(std::ostream& out, const Trace& trace, const std::vector<Preor
     }
     out << "<section id=\"shapes\">\n<h2>Widest nodes</h2>\n<p>Most immediate children: a "
            "change below them reruns many queries.</p>\n";
-    write_shape_list(out, "widest", trace, orders, widest, total_ns);
+    write_shape_list(out, "widest", trace, orders, works, widest, total_ns);
     out << "<h2>Deepest nodes</h2>\n<p>Longest chains of queries, one per chain.</p>\n";
-    write_shape_list(out, "deepest", trace, orders, deepest, total_ns);
+    write_shape_list(out, "deepest", trace, orders, works, deepest, total_ns);
     out << "</section>\n";
 }
 
@@ -283,7 +288,12 @@ class HtmlReporter : public Reporter {
         for (const ThreadTrace& thread : trace.threads) {
             orders.emplace_back(thread);
         }
-        const std::int64_t total_ns = busy_ns(trace, orders);
+        std::vector<Work> works;
+        works.reserve(orders.size());
+        for (const Preorder& order : orders) {
+            works.emplace_back(order);
+        }
+        const std::int64_t total_ns = busy_ns(trace, works);
         const Importance important{options_, total_ns};
         out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -293,10 +303,10 @@ class HtmlReporter : public Reporter {
         const std::vector<ProviderStats> stats = provider_stats(trace, orders);
         write_run_header(out, trace, stats, total_ns);
         out << kTimeline;
-        write_controls(out, orders);
+        write_controls(out, orders, works);
         write_trees(out, trace, orders, important);
         write_provider_table(out, trace, stats);
-        write_shapes(out, trace, orders, total_ns);
+        write_shapes(out, trace, orders, works, total_ns);
         write_legend(out, options_);
         out << "<script type=\"application/octet-stream\" id=\"qprof-columns\">";
         const PayloadColumns columns = write_payload_columns(out, trace, orders, important);

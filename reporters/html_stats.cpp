@@ -92,21 +92,14 @@ void write_edges(std::ostream& out, std::string_view name, const std::vector<Cal
 }
 
 // Adds, for each provider, the time of the waits inside its timed nodes of this thread (a
-// wait counted once per enclosing node of that provider): children come after their parent in
-// pre-order, so one backward pass sums every subtree.
+// wait counted once per enclosing node of that provider).
 void add_waits_inside(const Trace& trace, const Preorder& order,
-                      std::vector<std::int64_t>& waits_inside) {
-    std::vector<std::int64_t> inside(order.size());
-    for (std::uint32_t n = order.size(); n-- > 0;) {
+                      std::vector<std::int64_t>& waits_by_provider) {
+    const Work work{order};
+    for (std::uint32_t n = 0; n < order.size(); ++n) {
         const Node& node = order.node(n);
-        if (node.outcome == Outcome::blocked) {
-            inside[n] = node.duration_ns();  // a wait is all waiting
-        }
         if (node.outcome != Outcome::hit) {
-            waits_inside[trace.sites[node.site].provider_index] += inside[n];
-        }
-        if (order.parent(n) != order.size()) {
-            inside[order.parent(n)] += inside[n];
+            waits_by_provider[trace.sites[node.site].provider_index] += work.waits_inside(n);
         }
     }
 }

@@ -53,24 +53,27 @@ std::string ms_text(std::int64_t ns) {
 }
 
 // One list of the "where the time went" panel: name (a link to its statistics), time, share
-// and a bar of that share.
+// and a bar of that share. Waits are not work, so they have no share of the busy time: they
+// say "waiting", their bars show them against the longest one.
 template <typename TimeOf>
 void write_hot_list(std::ostream& out, std::string_view id, std::string_view title,
-                    const Trace& trace, std::int64_t total_ns, TimeOf time_of) {
+                    const Trace& trace, std::int64_t total_ns, bool waits, TimeOf time_of) {
     const std::vector<std::uint32_t> top = top_providers(trace, time_of);
     if (top.empty()) {
         return;
     }
     out << "<div class=\"hot\" id=\"" << id << "\"><h2>" << title << "</h2><ol>";
+    const std::int64_t whole = waits ? time_of(top.front()) : total_ns;
     for (const std::uint32_t i : top) {
         const std::int64_t ns = time_of(i);
         const double share =
-            total_ns > 0 ? std::min(100.0, 100.0 * static_cast<double>(ns) / total_ns) : 0.0;
+            whole > 0 ? std::min(100.0, 100.0 * static_cast<double>(ns) / whole) : 0.0;
         char width[16];
         std::snprintf(width, sizeof width, "%.1f", share);
         out << "<li><a href=\"#\" data-provider=\"" << i << "\">"
             << escape(trace.providers[i].provider) << "</a> <span class=\"time\">" << ms_text(ns)
-            << "</span> <span class=\"share\">" << escape(percent_text(ns, total_ns))
+            << "</span> <span class=\"share\">"
+            << escape(waits ? "waiting" : percent_text(ns, total_ns))
             << "</span><span class=\"bar\" style=\"width:" << width << "%\"></span></li>";
     }
     out << "</ol></div>\n";
@@ -116,13 +119,14 @@ void write_run_header(std::ostream& out, const Trace& trace,
     // A pass's time less the waits inside it: code generation that only joins its workers
     // did little work itself.
     const std::vector<ProviderTotals>& providers = trace.providers;
-    write_hot_list(out, "hot-passes", "Passes", trace, total_ns, [&](std::uint32_t i) {
+    write_hot_list(out, "hot-passes", "Passes", trace, total_ns, false, [&](std::uint32_t i) {
         return providers[i].is_activity ? stats[i].work_ns : std::int64_t{0};
     });
-    write_hot_list(out, "hot-providers", "Most self time", trace, total_ns, [&](std::uint32_t i) {
-        return providers[i].is_activity ? std::int64_t{0} : work_self_ns(providers[i]);
-    });
-    write_hot_list(out, "hot-waits", "Waiting (not work)", trace, total_ns,
+    write_hot_list(
+        out, "hot-providers", "Most self time", trace, total_ns, false, [&](std::uint32_t i) {
+            return providers[i].is_activity ? std::int64_t{0} : work_self_ns(providers[i]);
+        });
+    write_hot_list(out, "hot-waits", "Waiting (not work)", trace, total_ns, true,
                    [&](std::uint32_t i) { return providers[i].blocked_ns; });
     out << "</section>\n</header>\n";
 }

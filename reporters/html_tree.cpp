@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "html_parts.hpp"
+#include "text.hpp"
 
 namespace qprof::detail::html {
 
@@ -32,29 +33,126 @@ bool Importance::operator()(const Node& node) const {
     return percent >= percent_ || (node.extent >= extent_ && percent >= floor);
 }
 
-std::int64_t busy_ns(const Trace& trace, const std::vector<Preorder>& orders) {
+std::int64_t busy_ns(const Trace& trace, const std::vector<Work>& works) {
     std::int64_t busy = 0;
-    for (const Preorder& order : orders) {
-        busy += order.run_duration_ns(0, order.size());
-    }
-    for (const ProviderTotals& provider : trace.providers) {
-        busy -= provider.blocked_ns;  // waiting is not being busy
+    for (const Work& work : works) {
+        busy += work.of_run(0, work.size());  // waiting is not being busy
     }
     return busy > 0 ? busy : trace.wall_ns;
 }
 
-void sort_heaviest_first(const Preorder& order, std::vector<Piece>& drawn) {
-    std::vector<std::pair<std::int64_t, Piece>> timed;  // a fold's time is summed once
-    timed.reserve(drawn.size());
-    for (const Piece& piece : drawn) {
-        timed.emplace_back(piece.fold ? order.run_duration_ns(piece.from, piece.to)
-                                      : order.duration_ns(piece.from),
-                           piece);
+Work::Work(const Preorder& order) : order_(&order), waits_(order.size()) {
+    for (std::uint32_t n = order.size(); n-- > 0;) {  // children before their parent
+        if (is_wait(n)) {
+            waits_[n] = order.duration_ns(n);  // a wait is all waiting
+        }
+        if (order.parent(n) != order.size()) {
+            waits_[order.parent(n)] += waits_[n];
+        }
     }
-    std::stable_sort(timed.begin(), timed.end(),
-                     [](const auto& a, const auto& b) { return a.first > b.first; });
+}
+
+std::int64_t Work::of_run(std::uint32_t from, std::uint32_t to) const {
+    std::int64_t sum = 0;
+    for (std::uint32_t n = from; n < to; n = order_->end(n)) {
+        sum += of(n);
+    }
+    return sum;
+}
+
+void merge_folds(const Trace& trace, const Preorder& order, std::vector<Piece>& drawn) {
+    const auto folds =
+        std::count_if(drawn.begin(), drawn.end(), [](const Piece& piece) { return piece.fold; });
+    if (folds < 2 || order.depth(drawn.front().from) >= kDeepDepth) {
+        return;
+    }
+    std::vector<Piece> merged;
+    std::vector<Piece> chips;  // in the order their providers first appear
+    std::uint32_t from = order.size();
+    std::uint32_t to = 0;
+    for (Piece& piece : drawn) {
+        if (!piece.fold) {
+            merged.push_back(std::move(piece));
+            continue;
+        }
+        from = std::min(from, piece.from);
+        to = std::max(to, piece.to);
+        for (std::uint32_t n = piece.from; n < piece.to; n = order.end(n)) {
+            const std::uint32_t provider = trace.sites[order.node(n).site].provider_index;
+            auto chip = std::find_if(chips.begin(), chips.end(),
+                                     [&](const Piece& c) { return c.provider == provider; });
+            if (chip == chips.end()) {
+                chip = chips.insert(chips.end(), Piece{0, 0, true, provider, {}});
+            }
+            chip->members.push_back(n);
+        }
+    }
+    for (Piece& chip : chips) {
+        chip.from = from;
+        chip.to = to;
+        merged.push_back(std::move(chip));
+    }
+    drawn = std::move(merged);
+}
+
+std::string chip_text(const Trace& trace, const Preorder& order, std::uint32_t provider,
+                      const std::vector<std::uint32_t>& members) {
+    std::uint64_t counts[3] = {};  // runs, hits, waits
+    std::int64_t ns = 0;
+    for (const std::uint32_t n : members) {
+        const Outcome outcome = order.node(n).outcome;
+        ++counts[outcome == Outcome::hit ? 1 : outcome == Outcome::blocked ? 2 : 0];
+        ns += order.duration_ns(n);
+    }
+    constexpr std::string_view kKinds[3][2] = {
+        {" run", " runs"}, {" hit", " hits"}, {" wait", " waits"}};
+    std::string text = "\u22ef ";
+    bool named = false;
+    for (std::size_t kind = 0; kind < 3; ++kind) {
+        if (counts[kind] == 0) {
+            continue;
+        }
+        text += named ? ", " : "";
+        text += with_thousands(counts[kind]);
+        if (!named) {
+            text += ' ';
+            text += trace.providers[provider].provider;
+            named = true;
+        }
+        text += kKinds[kind][counts[kind] == 1 ? 0 : 1];
+    }
+    if (ns > 0) {
+        text += " \u00b7 ";
+        text += duration_text(ns);
+    }
+    return text;
+}
+
+void sort_heaviest_first(const Preorder& order, const Work& work, std::vector<Piece>& drawn) {
+    struct Ranked {
+        bool wait;
+        std::int64_t ns;  // work; for a wait, its duration
+        Piece piece;
+    };
+    std::vector<Ranked> ranked;  // a fold's work is summed once
+    ranked.reserve(drawn.size());
+    for (Piece& piece : drawn) {
+        const bool wait = !piece.fold && work.is_wait(piece.from);
+        std::int64_t ns = wait ? order.duration_ns(piece.from) : 0;
+        if (piece.provider) {
+            for (const std::uint32_t n : piece.members) {
+                ns += work.of(n);
+            }
+        } else if (!wait) {
+            ns = work.of_run(piece.from, piece.to);
+        }
+        ranked.push_back(Ranked{wait, ns, std::move(piece)});
+    }
+    std::stable_sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) {
+        return a.wait != b.wait ? b.wait : a.ns > b.ns;
+    });
     for (std::size_t i = 0; i < drawn.size(); ++i) {
-        drawn[i] = timed[i].second;
+        drawn[i] = std::move(ranked[i].piece);
     }
 }
 
@@ -124,7 +222,8 @@ class InitialTree {
           trace_(trace),
           order_(order),
           important_(important),
-          sibling_order_(sibling_order) {}
+          sibling_order_(sibling_order),
+          work_(order) {}
 
     void plan(std::size_t budget) {
         if (std::size_t{order_.size()} * 2 <= budget) {
@@ -170,7 +269,9 @@ class InitialTree {
                 continue;
             }
             const Piece piece = top.drawn[top.next++];
-            if (piece.fold) {
+            if (piece.provider) {
+                write_chip(piece);
+            } else if (piece.fold) {
                 write_fold(piece.from, piece.to);
             } else if (std::optional<std::vector<Piece>> children = write_node(piece.from)) {
                 open.push_back(Siblings{std::move(*children), 0, !row(piece.from)});
@@ -250,15 +351,25 @@ class InitialTree {
         std::vector<Piece> drawn =
             draw_all_ ? pieces_where(order_, from, to, [](std::uint32_t) { return true; })
                       : pieces(order_, important_, from, to, rule);
+        if (!draw_all_ && !drawn.empty()) {
+            merge_folds(trace_, order_, drawn);
+        }
         if (sibling_order_ == SiblingOrder::heaviest) {
-            sort_heaviest_first(order_, drawn);
+            sort_heaviest_first(order_, work_, drawn);
         }
         return drawn;
     }
 
     void write_fold(std::uint32_t from, std::uint32_t to) {
         out_ << "<span class=\"fold\" data-from=\"" << from << "\" data-to=\"" << to << "\">"
-             << escape(fold_text(trace_, order_, from, to, important_.total_ns())) << "</span>";
+             << escape(fold_text(trace_, order_, work_, from, to, important_.total_ns()))
+             << "</span>";
+    }
+
+    void write_chip(const Piece& chip) {
+        out_ << "<span class=\"fold\" data-from=\"" << chip.from << "\" data-to=\"" << chip.to
+             << "\" data-provider=\"" << *chip.provider << "\">"
+             << escape(chip_text(trace_, order_, *chip.provider, chip.members)) << "</span>";
     }
 
     // From kDeepDepth on a node is a row of a flat list: its element holds only its label,
@@ -269,7 +380,7 @@ class InitialTree {
     // closing tag, or after a row), or writes the node whole and returns nullopt.
     std::optional<std::vector<Piece>> write_node(std::uint32_t n) {
         const Node& node = order_.node(n);
-        const std::string classes = node_class(order_, n, important_);
+        const std::string classes = node_class(order_, work_, n, important_);
         if (node.outcome == Outcome::hit) {
             out_ << "<i class=\"" << classes << "\" data-n=\"" << n << "\"></i>";
             return std::nullopt;
@@ -281,7 +392,8 @@ class InitialTree {
         out_ << "\">";
         if (important_(node)) {
             out_ << "<span class=\"label\">"
-                 << escape(node_label(trace_, node, important_.total_ns())) << "</span>";
+                 << escape(node_label(trace_, order_, work_, n, important_.total_ns()))
+                 << "</span>";
         }
         out_ << (row(n) ? "</div>" : "");
         const auto opened = opened_.find(n);
@@ -299,6 +411,7 @@ class InitialTree {
     const Preorder& order_;
     const Importance& important_;
     SiblingOrder sibling_order_;
+    Work work_;
     std::unordered_map<std::uint32_t, Rule> opened_;
     std::priority_queue<std::pair<std::int64_t, std::uint32_t>> closed_;  // longest on top
     std::size_t drawn_ = 0;

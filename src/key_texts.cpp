@@ -4,13 +4,19 @@
 
 namespace qprof::detail {
 
-std::size_t KeyBytesHash::operator()(const KeyBytes& key) const {
-    std::uint64_t hash = key.type;
-    for (const std::uint64_t word : key.payload) {
-        hash = (hash ^ word) * 0x9e3779b97f4a7c15ull;  // multiplicative mixing
+std::uint64_t hash_key_words(std::uint32_t type, const std::uint64_t* payload,
+                             std::uint32_t words) {
+    std::uint64_t hash = type;
+    for (std::uint32_t i = 0; i < words; ++i) {
+        hash = (hash ^ payload[i]) * 0x9e3779b97f4a7c15ull;  // multiplicative mixing
         hash ^= hash >> 29;
     }
-    return static_cast<std::size_t>(hash);
+    return hash;
+}
+
+std::size_t KeyBytesHash::operator()(const KeyBytes& key) const {
+    return static_cast<std::size_t>(hash_key_words(key.type, key.payload.data(),
+                                                   static_cast<std::uint32_t>(key.payload.size())));
 }
 
 KeyBytes key_bytes(std::uint32_t type, const std::uint64_t* payload, std::uint32_t words) {
@@ -19,43 +25,45 @@ KeyBytes key_bytes(std::uint32_t type, const std::uint64_t* payload, std::uint32
     return bytes;
 }
 
-std::uint32_t KeyTextIds::id_of_text(std::string text) {
-    auto [it, added] =
-        ids_by_text_.try_emplace(text, static_cast<std::uint32_t>(texts_.size() + 1));
-    if (added) {
-        texts_.push_back(std::move(text));
+// The bytes are compared in place; only a new key is copied.
+std::uint32_t KeyTexts::bytes_text_id(std::uint32_t type, const std::uint64_t* payload,
+                                      std::uint32_t words) {
+    const std::uint64_t hash = hash_key_words(type, payload, words);
+    const std::uint32_t found = by_bytes_.find(hash, [&](std::uint32_t index) {
+        const KeyBytes& bytes = formatted_[index - 1].bytes;
+        return bytes.type == type && std::equal(payload, payload + words, bytes.payload.begin());
+    });
+    if (found != 0) {
+        return formatted_[found - 1].text_id;
     }
-    return it->second;
+    const KeyBytes bytes = key_bytes(type, payload, words);
+    formatted_.push_back(KeyBinding{bytes, ids_.id_of(types_[type].format(payload))});
+    by_bytes_.add(hash, static_cast<std::uint32_t>(formatted_.size()));
+    remember(formatted_.back());
+    return formatted_.back().text_id;
 }
 
-std::uint32_t KeyTexts::payload_words(std::uint32_t type) {
-    if (type >= types_.size()) {
-        types_ = registered_key_types();  // registered before the first record of the type
+std::uint32_t KeyTexts::interned_text_id(std::uint32_t type, const std::uint64_t* payload) {
+    if (type >= by_interned_.size()) {
+        by_interned_.resize(type + 1);
     }
-    return type < types_.size() ? types_[type].words : 0;
+    std::vector<std::uint32_t>& ids = by_interned_[type];
+    const auto program_id = static_cast<std::uint32_t>(payload[0]);
+    if (program_id >= ids.size()) {
+        ids.resize(std::max<std::size_t>(program_id + 1, 2 * ids.size()), 0);
+    }
+    std::uint32_t& id = ids[program_id];
+    if (id == 0) {
+        id = ids_.id_of(interned_key_text(program_id));
+        remember(KeyBinding{key_bytes(type, payload, 1), id});
+    }
+    return id;
 }
 
-std::uint32_t KeyTexts::text_id(std::uint32_t type, const std::uint64_t* payload) {
-    const KeyType& key_type = types_[type];
-    const KeyBytes bytes = key_bytes(type, payload, key_type.words);
-    auto [it, added] = ids_by_bytes_.try_emplace(bytes, 0);
-    if (added) {
-        std::string text;
-        if (key_type.format == nullptr) {
-            text = interned_key_text(static_cast<std::uint32_t>(payload[0]));
-        } else {
-            key_type.format(text, payload);
-        }
-        it->second = remember(bytes, ids_.id_of_text(std::move(text)));
-    }
-    return it->second;
-}
-
-std::uint32_t KeyTexts::remember(const KeyBytes& bytes, std::uint32_t text_id) {
+void KeyTexts::remember(const KeyBinding& binding) {
     if (keep_bindings_) {
-        bindings_.push_back(KeyBinding{bytes, text_id});
+        bindings_.push_back(binding);
     }
-    return text_id;
 }
 
 void RecordedKeyTexts::bind(const KeyBytes& bytes, std::string text) {
@@ -70,7 +78,7 @@ std::uint32_t RecordedKeyTexts::text_id(std::uint32_t type, const std::uint64_t*
     }
     Bound& bound = found->second;
     if (bound.id == 0) {
-        bound.id = ids_.id_of_text(bound.text);
+        bound.id = ids_.id_of(std::move(bound.text));  // its only use
     }
     return bound.id;
 }

@@ -1,6 +1,6 @@
 // The collector's side of keys: the text of each key record, formatted once per distinct key.
 // Live, the program's own formatters make the texts (KeyTexts); off-line, the texts come from
-// the raw stream (RecordedKeyTexts). Both number texts through one KeyTextIds, in the order
+// the raw stream (RecordedKeyTexts). Both number texts through one TextIds, in the order
 // records first use them, so a run and its saved stream give every key the same id.
 #pragma once
 
@@ -11,6 +11,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "text_ids.hpp"
+
 namespace qprof::detail {
 
 // A key record's type and payload: at most 32 bytes (see kKeyAsBytes). For an interned key,
@@ -20,19 +22,10 @@ struct KeyBytes {
     std::array<std::uint64_t, 4> payload{};
     bool operator==(const KeyBytes&) const = default;
 };
+// The hash of a key record's type and payload words.
+std::uint64_t hash_key_words(std::uint32_t type, const std::uint64_t* payload, std::uint32_t words);
 struct KeyBytesHash {
     std::size_t operator()(const KeyBytes& key) const;
-};
-
-// Each distinct text once, numbered from 1 in order of first use.
-class KeyTextIds {
-  public:
-    std::uint32_t id_of_text(std::string text);
-    std::vector<std::string>& texts() { return texts_; }
-
-  private:
-    std::unordered_map<std::string, std::uint32_t> ids_by_text_;
-    std::vector<std::string> texts_;
 };
 
 // A key's bytes and the text they stand for, as the raw stream records it.
@@ -44,9 +37,26 @@ struct KeyBinding {
 class KeyTexts {
   public:
     // Payload words of a key record of this type, or 0 for an unknown type.
-    std::uint32_t payload_words(std::uint32_t type);
-    // The id (index + 1 into texts()) of the text of a key record's payload.
-    std::uint32_t text_id(std::uint32_t type, const std::uint64_t* payload);
+    std::uint32_t payload_words(std::uint32_t type) {
+        if (type >= types_.size()) [[unlikely]] {
+            types_ = registered_key_types();  // registered before the first record of the type
+        }
+        return type < types_.size() ? types_[type].words : 0;
+    }
+    // The id (index + 1 into texts()) of the text of a key record's payload. Inline for a key
+    // seen before, as this runs for every key record.
+    std::uint32_t text_id(std::uint32_t type, const std::uint64_t* payload) {
+        if (types_[type].format != nullptr) {
+            return bytes_text_id(type, payload, types_[type].words);
+        }
+        const auto program_id = static_cast<std::uint32_t>(payload[0]);
+        if (type < by_interned_.size() && program_id < by_interned_[type].size()) {
+            if (const std::uint32_t id = by_interned_[type][program_id]) {
+                return id;
+            }
+        }
+        return interned_text_id(type, payload);
+    }
     std::vector<std::string>& texts() { return ids_.texts(); }
 
     // The key types known so far (index = type id; 0 unused).
@@ -56,11 +66,20 @@ class KeyTexts {
     std::vector<KeyBinding> take_bindings() { return std::move(bindings_); }
 
   private:
-    std::uint32_t remember(const KeyBytes& bytes, std::uint32_t text_id);
+    std::uint32_t bytes_text_id(std::uint32_t type, const std::uint64_t* payload,
+                                std::uint32_t words);
+    // The first record of an interned key.
+    std::uint32_t interned_text_id(std::uint32_t type, const std::uint64_t* payload);
+    void remember(const KeyBinding& binding);
 
     std::vector<KeyType> types_;
-    std::unordered_map<KeyBytes, std::uint32_t, KeyBytesHash> ids_by_bytes_;
-    KeyTextIds ids_;
+    // Keys kept as bytes: each distinct one formatted once, found again by its bytes' hash.
+    IdIndex by_bytes_;
+    std::vector<KeyBinding> formatted_;  // by index - 1 in by_bytes_
+    // Interned keys: by type, then by the id the program gave the text (0: not seen yet). An
+    // index, not a hash table: the program has numbered its texts already.
+    std::vector<std::vector<std::uint32_t>> by_interned_;
+    TextIds ids_;
     bool keep_bindings_ = false;
     std::vector<KeyBinding> bindings_;
 };
@@ -87,7 +106,7 @@ class RecordedKeyTexts {
     };
     std::vector<std::uint32_t> words_{0};  // by type id; 0 unused
     std::unordered_map<KeyBytes, Bound, KeyBytesHash> bound_;
-    KeyTextIds ids_;
+    TextIds ids_;
     std::uint64_t unbound_ = 0;
 };
 

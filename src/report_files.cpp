@@ -20,7 +20,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int kExclusive = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
 constexpr int kMaxAttempts = 100;
 
 // An output buffer over a file descriptor, which it does not own; remembers the first error.
@@ -69,7 +68,7 @@ int create_temporary(const fs::path& final_path, std::string& path) {
                 ("." + final_path.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-" +
                  std::to_string(counter.fetch_add(1))))
                    .string();
-        const int fd = ::open(path.c_str(), kExclusive, 0644);
+        const int fd = create_exclusive(path, 0644);
         if (fd >= 0 || errno != EEXIST) {
             return fd;
         }
@@ -200,12 +199,16 @@ bool ReportFiles::claim_free_name(std::string_view suffix,
     return false;
 }
 
+int create_exclusive(const fs::path& path, mode_t mode) {
+    return ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+}
+
 int ReportFiles::create(std::string_view suffix, std::string& path) {
     int fd = -1;
     claim_free_name(
         suffix,
         [&fd](const fs::path& name) {
-            fd = ::open(name.c_str(), kExclusive, 0644);
+            fd = create_exclusive(name, 0644);
             return fd >= 0;
         },
         path);

@@ -34,6 +34,10 @@ std::string expand_name_pattern(std::string_view pattern, std::string_view progr
 // when it cannot be made.
 const std::filesystem::path& private_fallback_dir();
 
+// Creates `path` for writing only if nothing (not even a symbolic link) is there; the
+// descriptor, or -1 with errno set.
+int create_exclusive(const std::filesystem::path& path, mode_t mode);
+
 class ReportFiles {
   public:
     // What publish() does when the name is taken: a profiled process keeps the other file

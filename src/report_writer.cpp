@@ -1,6 +1,5 @@
 #include "report_writer.hpp"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -46,8 +45,7 @@ std::string why_not_writable(const fs::path& dir) {
         return "not a directory";
     }
     const std::string probe = (dir / (".qprof-write-test-" + std::to_string(::getpid()))).string();
-    const int fd =
-        ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    const int fd = create_exclusive(probe, 0600);
     if (fd < 0) {
         return std::strerror(errno);
     }

@@ -68,14 +68,14 @@ class TotalsBuilder {
     }
     bool memory_seen() const { return memory_seen_; }
 
-    const std::vector<bool>& sites_seen() const { return sites_seen_; }
+    const SitesSeen& sites_seen() const { return sites_seen_; }
     const TotalsAccumulator& totals() const { return totals_; }
     std::uint64_t events() const { return events_; }
 
   private:
     const ProviderSlots* slots_ = nullptr;
     TotalsAccumulator totals_;
-    std::vector<bool> sites_seen_;
+    SitesSeen sites_seen_;
     std::uint64_t events_ = 0;
     std::uint64_t last_head_ = 0;
     bool memory_seen_ = false;

@@ -16,10 +16,10 @@ template <typename Builder>
 std::vector<bool> sites_used(const std::vector<Builder>& builders) {
     std::vector<bool> used;
     for (const Builder& builder : builders) {
-        const std::vector<bool>& seen = builder.sites_seen();
+        const SitesSeen& seen = builder.sites_seen();
         used.resize(std::max(used.size(), seen.size()), false);
         for (std::size_t id = 0; id < seen.size(); ++id) {
-            used[id] = used[id] || seen[id];
+            used[id] = used[id] || seen[id] != 0;
         }
     }
     return used;

@@ -17,11 +17,14 @@
 
 namespace qprof::detail {
 
+// At namespace scope: a constexpr array local to outcome_of was copied onto the stack for
+// every record.
+inline constexpr Outcome kOutcomeOfKind[] = {Outcome::miss,     Outcome::hit,     Outcome::miss,
+                                             Outcome::activity, Outcome::blocked, Outcome::load};
+
 constexpr Outcome outcome_of(RecordKind kind) {
-    constexpr Outcome kOutcomes[] = {Outcome::miss,     Outcome::hit,     Outcome::miss,
-                                     Outcome::activity, Outcome::blocked, Outcome::load};
     const auto index = static_cast<std::size_t>(kind);
-    return index < std::size(kOutcomes) ? kOutcomes[index] : Outcome::miss;
+    return index < std::size(kOutcomeOfKind) ? kOutcomeOfKind[index] : Outcome::miss;
 }
 
 // Whether a node's memory counts: a finished timed node's (a hit or a scope cut by the end of the
@@ -31,12 +34,16 @@ constexpr bool carries_memory(std::uint64_t head) {
            head_kind(head) != RecordKind::memory && !head_unfinished(head) && head != 0;
 }
 
+// Which site ids some record used: a byte each, so that marking one, for every record, is one
+// store (a std::vector<bool> took a dozen instructions to set a bit).
+using SitesSeen = std::vector<std::uint8_t>;
+
 // Marks a site id as used by some record, growing the set as ids appear.
-inline void mark_site_seen(std::vector<bool>& seen, std::uint32_t site) {
-    if (site >= seen.size()) {
-        seen.resize(site + 1, false);
+inline void mark_site_seen(SitesSeen& seen, std::uint32_t site) {
+    if (site >= seen.size()) [[unlikely]] {
+        seen.resize(site + 1, 0);
     }
-    seen[site] = true;
+    seen[site] = 1;
 }
 
 class TreeBuilder {
@@ -101,7 +108,7 @@ class TreeBuilder {
     // otherwise empty.
     std::vector<MemoryUse>& memory() { return memory_; }
     // Which site ids the records used.
-    const std::vector<bool>& sites_seen() const { return sites_seen_; }
+    const SitesSeen& sites_seen() const { return sites_seen_; }
 
   private:
     // A completed node whose parent has not ended yet: where its subtree starts, its depth.
@@ -128,7 +135,7 @@ class TreeBuilder {
 
     NodeVector nodes_;
     std::vector<Pending> pending_;
-    std::vector<bool> sites_seen_;
+    SitesSeen sites_seen_;
     bool keys_recorded_ = false;
     std::vector<std::uint32_t> keys_;          // per node, when keys are recorded
     std::vector<std::uint32_t> pending_keys_;  // by depth

@@ -13,14 +13,11 @@ namespace cli = qprof::cli;
 namespace json = qprof::test::json;
 using qprof::test::activity;
 using qprof::test::kMs;
+using qprof::test::parse;
 using qprof::test::provider;
 using qprof::test::trace_of;
 
 namespace {
-
-cli::ParsedArgs parse(const cli::CommandSpec& command, std::vector<std::string> words) {
-    return cli::parse_args(command, words);
-}
 
 // base -> new: type_of 4 -> 3 ms, typeck 2 -> 5 ms, parse 0 -> 1 ms, old_pass only in base,
 // <script>alert(1)</script> only in new, codegen an activity in base but a provider in new.
@@ -186,12 +183,28 @@ TEST_CASE("diff: the HTML page is self-contained, escaped and matches the golden
     CHECK_THAT(page, !Catch::Contains("http://") && !Catch::Contains("https://"));
     CHECK_THAT(page, !Catch::Contains("src=") && !Catch::Contains("<link"));
     CHECK_THAT(page, !Catch::Contains("@import") && !Catch::Contains("url("));
-    CHECK_THAT(page, Catch::Contains("prefers-color-scheme: dark"));
+    CHECK_THAT(page, Catch::Contains("prefers-color-scheme: dark"));  // the common theme
+    CHECK_THAT(page, Catch::Contains("qv.sortableTable"));            // the common base
     CHECK_THAT(page, !Catch::Contains("<script>alert"));
-    CHECK_THAT(page, Catch::Contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
     CHECK_THAT(page, Catch::Contains("base &amp; old.qprof"));
-    CHECK_THAT(page, Catch::Contains("only in base") && Catch::Contains("only in new"));
-    CHECK_THAT(page, Catch::Contains("<span class=\"slower\" style=\"width:50%\">"));
-    CHECK_THAT(page, Catch::Contains("<span class=\"faster\" style=\"width:50%\">"));
-    qprof::test::check_golden(page, "diff.approved.html");
+    // The links name the run whose report they open, and where they expect it.
+    CHECK_THAT(page,
+               Catch::Contains("<table id=\"diff-table\" data-report=\"profile_queries.html\">"));
+    CHECK_THAT(page, Catch::Contains("the report of the new run (<code>new.qprof</code>)"));
+    CHECK_THAT(page, Catch::Contains("noise: changes under 5 %"));
+    qprof::test::check_golden(qprof::test::without_viewer(page), "diff.approved.html");
+}
+
+TEST_CASE("diff: the HTML page holds the --json document, safe inside its <script>") {
+    const std::string page = diff_output(cli::DiffFormat::html);
+    const std::string open = "<script type=\"application/json\" id=\"qprof-diff\">";
+    const std::size_t start = page.find(open);
+    REQUIRE(start != std::string::npos);
+    const std::size_t end = page.find("</script>", start);
+    REQUIRE(end != std::string::npos);
+    const std::string payload = page.substr(start + open.size(), end - start - open.size());
+    CHECK(payload == diff_output(cli::DiffFormat::json));
+    CHECK_THAT(payload, !Catch::Contains("<"));  // '<' is \u003c, so no </script> ends it early
+    const json::Value doc = json::parse(payload);
+    CHECK(doc["providers"][2]["provider"].text == "typeck");
 }

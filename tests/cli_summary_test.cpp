@@ -14,14 +14,11 @@ namespace cli = qprof::cli;
 namespace json = qprof::test::json;
 using qprof::test::activity;
 using qprof::test::kMs;
+using qprof::test::parse;
 using qprof::test::provider;
 using qprof::test::trace_of;
 
 namespace {
-
-cli::ParsedArgs parse(const cli::CommandSpec& command, std::vector<std::string> words) {
-    return cli::parse_args(command, words);
-}
 
 // Self times 4, 3, 2, 1 ms and 0: 40, 30, 20, 10 and 0 % of the 10 ms summed.
 qprof::Trace summary_trace() {

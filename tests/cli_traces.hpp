@@ -1,5 +1,5 @@
 // Traces built by hand for the qprof tool's tests: per-provider totals only, as a totals-only
-// read of a saved run leaves them.
+// read of a saved run leaves them; and a command's arguments parsed from a braced list.
 #pragma once
 
 #include <cstdint>
@@ -7,6 +7,8 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "cli/args.hpp"
 
 namespace qprof::test {
 
@@ -40,6 +42,11 @@ inline qprof::Trace trace_of(std::vector<qprof::ProviderTotals> providers, std::
         trace.events += nodes;
     }
     return trace;
+}
+
+inline qprof::cli::ParsedArgs parse(const qprof::cli::CommandSpec& command,
+                                    std::vector<std::string> words) {
+    return qprof::cli::parse_args(command, words);
 }
 
 }  // namespace qprof::test

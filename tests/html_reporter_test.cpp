@@ -12,6 +12,7 @@
 
 #include "deep_trace.hpp"
 #include "html_parts.hpp"
+#include "html_payload_layout.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -143,6 +144,16 @@ TEST_CASE("the payload's columns read back through zlib as the trace in pre-orde
         dur[hit] = 0;
     }
     CHECK(columns[2] == dur);
+}
+
+TEST_CASE("the payload's outcome names are outcome_name's, code for code") {
+    namespace layout = qprof::detail::html::layout;
+    for (std::size_t code = 0; code < layout::kOutcomeNames.size(); ++code) {
+        CHECK(layout::kOutcomeNames[code] ==
+              qprof::outcome_name(static_cast<qprof::Outcome>(code)));
+    }
+    CHECK(static_cast<std::size_t>(qprof::Outcome::activity) + 1 == layout::kOutcomeNames.size());
+    CHECK(layout::kOutcomeNames.size() - 1 <= layout::kOutcomeMask);  // every code fits the tag
 }
 
 TEST_CASE("with keys, the payload has a key column of differences") {
@@ -330,6 +341,115 @@ TEST_CASE("the initial view opens the longest important nodes within its budget"
           "type_of</span></div><div data-n=\"0\"><div data-n=\"1\"></div></div>");
 }
 
+// A pass that mostly waits for its workers, as toyc's code generation does: by duration it
+// is the longest, by work the shorter one. Its workers are not recorded, so the wait is
+// longer than all the work: a share of it would pass 100 %.
+void codegen_and_wait() {
+    {
+        PROFILE_ACTIVITY("analysis");  // 7 ms, all work
+        for (int id = 0; id < 3; ++id) {
+            type_of(id);
+        }
+    }
+    PROFILE_ACTIVITY("code generation");  // 23 ms, of which 17 ms waiting
+    {
+        PROFILE_WAIT("join workers");  // 17 ms: the longest child, and no work at all
+        for (int worker = 0; worker < 8; ++worker) {
+            PROFILE_WAIT("join worker");
+        }
+    }
+    PROFILE_QUERY(codegen, 0);  // 3 ms of work
+    type_of(9);
+}
+
+qprof::Trace codegen_and_wait_trace() {
+    qprof::test::ManualClock clock;
+    qprof::Session session{qprof::test::recording_options()};
+    codegen_and_wait();
+    session.finish();
+    return session.trace();
+}
+
+TEST_CASE("heaviest first ranks siblings by their work, and waits after all work") {
+    const qprof::Trace trace = codegen_and_wait_trace();
+    const Preorder order{trace.threads.at(0)};
+    const Importance everything{{1, 0}, trace.wall_ns};
+    std::ostringstream out;
+    qprof::detail::html::write_initial_tree(out, trace, order, everything, 100,
+                                            SiblingOrder::heaviest);
+    const std::string tree = out.str();
+    std::vector<std::string> labels;
+    const std::regex label{"<span class=\"label\">([^<]*)</span>"};
+    for (auto it = std::sregex_iterator(tree.begin(), tree.end(), label);
+         it != std::sregex_iterator(); ++it) {
+        labels.push_back((*it)[1].str().substr(0, (*it)[1].str().find(" \u00b7")));
+    }
+    // analysis (7 ms of work) before code generation (23 ms, 6 ms of work); inside code
+    // generation, codegen (3 ms) before the 17 ms wait.
+    REQUIRE(labels.size() >= 5);
+    CHECK(labels[0] == "analysis");
+    CHECK(std::find(labels.begin(), labels.end(), "code generation") <
+          std::find(labels.begin(), labels.end(), "codegen"));
+    CHECK(std::find(labels.begin(), labels.end(), "codegen") <
+          std::find(labels.begin(), labels.end(), "join workers"));
+}
+
+TEST_CASE("every share is of work over the busy time: none passes 100 %, a wait has none") {
+    const std::string page = html_of(codegen_and_wait_trace(), qprof::ReportOptions{1, 0});
+    // Busy: 7 ms of analysis and 6 ms of code generation's own work; the 17 ms wait is not,
+    // and a share of it would be 131 %.
+    CHECK_THAT(page, Catch::Contains("<strong>13.00 ms</strong> busy on 1 thread"));
+    CHECK_THAT(page, Catch::Contains("join workers \u00b7 17.00 ms \u00b7 waiting</span>"));
+    CHECK_THAT(page, Catch::Contains("code generation \u00b7 23.00 ms \u00b7 46.2 %</span>"));
+    CHECK_THAT(page, Catch::Contains("<span class=\"time\">17.0 ms</span> <span "
+                                     "class=\"share\">waiting</span>"));
+    const std::string markup = page.substr(0, page.find("<script"));
+    const std::regex share{"(\\d+\\.\\d) %"};
+    for (auto it = std::sregex_iterator(markup.begin(), markup.end(), share);
+         it != std::sregex_iterator(); ++it) {
+        CHECK(std::stod((*it)[1].str()) <= 100.0);
+    }
+}
+
+// A wide pass: ten important typeck runs, each followed by six small type_of runs.
+void wide_pass() {
+    PROFILE_ACTIVITY("type checking");
+    for (int i = 0; i < 10; ++i) {
+        typeck_wide();
+        for (int id = 20; id < 26; ++id) {
+            type_of(id);
+        }
+    }
+}
+
+TEST_CASE("the folds of a sibling list are merged into one chip per provider") {
+    qprof::test::ManualClock clock;
+    qprof::Session session{qprof::test::recording_options()};
+    wide_pass();
+    session.finish();
+    const qprof::Trace& trace = session.trace();
+    const Preorder order{trace.threads.at(0)};
+    const Importance important{{6, 100}, trace.wall_ns};
+    std::ostringstream out;
+    qprof::detail::html::write_initial_tree(out, trace, order, important, 100, SiblingOrder::call);
+    const std::string tree = std::regex_replace(out.str(), std::regex{" class=\"node[^\"]*\""}, "");
+    INFO(tree);
+    // Ten folds of six type_of runs between the typeck runs: one chip, after them.
+    const std::regex chip{
+        "<span class=\"fold\" data-from=\"(\\d+)\" data-to=\"(\\d+)\" "
+        "data-provider=\"\\d+\">([^<]*)</span>"};
+    std::smatch found;
+    REQUIRE(std::regex_search(tree, found, chip));
+    CHECK(found[3].str() == "\u22ef 60 type_of runs \u00b7 60.00 ms");
+    CHECK(found[1].str() == std::to_string(order.end(1)));  // after the first typeck
+    CHECK(found[2].str() == std::to_string(order.size()));
+    const auto after = static_cast<std::size_t>(found.position(0) + found.length(0));
+    CHECK(tree.find("data-provider", after) == std::string::npos);
+    // The typeck runs are drawn; no fold of the pass's is left between them.
+    CHECK_FALSE(std::regex_search(tree, std::regex{"</div><span class=\"fold\" data-from=\"\\d+\" "
+                                                   "data-to=\"\\d+\">"}));
+}
+
 // check_crate asks typeck with 6, 7, ... 25 sub-queries: all important, each longer.
 void check_crate() {
     PROFILE_QUERY(check_crate, 0);
@@ -364,8 +484,9 @@ TEST_CASE("a node whose children do not fit shows its longest ones, the rest fol
 TEST_CASE("a fold names the provider that takes its time") {
     const qprof::Trace trace = compile_trace();
     const Preorder order{trace.threads.at(0)};
+    const qprof::detail::html::Work work{order};
     auto text = [&](std::uint32_t from, std::uint32_t to) {
-        return qprof::detail::html::fold_text(trace, order, from, to, trace.wall_ns);
+        return qprof::detail::html::fold_text(trace, order, work, from, to, trace.wall_ns);
     };
     CHECK(text(0, order.size()) == "+28 queries \u00b7 92.7 % \u00b7 mostly analysis");
     CHECK(text(18, 21) == "+3 queries \u00b7 7.3 % \u00b7 typeck");  // one provider only

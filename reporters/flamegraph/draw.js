@@ -29,22 +29,46 @@
     return h >>> 0;
   }
 
-  // Warm hues for provider runs, purples for activities, slate for blocked, teal for loads.
-  const PALETTE = {
-    miss: (h) => `hsl(${h % 48}, ${68 + ((h >>> 8) % 22)}%, ${54 + ((h >>> 16) % 12)}%)`,
-    activity: (h) => `hsl(${258 + (h % 34)}, ${42 + ((h >>> 8) % 18)}%, ${64 + ((h >>> 16) % 10)}%)`,
-    blocked: (h) => `hsl(208, ${18 + (h % 14)}%, ${60 + ((h >>> 8) % 10)}%)`,
-    load: (h) => `hsl(${160 + (h % 18)}, ${44 + ((h >>> 8) % 14)}%, ${50 + ((h >>> 16) % 10)}%)`,
-    thread: () => 'hsl(220, 9%, 70%)',
-    all: () => 'hsl(220, 9%, 58%)',
+  // A frame takes the hue of its kind from the common palette (the outcome colours of
+  // reporters/viewer_common/theme.css, as in the HTML report's tree and timeline), and a shade
+  // of it from its provider's name: runs spread over the warm hues from --miss, the other kinds
+  // stay close to theirs. Lightness stays in a band where the dark frame text reads.
+  const SHADES = {
+    miss: { variable: '--miss', hues: 30, saturation: [62, 84] },
+    activity: { variable: '--activity', hues: 24, saturation: [40, 58] },
+    blocked: { variable: '--blocked', hues: 8, saturation: [34, 46] },
+    load: { variable: '--load', hues: 16, saturation: [42, 56] },
+    thread: { variable: '--muted', hues: 0, saturation: [8, 8], lightness: 70 },
+    all: { variable: '--muted', hues: 0, saturation: [8, 8], lightness: 58 },
   };
+
+  // The hue (degrees) of a CSS colour written #rrggbb, as the palette writes them.
+  function hueOf(colour) {
+    const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(colour);
+    if (!m) return 0;
+    const [r, g, b] = m.slice(1).map((x) => parseInt(x, 16) / 255);
+    const max = Math.max(r, g, b);
+    const range = max - Math.min(r, g, b);
+    if (range === 0) return 0;
+    const h = max === r ? (g - b) / range : max === g ? 2 + (b - r) / range : 4 + (r - g) / range;
+    return (60 * h + 360) % 360;
+  }
+
+  function shadeOf(kind, h) {
+    const shade = SHADES[kind] || SHADES.thread;
+    const [low, high] = shade.saturation;
+    const hue = theme.hues[kind] + (shade.hues > 0 ? (h % shade.hues) - (kind === 'miss' ? 0 : shade.hues / 2) : 0);
+    const saturation = low + ((h >>> 8) % (high - low + 1));
+    const lightness = shade.lightness || 56 + ((h >>> 16) % 12);
+    return `hsl(${hue.toFixed(0)}, ${saturation}%, ${lightness}%)`;
+  }
 
   function colourOf(i) {
     const kind = fg.kindOf(i);
     const key = kind + '\u0000' + fg.F.name[i];
     let colour = colours.get(key);
     if (colour === undefined) {
-      colour = (PALETTE[kind] || PALETTE.thread)(hash(fg.nameOf(i)));
+      colour = shadeOf(kind, hash(fg.nameOf(i)));
       colours.set(key, colour);
     }
     return colour;
@@ -53,10 +77,13 @@
   fg.readTheme = function readTheme() {
     const style = getComputedStyle(document.documentElement);
     const get = (name) => style.getPropertyValue(name).trim();
+    const hues = {};
+    for (const kind of Object.keys(SHADES)) hues[kind] = hueOf(get(SHADES[kind].variable));
     theme = {
       background: get('--bg'), text: get('--frame-text'), dim: get('--dim'), dimText: get('--dim-text'),
-      match: get('--match'), hit: get('--hit'), outline: get('--outline'),
+      match: get('--match'), hit: get('--hit'), outline: get('--outline'), hues,
     };
+    colours.clear();
   };
 
   function fit(ctx, i, room) {

@@ -2,7 +2,8 @@
 // lays every frame out (its start within the root, in nanoseconds, and its depth), and answers
 // searches. The payload is described in docs/flamegraph-report.md.
 //
-// The three files are concatenated (frames.js, draw.js, main.js) into one classic script.
+// The three files are concatenated (frames.js, draw.js, main.js) into one classic script,
+// after the viewers' common base (reporters/viewer_common/: `qv`, formatting and the palette).
 // This file declares the shared namespace `fg`; each file is an IIFE that adds to it.
 const fg = {};
 
@@ -92,16 +93,6 @@ const fg = {};
     return { query, mask, count, ns };
   };
 
-  // Texts for people; the page's own, so no need to match the C++ formatting digit by digit.
-  fg.thousands = (v) => Math.round(v).toLocaleString('en-US');
-  fg.percentText = (ns) => {
-    const p = fg.total > 0 ? (100 * ns) / fg.total : 0;
-    return p > 0 && p < 0.05 ? '<0.1 %' : p.toFixed(1) + ' %';
-  };
-  fg.durationText = (ns) => {
-    if (ns < 1e3) return Math.round(ns) + ' ns';
-    if (ns < 1e6) return (ns / 1e3).toFixed(1) + ' \u00b5s';
-    if (ns < 1e9) return (ns / 1e6).toFixed(2) + ' ms';
-    return (ns / 1e9).toFixed(3) + ' s';
-  };
+  // Shares are of the full width (reporters/viewer_common/format.js formats them).
+  fg.percentText = (ns) => qv.shareText(ns, fg.total);
 })();

@@ -45,16 +45,16 @@
     const list = document.createElement('dl');
     const z = fg.view.zoom;
     const ofZoom = z > 0 && F.total_ns[z] > 0
-      ? ', ' + ((100 * F.total_ns[i]) / F.total_ns[z]).toFixed(1) + ' % of the zoomed frame' : '';
-    line(list, 'Inclusive', fg.durationText(F.total_ns[i]) + ' \u00b7 ' + fg.percentText(F.total_ns[i]) +
+      ? ', ' + qv.rateText(F.total_ns[i], F.total_ns[z]) + ' of the zoomed frame' : '';
+    line(list, 'Inclusive', qv.durationText(F.total_ns[i]) + ' \u00b7 ' + fg.percentText(F.total_ns[i]) +
       ' of total' + ofZoom);
     // A blocked frame is a wait, not work: its own time is waiting.
-    line(list, kind === 'blocked' ? 'Waiting (not work)' : 'Self', fg.durationText(Math.max(0, F.self_ns[i])) + ' \u00b7 ' +
+    line(list, kind === 'blocked' ? 'Waiting (not work)' : 'Self', qv.durationText(Math.max(0, F.self_ns[i])) + ' \u00b7 ' +
       fg.percentText(Math.max(0, F.self_ns[i])));
-    if (COUNT_LABEL[kind]) line(list, COUNT_LABEL[kind], fg.thousands(F.count[i]));
+    if (COUNT_LABEL[kind]) line(list, COUNT_LABEL[kind], qv.thousands(F.count[i]));
     if (F.hits[i] > 0) {
-      line(list, 'Cache hits asked', fg.thousands(F.hits[i]) + ' \u00b7 ' +
-        ((100 * F.hits[i]) / (F.hits[i] + F.asked[i])).toFixed(1) + ' % of the queries it asked');
+      line(list, 'Cache hits asked', qv.thousands(F.hits[i]) + ' \u00b7 ' +
+        qv.rateText(F.hits[i], F.hits[i] + F.asked[i]) + ' of the queries it asked');
     }
     tip.replaceChildren(title, list);
   }
@@ -110,7 +110,7 @@
     if (match === null) status.textContent = '';
     else if (match.count === 0) status.textContent = 'No matches';
     else {
-      status.textContent = fg.thousands(match.count) + (match.count === 1 ? ' frame, ' : ' frames, ') +
+      status.textContent = qv.thousands(match.count) + (match.count === 1 ? ' frame, ' : ' frames, ') +
         fg.percentText(match.ns) + ' of total';
     }
     fg.draw();

@@ -16,6 +16,8 @@
       const T = qp.threads && qp.threads[t];
       return T && from >= 0 && from < to && to <= T.len ? qp.foldText(T, from, to) : null;
     },
+    // The text a chip (a fold with data-provider) should read, from what is drawn beside it.
+    chipText: (t, chip) => (qp.threads && qp.threads[t] ? qp.chipTextOf(t, chip) : null),
     reveal: (t, n) => (valid(t, n) ? qp.reveal(t, n) : false),
     // The timeline: its view, tracks and selection; the x of a time; the statistics of a
     // time range as range.js computes them (the whole run: 0 to Infinity).

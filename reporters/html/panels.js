@@ -3,7 +3,7 @@
 (() => {
   'use strict';
 
-  const SEARCH_OPEN = 200;   // matches whose folds a search opens; more would flood the DOM
+  const SEARCH_OPEN = 20;    // the slowest matches a search draws at once; Enter draws the rest
   const SEARCH_DELAY = 250;  // ms of quiet typing before searching
   const PATH_SHOWN = 12;     // ancestors listed in the details panel (even)
 
@@ -26,7 +26,7 @@
     h += row('outcome', 'Outcome', qp.OUTCOMES[outcome] || '?');
     h += row('inclusive', 'Inclusive time', qp.durationText(T.dur[n]));
     h += row('self', 'Self time', qp.durationText(Math.max(0, T.self[n])));
-    h += row('share', 'Share of busy time', qp.percentText(T.dur[n]));
+    h += row('share', 'Share of busy time', qp.isWait(T, n) ? 'none: waiting is not work' : qp.percentText(qp.workOf(T, n)));
     h += row('depth', 'Depth', String(T.depth[n]));
     h += row('extent', 'Extent', qp.thousands(T.extent[n]) + (T.extent[n] === 1 ? ' child' : ' children'));
     h += row('subtree', 'Subtree', qp.thousands(T.size[n]) + (T.size[n] === 1 ? ' node' : ' nodes'));
@@ -59,19 +59,24 @@
     return '<p><a href="#" data-back="' + p + '">\u2039 statistics of ' + qp.escape(qp.providers[p].name) + '</a></p>';
   }
 
-  function foldDetails(t, from, to, pinned) {
+  // A fold's details; a chip's (`members`, its top-level nodes) are of its members only.
+  function foldDetails(t, from, to, pinned, members) {
     const T = qp.threads[t];
-    let tops = 0;
+    const tops = members || [];
+    if (!members) for (let c = from; c < to; c += T.size[c]) tops.push(c);
+    let queries = 0;
     let runNs = 0;
-    for (let c = from; c < to; c += T.size[c]) {
-      tops++;
+    let work = 0;
+    for (const c of tops) {
+      queries += T.size[c];
       runNs += T.dur[c];
+      work += qp.workOf(T, c);
     }
-    let h = '<h2>' + (pinned ? 'Selected' : 'Preview') + ' fold</h2><dl>';
-    h += row('queries', 'Queries', qp.thousands(to - from));
-    h += row('top-level', 'Top-level', qp.thousands(tops));
+    let h = '<h2>' + (pinned ? 'Selected' : 'Preview') + (members ? ' chip' : ' fold') + '</h2><dl>';
+    h += row('queries', 'Queries', qp.thousands(queries));
+    h += row('top-level', 'Top-level', qp.thousands(tops.length));
     h += row('inclusive', 'Inclusive time', qp.durationText(runNs));
-    h += row('share', 'Share of busy time', qp.percentText(runNs));
+    h += row('share', 'Share of busy time', qp.percentText(work));
     h += '</dl><p class="hint">Click, Enter or \u2192 draws these queries.</p>';
     return h;
   }
@@ -85,7 +90,8 @@
     let id = qp.shownProvider >= 0 ? 'provider' + qp.shownProvider : 'none';
     if (el && t >= 0) {
       const run = el.classList.contains('fold') ? 'f' : qp.isLevels(el) ? 'l' : '';
-      id = run ? t + run + el.getAttribute('data-from') + '-' + el.getAttribute('data-to')
+      id = run ? t + run + el.getAttribute('data-from') + '-' + el.getAttribute('data-to') +
+        (qp.isChip(el) ? el.getAttribute('data-provider') + el.textContent : '')
         : t + 'n' + el.getAttribute('data-n');
       id += pinned ? 'p' : 'h';
     }
@@ -98,7 +104,8 @@
     } else if (qp.isLevels(el)) {
       box.innerHTML = qp.levelsDetails(t, el, pinned);
     } else if (el.classList.contains('fold')) {
-      box.innerHTML = foldDetails(t, Number(el.getAttribute('data-from')), Number(el.getAttribute('data-to')), pinned);
+      box.innerHTML = foldDetails(t, Number(el.getAttribute('data-from')), Number(el.getAttribute('data-to')), pinned,
+        qp.isChip(el) ? qp.chipMembers(t, el) : null);
     } else {
       box.innerHTML = nodeDetails(t, Number(el.getAttribute('data-n')), pinned);
     }
@@ -106,59 +113,9 @@
 
   // ---- provider table ----
 
-  // A button makes each header reachable and operable from the keyboard.
-  function addSortButtons(heads, key) {
-    for (const th of heads) {
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.className = 'sort';
-      while (th.firstChild) button.appendChild(th.firstChild);
-      th.appendChild(button);
-      if (th.dataset.sort === key) th.setAttribute('aria-sort', 'descending');
-    }
-  }
-
-  // Sorts the rows by one column: text (the provider name) or the cells' data-value; ties
-  // keep the order the page was written in.
-  function sortRows(body, column, text, descending) {
-    const value = (r) => {
-      const cell = r.cells[column];
-      if (!cell) return text ? '' : -Infinity;
-      if (text) return cell.textContent.trim();
-      const v = parseFloat(cell.getAttribute('data-value'));
-      return Number.isNaN(v) ? -Infinity : v;
-    };
-    const rows = Array.from(body.rows).map((r) => ({ r, v: value(r), o: Number(r.dataset.order) }));
-    const sign = descending ? -1 : 1;
-    rows.sort((a, b) => {
-      const c = text ? a.v.localeCompare(b.v) : a.v < b.v ? -1 : a.v > b.v ? 1 : 0;
-      return c !== 0 ? sign * c : a.o - b.o;
-    });
-    const fragment = document.createDocumentFragment();
-    for (const x of rows) fragment.appendChild(x.r);
-    body.appendChild(fragment);
-  }
-
+  // Sorted by total time as written; names sort A to Z (reporters/viewer_common/table.js).
   function initTable() {
-    const table = document.getElementById('provider-table');
-    if (!table || !table.tHead || !table.tBodies[0]) return;
-    const heads = Array.from(table.tHead.querySelectorAll('th[data-sort]'));
-    const body = table.tBodies[0];
-    Array.from(body.rows).forEach((r, i) => { r.dataset.order = String(i); });
-    let key = 'total';
-    let descending = true;
-    addSortButtons(heads, key);
-    table.tHead.addEventListener('click', (e) => {
-      const th = e.target.closest('th[data-sort]');
-      if (!th) return;
-      descending = th.dataset.sort === key ? !descending : th.dataset.sort !== 'provider'; // names A-Z; numbers biggest first
-      key = th.dataset.sort;
-      sortRows(body, heads.indexOf(th), key === 'provider', descending);
-      for (const h of heads) {
-        if (h === th) h.setAttribute('aria-sort', descending ? 'descending' : 'ascending');
-        else h.removeAttribute('aria-sort');
-      }
-    });
+    qv.sortableTable(document.getElementById('provider-table'), { key: 'total', textKeys: ['provider'] });
   }
 
   // ---- thread selector and shape lists ----
@@ -198,8 +155,9 @@
   // ---- search ----
 
   // A query matches when its provider's name or its key's text contains the searched text.
-  // `at` is the match shown last, where Enter goes on from; `timer` a search not yet run.
-  const search = { query: '', at: null, timer: 0 };
+  // `at` is the rank of the match shown last (0: the slowest), where Enter goes on from;
+  // `timer` a search not yet run; `found` what scan() found.
+  const search = { query: '', at: null, timer: 0, found: null };
   let lowerKeys = null; // the keys' texts in lower case, made at the first search
 
   const hasKeys = () => qp.keys.length > 0 && qp.threads.some((T) => T.key !== null);
@@ -214,9 +172,50 @@
     return { names, keys };
   }
 
+  // Whether the sorted list holds a value in [from, to).
+  function holdsBetween(list, from, to) {
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const m = (lo + hi) >> 1;
+      if (list[m] < from) lo = m + 1; else hi = m;
+    }
+    return lo < list.length && list[lo] < to;
+  }
+
+  // Whether the run [from, to) of thread T holds a match of the search (render.js marks its fold).
+  qp.holdsMatch = (T, from, to) => search.found !== null &&
+    holdsBetween(search.found.byThread[qp.threads.indexOf(T)], from, to);
+
+  // A fold holding a match says so (an attribute, so that the classes stay the contract's):
+  // a match is never hidden in a chip without a trace.
+  function markFolds() {
+    for (const el of Array.from(document.querySelectorAll('#trees [data-match]'))) el.removeAttribute('data-match');
+    if (!search.found) return;
+    qp.treeEls.forEach((tree, t) => {
+      const list = search.found.byThread[t];
+      if (list.length === 0) return;
+      for (const fold of tree.querySelectorAll('.fold')) {
+        if (qp.isChip(fold)) { qp.markChip(t, fold); continue; }
+        const from = Number(fold.getAttribute('data-from'));
+        if (holdsBetween(list, from, Number(fold.getAttribute('data-to')))) fold.setAttribute('data-match', '');
+      }
+    });
+  }
+
+  // A chip holds a match when one of its members' subtrees does.
+  qp.markChip = function markChip(t, chip) {
+    const T = qp.threads[t];
+    const list = search.found ? search.found.byThread[t] : null;
+    const holds = list !== null && qp.chipMembers(t, chip).some((m) => holdsBetween(list, m, m + T.size[m]));
+    if (holds) chip.setAttribute('data-match', '');
+    else chip.removeAttribute('data-match');
+  };
+
   function highlight() {
     if (qp.onSearchChange) qp.onSearchChange(); // the timeline dims what does not match
     for (const el of Array.from(document.querySelectorAll('#trees .match'))) el.classList.remove('match');
+    markFolds();
     if (!qp.matcher) return;
     qp.treeEls.forEach((tree, t) => {
       const T = qp.threads[t];
@@ -237,29 +236,70 @@
   function clearSearch() {
     search.query = '';
     search.at = null;
+    search.found = null;
     qp.matcher = null;
     highlight();
     setStatus('');
   }
 
-  // Counts the matches (`byName`: those whose provider name matches) and the threads that
-  // have any, and lists the first `limit` of them.
-  function scan(limit) {
+  // Every match, found once per search: per thread the matching nodes in pre-order
+  // (`byThread`, for the timeline's markers and the folds that hold a match). Match g of the
+  // search is node byThread[t][g - first[t]]; `dur[g]` its duration. Enter walks them slowest
+  // first, ties in thread and pre-order: `ranked` holds that order's first matches, sorted
+  // once the walk needs them (a search of 8 million matches sorts 256 of them, not all).
+  function scan() {
     const names = qp.matcher.names;
-    const found = { count: 0, byName: 0, threads: 0, first: [] };
-    qp.threads.forEach((T, t) => {
-      let here = 0;
-      for (let n = 0; n < T.len; n++) {
-        const byName = names[qp.providerOf(T, n)] === 1;
-        if (!byName && !qp.isMatch(T, n)) continue;
-        if (found.first.length < limit) found.first.push([t, n]);
+    const found = { count: 0, byName: 0, threads: 0, byThread: [], first: [], dur: null, ranked: null };
+    qp.threads.forEach((T) => {
+      const mine = new Int32Array(T.len);
+      let count = 0;
+      for (let m = 0; m < T.len; m++) {
+        const byName = names[qp.providerOf(T, m)] === 1;
+        if (!byName && !qp.isMatch(T, m)) continue;
+        mine[count++] = m;
         if (byName) found.byName++;
-        here++;
       }
-      found.count += here;
-      if (here > 0) found.threads++;
+      found.first.push(found.count);
+      found.byThread.push(mine.slice(0, count));
+      found.count += count;
+      if (count > 0) found.threads++;
     });
+    found.dur = new Float64Array(found.count);
+    found.byThread.forEach((list, t) => {
+      const dur = qp.threads[t].dur;
+      for (let i = 0; i < list.length; i++) found.dur[found.first[t] + i] = dur[list[i]];
+    });
+    rankUpTo(found, 0);
     return found;
+  }
+
+  const RANKED_FIRST = 256; // matches sorted at once; the rest when the walk gets there
+
+  // Makes found.ranked cover rank i: the RANKED_FIRST slowest, chosen by selection, or all.
+  function rankUpTo(found, i) {
+    if (found.ranked !== null && (i < found.ranked.length || found.ranked.length === found.count)) return;
+    const { dur, count } = found;
+    const before = (a, b) => dur[b] - dur[a] || a - b;
+    if (found.ranked === null && count > 2 * RANKED_FIRST) {
+      const floor = qp.kthSmallest(Float64Array.from(dur), count - RANKED_FIRST);
+      const chosen = [];
+      for (let g = 0; g < count; g++) if (dur[g] > floor) chosen.push(g);
+      for (let g = 0; g < count && chosen.length < RANKED_FIRST; g++) if (dur[g] === floor) chosen.push(g);
+      found.ranked = Uint32Array.from(chosen).sort(before);
+      return;
+    }
+    const all = new Uint32Array(count);
+    for (let g = 0; g < count; g++) all[g] = g;
+    found.ranked = all.sort(before);
+  }
+
+  // Match of rank i: [thread, node].
+  function matchAt(found, i) {
+    rankUpTo(found, i);
+    const g = found.ranked[i];
+    let t = found.first.length - 1;
+    while (found.first[t] > g) t--;
+    return [t, found.byThread[t][g - found.first[t]]];
   }
 
   function statusText(found) {
@@ -267,41 +307,38 @@
     if (count === 0) return 'No matches';
     const where = !hasKeys() ? '' : byName === count ? ', in provider names'
       : byName === 0 ? ', in keys' : ', in provider names and keys';
-    return qp.thousands(count) + (count === 1 ? ' match in ' : ' matches in ') + threads +
-      (threads === 1 ? ' thread' : ' threads') + where;
+    const [t, n] = matchAt(found, search.at);
+    return 'match ' + qp.thousands(search.at + 1) + ' of ' + qp.thousands(count) + ', slowest first (' +
+      qp.durationText(qp.threads[t].dur[n]) + ') \u00b7 ' + qp.thousands(count) +
+      (count === 1 ? ' match in ' : ' matches in ') + threads + (threads === 1 ? ' thread' : ' threads') + where;
   }
+
+  // The nodes of thread t that match, in pre-order, or null without a search: the timeline
+  // marks them at any zoom.
+  qp.matchesOf = (t) => (search.found ? search.found.byThread[t] : null);
 
   function runSearch(raw) {
     const query = raw.trim().toLowerCase();
     if (query === '') { clearSearch(); return; }
     search.query = query;
     qp.matcher = matcherFor(query);
-    const found = scan(SEARCH_OPEN);
-    for (const [t, n] of found.first) qp.ensurePath(t, n);
+    const found = scan();
+    search.found = found;
+    const opened = Math.min(SEARCH_OPEN, found.count);
+    for (let i = 0; i < opened; i++) qp.ensurePath(...matchAt(found, i));
     highlight();
-    setStatus(statusText(found));
-    // The first match of the thread in view, else of the next thread that has one.
-    showMatch(matchFrom(qp.visible, -1, 1));
+    showMatch(found.count > 0 ? 0 : null);
   }
 
-  // The first match after (t, n) in pre-order, going by `step` (1 or -1) across the threads
-  // and around; null when nothing matches.
-  function matchFrom(t, n, step) {
-    const count = qp.threads.length;
-    if (count === 0 || !(t >= 0)) return null;
-    for (let i = 0; i <= count; i++) {
-      const u = (((t + step * i) % count) + count) % count;
-      const T = qp.threads[u];
-      for (let m = i === 0 ? n + step : step > 0 ? 0 : T.len - 1; m >= 0 && m < T.len; m += step) {
-        if (qp.isMatch(T, m)) return [u, m];
-      }
-    }
-    return null;
-  }
-
-  function showMatch(at) {
-    search.at = at;
-    if (at) qp.reveal(at[0], at[1], { focus: false }); // typing goes on in the search box
+  // Shows the match of rank i (0 is the slowest) in the tree and on the timeline.
+  function showMatch(i) {
+    const found = search.found;
+    search.at = i;
+    setStatus(found ? statusText(found) : '');
+    if (i === null) return;
+    const [t, n] = matchAt(found, i);
+    qp.reveal(t, n, { focus: false }); // typing goes on in the search box
+    if (qp.timelineShow) qp.timelineShow(t, n);
   }
 
   function searchNow(input) {
@@ -315,7 +352,8 @@
     if (e.key === 'Enter') {
       e.preventDefault();
       const same = search.timer === 0 && input.value.trim().toLowerCase() === search.query;
-      if (same && search.at) showMatch(matchFrom(search.at[0], search.at[1], e.shiftKey ? -1 : 1));
+      const count = search.found ? search.found.count : 0;
+      if (same && search.at !== null && count > 0) showMatch((search.at + (e.shiftKey ? count - 1 : 1)) % count);
       else searchNow(input);
     } else if (e.key === 'Escape') {
       e.preventDefault();

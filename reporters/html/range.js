@@ -10,7 +10,8 @@
   const TOP_KEYS = 10;
   const TOP_CALLS = 10;
   const BUCKETS = 8;  // kHistogramBuckets
-  const BLOCKED = 2;
+  const L = qp.layout;
+  const BLOCKED = qp.BLOCKED;
 
   qp.range = null;      // {from, to} in ns from the session start, or null: the whole run
   qp.rangeStats = null; // per provider, the statistics of the range; null without a range
@@ -19,14 +20,6 @@
     let b = 0;
     for (let limit = 1e3; ns >= limit && b + 1 < BUCKETS; limit *= 10) b++;
     return b;
-  }
-
-  function emptyStats(p) {
-    return {
-      provider: p, runs: 0, hits: 0, waits: 0, total_ns: 0, self_ns: 0, wait_ns: 0,
-      mean_ns: 0, median_ns: 0, max_ns: 0, histogram: new Array(BUCKETS).fill(0),
-      slowest: [], keys: [], callers: [], callees: [], events: 0, rawSelf: 0,
-    };
   }
 
   // The SLOWEST longest runs, longest first; earlier runs win ties (keep_if_slow).
@@ -38,126 +31,241 @@
     if (slowest.length > SLOWEST) slowest.pop();
   }
 
-  function finishDurations(s, durations) {
-    if (durations.length === 0) return;
-    let sum = 0;
-    for (const ns of durations) {
-      sum += ns;
-      if (ns > s.max_ns) s.max_ns = ns;
-      s.histogram[bucket(ns)]++;
-    }
-    s.mean_ns = Math.trunc(sum / durations.length);
-    const sorted = Float64Array.from(durations).sort(); // numeric, without a comparator call
-    s.median_ns = sorted[(sorted.length - 1) >> 1];
-  }
-
   function top(list, count, before) {
     list.sort(before);
     return list.slice(0, count);
   }
 
-  // One thread's events inside [from, to] into `stats`. `open[p]` counts the open ancestors of
-  // provider p inside the range, so that a provider inside itself counts once in its total.
-  function addThread(t, from, to, stats, acc) {
-    const T = qp.threads[t];
-    const open = new Int32Array(qp.providers.length + 1);
-    const stack = [];
-    for (let n = 0; n < T.len;) {
-      while (stack.length > 0 && stack[stack.length - 1] + T.size[stack[stack.length - 1]] <= n) {
-        open[T.tag[stack.pop()] >>> 5]--;
+  // ---- an index of each thread, made once, at the first range ----
+
+  // `up[n]`: n's nearest ancestor of its own provider, or -1, so that whether a provider is
+  // inside itself within a range is one comparison; `waits`: the thread's outermost waits.
+  function indexOf(T) {
+    if (T.rangeIndex) return T.rangeIndex;
+    const up = new Int32Array(T.len);
+    const open = new Int32Array(qp.providers.length + 1).fill(-1); // per provider, its innermost open node
+    const stack = new Int32Array(T.len + 1);
+    const waits = [];
+    let top = 0;
+    let inWait = -1; // the end of the outermost open wait's subtree
+    for (let n = 0; n < T.len; n++) {
+      while (top > 0 && stack[top - 1] + T.size[stack[top - 1]] <= n) {
+        const m = stack[--top];
+        open[qp.providerOf(T, m)] = up[m];
       }
-      const s = T.start[n];
-      const e = s + T.dur[n];
-      if (e < from || s > to) { n += T.size[n]; continue; } // nothing of it is inside
-      if (s < from || e > to) { n++; continue; }             // only some of its subtree may be
-      addNode(T, t, n, stats, acc, open[T.tag[n] >>> 5] === 0);
-      open[T.tag[n] >>> 5]++;
-      stack.push(n);
-      n++;
+      const p = qp.providerOf(T, n);
+      up[n] = open[p];
+      if (T.size[n] > 1) {
+        open[p] = n;
+        stack[top++] = n;
+      }
+      if (qp.outcomeOf(T, n) === BLOCKED && n >= inWait) {
+        waits.push(n);
+        inWait = n + T.size[n];
+      }
+    }
+    T.rangeIndex = { up, waits: Int32Array.from(waits) };
+    return T.rangeIndex;
+  }
+
+  // The first node starting at `v` or later (`after`: later than v); starts ascend in pre-order.
+  function firstStart(T, v, after) {
+    let lo = 0;
+    let hi = T.len;
+    while (lo < hi) {
+      const m = (lo + hi) >>> 1;
+      if (T.start[m] < v || (after && T.start[m] === v)) lo = m + 1; else hi = m;
+    }
+    return lo;
+  }
+
+  // ---- one pass over the nodes that start in the range, in pre-order ----
+
+  // Sums per provider in typed arrays (`c`: events, hits, waits, runs; `ns`: wait, self,
+  // waits inside, outermost total, run time), so that a node costs a few additions.
+  function accumulators(P) {
+    const dense = P * P <= 1 << 20; // calls per (caller, callee): an array, or a map
+    return {
+      P, c: new Float64Array(P * 4), ns: new Float64Array(P * 5), histogram: new Int32Array(P * BUCKETS),
+      slowest: new Array(P).fill(null), floor: new Float64Array(P).fill(-1),
+      calls: dense ? new Float64Array(P * P) : null, callNs: dense ? new Float64Array(P * P) : null,
+      edges: dense ? null : new Map(), asks: new Map(),
+      runP: runs.p, runNs: runs.ns, runCount: 0,
+    };
+  }
+
+  // The run times of the last pass, kept for the next one: at ten million events they are
+  // the pass's largest arrays.
+  const runs = { p: new Int32Array(1024), ns: new Float64Array(1024), grouped: new Float64Array(1024) };
+
+  function addRun(acc, p, ns) {
+    if (acc.runCount === acc.runP.length) {
+      const runP = new Int32Array(acc.runCount * 2);
+      const runNs = new Float64Array(acc.runCount * 2);
+      runP.set(acc.runP);
+      runNs.set(acc.runNs);
+      acc.runP = runP;
+      acc.runNs = runNs;
+    }
+    runs.p = acc.runP;
+    runs.ns = acc.runNs;
+    acc.runP[acc.runCount] = p;
+    acc.runNs[acc.runCount++] = ns;
+  }
+
+  // Thread t's events inside [from, to]: the nodes that start in it, but for those still
+  // running at its end (one chain: the ancestors of the last node to start in it).
+  function addThread(t, from, to, acc) {
+    const T = qp.threads[t];
+    const { up } = indexOf(T);
+    const { tag, dur, start, parent, self } = T;
+    const keys = T.key;
+    const waitsIn = T.waits.size > 0 ? T.waits : null;
+    const { P, c, histogram, slowest, floor, calls, callNs } = acc;
+    const sums = acc.ns;
+    const b = firstStart(T, to, true);
+    for (let n = firstStart(T, from, false); n < b; n++) {
+      const ns = dur[n];
+      if (start[n] + ns > to) continue; // still running at the range's end
+      const p = tag[n] >>> L.PROVIDER_SHIFT;
+      const outcome = tag[n] & L.OUTCOME_MASK;
+      c[p * 4]++;
+      if (outcome === qp.HIT) {
+        c[p * 4 + 1]++;
+      } else {
+        if (outcome === BLOCKED) {
+          c[p * 4 + 2]++;
+          sums[p * 5] += ns;
+        } else {
+          c[p * 4 + 3]++;
+          sums[p * 5 + 4] += ns;
+          histogram[p * BUCKETS + bucket(ns)]++;
+          addRun(acc, p, ns);
+          if (ns > floor[p]) {
+            const list = slowest[p] || (slowest[p] = []);
+            keepIfSlow(list, [t, n, ns, keys ? keys[n] : 0]);
+            if (list.length === SLOWEST) floor[p] = list[SLOWEST - 1][2];
+          }
+        }
+        sums[p * 5 + 1] += self[n];
+        if (waitsIn !== null) sums[p * 5 + 2] += waitsIn.get(n) || 0;
+        const u = up[n]; // a provider inside itself counts once in its total: the outermost
+        if (!(u >= 0 && start[u] >= from && start[u] + dur[u] <= to)) sums[p * 5 + 3] += ns;
+      }
+      if (parent[n] >= 0) {
+        const id = (tag[parent[n]] >>> L.PROVIDER_SHIFT) * P + p;
+        if (calls !== null) {
+          calls[id]++;
+          callNs[id] += ns;
+        } else {
+          const edge = acc.edges.get(id) || [0, 0];
+          edge[0]++;
+          edge[1] += ns;
+          acc.edges.set(id, edge);
+        }
+      }
+      const key = keys ? keys[n] : 0;
+      if (key !== 0 && outcome !== BLOCKED) {
+        const id = p * (qp.keys.length + 1) + key;
+        const k = acc.asks.get(id) || [key, 0, 0];
+        k[1]++;
+        if (outcome === qp.HIT) k[2]++;
+        acc.asks.set(id, k);
+      }
     }
   }
 
-  function addNode(T, t, n, stats, acc, outermost) {
-    const p = T.tag[n] >>> 5;
-    const s = stats[p] || (stats[p] = emptyStats(p));
-    const outcome = T.tag[n] & 7;
-    const ns = T.dur[n];
-    const key = T.key ? T.key[n] : 0;
-    s.events++;
-    if (outcome === qp.HIT) {
-      s.hits++;
+  function emptyStats(p) {
+    return {
+      provider: p, runs: 0, hits: 0, waits: 0, total_ns: 0, self_ns: 0, wait_ns: 0, work_ns: 0,
+      mean_ns: 0, median_ns: 0, max_ns: 0, histogram: new Array(BUCKETS).fill(0),
+      slowest: [], keys: [], callers: [], callees: [], events: 0,
+    };
+  }
+
+  // The accumulators as provider_stats writes them; medians from the run times grouped by
+  // provider (a counting sort of the pass's runs).
+  function finish(acc) {
+    const { P, c, histogram } = acc;
+    const sums = acc.ns;
+    const stats = new Array(P).fill(null);
+    const at = new Int32Array(P + 1);
+    for (let i = 0; i < acc.runCount; i++) at[acc.runP[i] + 1]++;
+    for (let p = 0; p < P; p++) at[p + 1] += at[p];
+    if (runs.grouped.length < acc.runCount) runs.grouped = new Float64Array(acc.runP.length);
+    const grouped = runs.grouped;
+    const fill = at.slice(0, P);
+    for (let i = 0; i < acc.runCount; i++) grouped[fill[acc.runP[i]]++] = acc.runNs[i];
+    for (let p = 0; p < P; p++) {
+      if (c[p * 4] === 0) continue;
+      const s = emptyStats(p);
+      s.events = c[p * 4];
+      s.hits = c[p * 4 + 1];
+      s.waits = c[p * 4 + 2];
+      s.runs = c[p * 4 + 3];
+      s.wait_ns = sums[p * 5];
+      s.self_ns = Math.max(0, sums[p * 5 + 1] - s.wait_ns); // work_self_ns: waits are not work
+      s.total_ns = sums[p * 5 + 3];
+      s.work_ns = Math.max(0, s.total_ns - sums[p * 5 + 2]); // as provider_stats: less the waits inside
+      s.histogram = Array.from(histogram.subarray(p * BUCKETS, (p + 1) * BUCKETS));
+      if (s.runs > 0) {
+        s.mean_ns = Math.trunc(sums[p * 5 + 4] / s.runs);
+        s.slowest = acc.slowest[p];
+        s.max_ns = s.slowest[0][2];
+        s.median_ns = qp.kthSmallest(grouped.subarray(at[p], at[p + 1]), (s.runs - 1) >> 1);
+      }
+      stats[p] = s;
+    }
+    return stats;
+  }
+
+  // Callers and callees, and the most-asked keys, from the pass's edges and asks.
+  function finishCalls(acc, stats) {
+    const { P } = acc;
+    const edge = (id, calls, ns) => {
+      const caller = Math.floor(id / P);
+      const callee = id - caller * P;
+      if (stats[callee]) stats[callee].callers.push([caller, calls, ns]);
+      if (stats[caller]) stats[caller].callees.push([callee, calls, ns]);
+    };
+    if (acc.calls !== null) {
+      for (let id = 0; id < acc.calls.length; id++) if (acc.calls[id] > 0) edge(id, acc.calls[id], acc.callNs[id]);
     } else {
-      if (outcome === BLOCKED) {
-        s.waits++;
-        s.wait_ns += ns;
-      } else {
-        s.runs++;
-        (acc.durations[p] || (acc.durations[p] = [])).push(ns);
-        keepIfSlow(s.slowest, [t, n, ns, key]);
-      }
-      s.rawSelf += T.self[n];
-      if (outermost) s.total_ns += ns;
+      for (const [id, [calls, ns]] of acc.edges) edge(id, calls, ns);
     }
-    const parent = T.parent[n];
-    if (parent >= 0) {
-      const id = (T.tag[parent] >>> 5) * qp.providers.length + p; // a number: no string per node
-      const edge = acc.edges.get(id);
-      if (edge) {
-        edge[1]++;
-        edge[2] += ns;
-      } else {
-        acc.edges.set(id, [T.tag[parent] >>> 5, 1, ns]);
-      }
+    const asks = new Array(P).fill(null);
+    for (const [id, k] of acc.asks) {
+      const p = Math.floor(id / (qp.keys.length + 1));
+      (asks[p] || (asks[p] = [])).push(k);
     }
-    if (key !== 0 && outcome !== BLOCKED) {
-      const asks = acc.asks[p] || (acc.asks[p] = new Map());
-      const k = asks.get(key) || [key, 0, 0];
-      k[1]++;
-      if (outcome === qp.HIT) k[2]++;
-      asks.set(key, k);
-    }
+    const byTime = (a, b) => b[2] - a[2] || b[1] - a[1] || a[0] - b[0];
+    stats.forEach((s, p) => {
+      if (!s) return;
+      s.callers = top(s.callers, TOP_CALLS, byTime);
+      s.callees = top(s.callees, TOP_CALLS, byTime);
+      if (asks[p]) s.keys = top(asks[p], TOP_KEYS, (a, b) => b[1] - a[1] || a[0] - b[0]);
+    });
   }
 
   // Per provider (null where none of its events is inside), the statistics of [from, to].
   qp.statsOfRange = function statsOfRange(from, to) {
-    const stats = new Array(qp.providers.length).fill(null);
-    const acc = { durations: [], asks: [], edges: new Map() };
-    qp.threads.forEach((T, t) => addThread(t, from, to, stats, acc));
-    stats.forEach((s, p) => {
-      if (!s) return;
-      s.self_ns = Math.max(0, s.rawSelf - s.wait_ns); // work_self_ns: waits are not work
-      finishDurations(s, acc.durations[p] || []);
-      if (acc.asks[p]) s.keys = top([...acc.asks[p].values()], TOP_KEYS, (a, b) => b[1] - a[1] || a[0] - b[0]);
-    });
-    const byTime = (a, b) => b[2] - a[2] || b[1] - a[1] || a[0] - b[0];
-    for (const [id, [caller, calls, ns]] of acc.edges) {
-      const callee = id - caller * qp.providers.length;
-      if (stats[callee]) stats[callee].callers.push([caller, calls, ns]);
-      if (stats[caller]) stats[caller].callees.push([callee, calls, ns]);
-    }
-    for (const s of stats) {
-      if (!s) continue;
-      s.callers = top(s.callers, TOP_CALLS, byTime);
-      s.callees = top(s.callees, TOP_CALLS, byTime);
-    }
+    const acc = accumulators(qp.providers.length);
+    for (let t = 0; t < qp.threads.length; t++) addThread(t, from, to, acc);
+    const stats = finish(acc);
+    finishCalls(acc, stats);
     return stats;
   };
 
   // Per thread, the time of [from, to] it worked and waited: its top-level nodes and its
-  // waits, clipped to the range; the rest it was idle. The concurrency of a range in numbers.
+  // outermost waits, clipped to the range; the rest it was idle. The concurrency of a range
+  // in numbers.
   qp.busyOfRange = function busyOfRange(from, to) {
     return qp.threads.map((T) => {
       const clip = (n) => Math.max(0, Math.min(T.start[n] + T.dur[n], to) - Math.max(T.start[n], from));
       let busy = 0;
       let wait = 0;
-      for (let n = 0; n < T.len;) {
-        const s = T.start[n];
-        const outcome = T.tag[n] & 7;
-        if (outcome === qp.HIT || s + T.dur[n] <= from || s >= to) { n += T.size[n]; continue; }
-        if (T.depth[n] === 0) busy += clip(n);
-        if (outcome === BLOCKED) { wait += clip(n); n += T.size[n]; continue; }
-        n++;
-      }
+      for (let n = 0; n < T.len; n += T.size[n]) if (qp.outcomeOf(T, n) !== qp.HIT) busy += clip(n);
+      for (const n of indexOf(T).waits) wait += clip(n);
       return { work: Math.max(0, busy - wait), wait };
     });
   };
@@ -167,7 +275,7 @@
   // "main 3 % work, 97 % waiting; codegen worker 1 97 % work; ..." of the range.
   function threadsText() {
     const span = qp.range.to - qp.range.from;
-    const share = (ns) => (Math.round((1000 * ns) / span) / 10).toFixed(1) + ' %';
+    const share = (ns) => qv.rateText(ns, span);
     const said = qp.busyOfRange(qp.range.from, qp.range.to).slice(0, THREADS_SAID).map((b, t) =>
       qp.threads[t].name + ' ' + share(b.work) + ' work' + (b.wait > 0 ? ', ' + share(b.wait) + ' waiting' : ''));
     const more = qp.threads.length - said.length;
@@ -197,7 +305,7 @@
     const none = '\u2013';
     return cell(s.runs, qp.thousands(s.runs)) + cell(s.hits, qp.thousands(s.hits)) +
       cell(asked === 0 ? -1 : Math.floor((s.hits * 1e6) / asked),
-        activity || asked === 0 ? none : (Math.round((1000 * s.hits) / asked) / 10).toFixed(1) + ' %') +
+        activity ? none : qv.rateText(s.hits, asked)) +
       cell(s.total_ns, qp.durationText(s.total_ns)) + cell(s.self_ns, qp.durationText(s.self_ns)) +
       cell(s.mean_ns, s.runs > 0 ? qp.durationText(s.mean_ns) : none) +
       cell(s.median_ns, s.runs > 0 ? qp.durationText(s.median_ns) : none) +

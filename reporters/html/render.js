@@ -134,8 +134,18 @@
   }
   qp.isMatch = isMatch;
 
+  // A chip: the folded siblings of one provider in [from, to), merged from a list's folds
+  // (mergeFolds). Its members are the nodes of its provider there that the list does not draw,
+  // so the DOM tells them: chipMembers.
+  function chipHtml(T, chip, out) {
+    const match = qp.matcher !== null && chip.members.some((m) => qp.holdsMatch(T, m, m + T.size[m])) ? '" data-match="' : '';
+    out.push('<span class="fold" data-from="', chip.from, '" data-to="', chip.to, '" data-provider="', chip.provider,
+      match, '">', qp.escape(qp.chipText(T, chip.provider, chip.members)), '</span>');
+  }
+
   function foldHtml(T, from, to, out) {
-    out.push('<span class="fold" data-from="', from, '" data-to="', to, '">',
+    const match = qp.matcher !== null && qp.holdsMatch(T, from, to) ? '" data-match="' : '';
+    out.push('<span class="fold" data-from="', from, '" data-to="', to, match, '">',
       qp.escape(qp.foldText(T, from, to)), '</span>');
   }
 
@@ -177,9 +187,41 @@
     return null;
   }
 
+  // The twin of merge_folds in html_tree.cpp: a list with two folds or more (a wide pass opened
+  // to its longest children has one between every two) gets one chip per provider of their
+  // top-level nodes instead, spanning the first fold's start to the last fold's end. Not rows.
+  function mergeFolds(T, ps) {
+    let folds = 0;
+    for (const p of ps) if (p.fold) folds++;
+    if (folds < 2 || isRow(T, ps[0].fold ? ps[0].from : ps[0].n)) return ps;
+    const out = [];
+    const chips = new Map(); // by provider, in the order they first appear
+    let from = Infinity;
+    let to = 0;
+    for (const p of ps) {
+      if (!p.fold) { out.push(p); continue; }
+      from = Math.min(from, p.from);
+      to = Math.max(to, p.to);
+      for (let c = p.from; c < p.to; c += T.size[c]) {
+        const provider = qp.providerOf(T, c);
+        let chip = chips.get(provider);
+        if (!chip) {
+          chip = { fold: true, chip: true, provider, members: [] };
+          chips.set(provider, chip);
+        }
+        chip.members.push(c);
+      }
+    }
+    for (const chip of chips.values()) out.push(Object.assign(chip, { from, to }));
+    return out;
+  }
+
   // How siblings are drawn: 'heaviest' first (the default, as the page is written) or 'call'.
   qp.siblingOrder = 'heaviest';
-  const ordered = (T, ps) => (qp.siblingOrder === 'heaviest' ? qp.heaviestFirst(T, ps) : ps);
+  const ordered = (T, ps) => {
+    const merged = mergeFolds(T, ps);
+    return qp.siblingOrder === 'heaviest' ? qp.heaviestFirst(T, merged) : merged;
+  };
 
   // Depth-first with an explicit stack of sibling lists: a plan may open thousands of levels.
   function piecesHtml(T, ps, opened, out) {
@@ -192,6 +234,10 @@
         continue;
       }
       const p = top.list[top.next++];
+      if (p.chip) {
+        chipHtml(T, p, out);
+        continue;
+      }
       if (p.fold) {
         foldHtml(T, p.from, p.to, out);
         continue;
@@ -281,6 +327,7 @@
   // for a narrow window of siblings around that node instead of the run's beginning.
   // Returns the element drawn for `focus`, or the first element drawn.
   qp.expandFold = function expandFold(t, fold, budget, focus) {
+    if (isChip(fold)) return expandChip(t, fold, budget, focus);
     const T = qp.threads[t];
     const from = numAttr(fold, 'data-from');
     const to = numAttr(fold, 'data-to');
@@ -299,6 +346,55 @@
     forgetDetached(t);
     return at >= 0 ? drawnNode(first, stop, tops[at]) : first;
   };
+
+  // ---- chips ----
+
+  const isChip = (el) => el.hasAttribute('data-provider');
+  qp.isChip = isChip;
+
+  // The nodes a chip stands for: its provider's siblings in [data-from, data-to) that the
+  // list does not draw (no element of theirs beside the chip).
+  function chipMembers(t, chip) {
+    const T = qp.threads[t];
+    const provider = numAttr(chip, 'data-provider');
+    const drawn = new Set();
+    for (let c = chip.parentElement.firstElementChild; c; c = c.nextElementSibling) {
+      if (isNode(c)) drawn.add(numAttr(c, 'data-n'));
+    }
+    const members = [];
+    for (let c = numAttr(chip, 'data-from'), to = numAttr(chip, 'data-to'); c < to; c += T.size[c]) {
+      if (qp.providerOf(T, c) === provider && !drawn.has(c)) members.push(c);
+    }
+    return members;
+  }
+  qp.chipMembers = chipMembers;
+
+  // The chip's text as it should read now, from what the DOM draws beside it.
+  qp.chipTextOf = (t, chip) => qp.chipText(qp.threads[t], numAttr(chip, 'data-provider'), chipMembers(t, chip));
+
+  // Draws a chip's members page by page: the next EXPAND_CHUNK (heaviest first, or in call
+  // order), or with `focus` the member holding that node; the chip stays after them for the
+  // rest. Returns the element drawn for `focus`, or the first element drawn.
+  function expandChip(t, chip, budget, focus) {
+    const T = qp.threads[t];
+    const members = chipMembers(t, chip);
+    if (members.length === 0) return null;
+    const count = members.length - EXPAND_CHUNK <= SLACK ? members.length : EXPAND_CHUNK;
+    const drawn = focus != null ? [members[topAt(members, focus)]]
+      : qp.siblingOrder === 'heaviest' ? qp.heaviestNodes(T, members, count) : members.slice(0, count);
+    const before = chip.previousElementSibling;
+    const parent = chip.parentElement;
+    chip.insertAdjacentHTML('beforebegin', render(T, drawn.map((n) => ({ n })), budget));
+    const first = before ? before.nextElementSibling : parent.firstElementChild;
+    if (drawn.length === members.length) chip.remove();
+    else {
+      const shown = new Set(drawn);
+      chip.textContent = qp.chipText(T, numAttr(chip, 'data-provider'), members.filter((n) => !shown.has(n)));
+      if (qp.markChip) qp.markChip(t, chip);
+    }
+    forgetDetached(t);
+    return focus != null ? drawnNode(first, chip, drawn[0]) : first;
+  }
 
   // Replaces what is drawn of node el's children: inside it, or after it for a row.
   function replaceChildren(T, el, html) {
@@ -339,15 +435,16 @@
     forgetDetached(t);
   };
 
-  // Among the items directly in `container`: the element of node `target`, or the fold
-  // that holds it, or neither.
-  function findChild(container, target) {
+  // Among the items directly in `container`: the element of node `target` (a child of the
+  // container's node), or the fold or chip that holds it, or neither.
+  function findChild(T, container, target) {
     for (let c = container.firstElementChild; c; c = c.nextElementSibling) {
-      if (c.classList.contains('fold')) {
-        if (numAttr(c, 'data-from') <= target && target < numAttr(c, 'data-to')) return { fold: c };
-      } else if (isNode(c) && numAttr(c, 'data-n') === target) {
-        return { node: c };
-      }
+      if (isNode(c) && numAttr(c, 'data-n') === target) return { node: c };
+    }
+    for (let c = container.firstElementChild; c; c = c.nextElementSibling) {
+      if (!c.classList.contains('fold')) continue;
+      if (!(numAttr(c, 'data-from') <= target && target < numAttr(c, 'data-to'))) continue;
+      if (!isChip(c) || qp.providerOf(T, target) === numAttr(c, 'data-provider')) return { fold: c };
     }
     return {};
   }
@@ -356,7 +453,7 @@
   // expands the fold holding it, or opens the closed parent. Returns its element or null.
   function drawChild(t, container, target) {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const { node, fold } = findChild(container, target);
+      const { node, fold } = findChild(qp.threads[t], container, target);
       if (node) return node;
       let found = null;
       if (fold) found = qp.expandFold(t, fold, 0, target);

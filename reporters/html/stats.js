@@ -14,17 +14,18 @@
     return '<dt>' + name + '</dt><dd data-field="' + field + '">' + qp.escape(value) + '</dd>';
   }
 
-  const rate = (part, whole) => (whole > 0 ? (Math.round((1000 * part) / whole) / 10).toFixed(1) + ' %' : '\u2013');
-
   function numbers(s, activity) {
     let h = '<dl>';
     h += row('runs', 'Runs', qp.thousands(s.runs));
     if (!activity) {
       h += row('hits', 'Hits', qp.thousands(s.hits));
-      h += row('hit-rate', 'Hit rate', rate(s.hits, s.runs + s.hits));
+      h += row('hit-rate', 'Hit rate', qv.rateText(s.hits, s.runs + s.hits));
     }
     if (s.waits > 0) h += row('waits', 'Waits', qp.thousands(s.waits) + ', ' + qp.durationText(s.wait_ns) + ' (not work)');
-    h += row('total', 'Total', qp.durationText(s.total_ns) + ' \u00b7 ' + qp.percentText(s.total_ns));
+    // Shares are of work: a pass that only waited has almost none, however long it took.
+    const work = s.work_ns != null ? s.work_ns : s.total_ns;
+    h += row('total', 'Total', qp.durationText(s.total_ns) + (work === s.total_ns ? '' : ', ' +
+      qp.durationText(work) + ' of it work') + ' \u00b7 ' + qp.percentText(work));
     h += row('self', 'Self', qp.durationText(s.self_ns) + ' \u00b7 ' + qp.percentText(s.self_ns));
     if (s.runs > 0) {
       h += row('mean', 'Mean run', qp.durationText(s.mean_ns));
@@ -135,7 +136,8 @@
     }
   }
 
-  // profile_queries.html#provider=NAME (the flame graph links so) opens NAME's statistics.
+  // profile_queries.html#provider=NAME (the flame graph and the diff page link so) opens
+  // NAME's statistics.
   function showProviderOfHash() {
     const match = /^#provider=(.*)$/.exec(window.location.hash);
     if (!match) return;

@@ -68,13 +68,13 @@
   function tipHtml(at) {
     const T = qp.threads[at.t];
     const n = at.n;
-    const outcome = T.tag[n] & 7;
+    const outcome = qp.outcomeOf(T, n);
     const key = qp.keyText(at.t, n);
     const line = (name, value) => '<dt>' + name + '</dt><dd>' + qp.escape(value) + '</dd>';
     let h = '<strong>' + qp.escape(qp.providerName(at.t, n)) + '</strong><dl>';
     h += line('Outcome', qp.OUTCOMES[outcome] || '?');
     if (outcome !== qp.HIT) {
-      h += line('Duration', qp.durationText(T.dur[n]) + ' \u00b7 ' + qp.percentText(T.dur[n]));
+      h += line('Duration', qp.durationText(T.dur[n]) + ' \u00b7 ' + qp.shareText(T, n));
       h += line('Self', qp.durationText(Math.max(0, T.self[n])));
     }
     if (key !== null) h += line('Key', key);
@@ -161,7 +161,7 @@
     qp.reveal(at.t, at.n, { focus: false });
     if (!jump) window.scrollTo(x, y);
     for (const tr of document.querySelectorAll('#provider-table tbody tr')) {
-      tr.classList.toggle('shown', Number(tr.dataset.provider) === qp.threads[at.t].tag[at.n] >>> 5);
+      tr.classList.toggle('shown', Number(tr.dataset.provider) === qp.providerOf(qp.threads[at.t], at.n));
     }
     draw();
   }
@@ -183,7 +183,7 @@
 
   // ---- the keyboard: zoom and pan, and a selection that moves through the slices ----
 
-  const timed = (T, n) => (T.tag[n] & 7) !== qp.HIT;
+  const timed = (T, n) => !qp.isHit(T, n);
 
   // The next (step 1) or previous (-1) timed node at the depth of n, in its thread's order.
   function besideOf(T, n, step) {
@@ -288,7 +288,7 @@
     from: tl.view.from, to: tl.view.to, width: tl.width, height: tl.height,
     tracks: tl.tracks.map((tr) => ({ thread: tr.t, name: qp.threads[tr.t].name, y: AXIS + tr.y, rows: tr.rows, depth: tr.depth })),
     selected: tl.selected, row: ROW, head: HEAD, axis: AXIS, scroll: scrollTop(), paintMs: tl.paintMs,
-    drawn: tl.drawn, lit: tl.lit,
+    drawn: tl.drawn, lit: tl.lit, marks: tl.marks,
   });
   qp.timelineXOf = (ns) => xOf(ns);
 

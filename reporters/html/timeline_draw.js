@@ -15,6 +15,7 @@
   const MIN_SPAN = 1000;   // ns shown at the deepest zoom
   const MIN_LABEL = 28;    // px a slice needs for a label
   const DIM = 0.22;        // opacity of what a search does not match
+  const MARK = 3;          // px: a search match narrower than this is marked this wide
 
   // What both halves of the timeline share (this file draws, timeline.js handles input).
   const tl = {
@@ -31,6 +32,7 @@
     paintMs: 0,      // how long the last frame took to draw, for html_page_benchmark.py
     drawn: 0,        // slices and pixel columns the last frame walked, and how many of
     lit: 0,          // them were not dimmed by a search
+    marks: 0,        // search matches too narrow to see, marked MARK px wide
   };
   qp.tl = tl;
   let tracksHeight = 0;
@@ -72,7 +74,7 @@
     const style = getComputedStyle(document.documentElement);
     const v = (name) => style.getPropertyValue(name).trim() || '#888';
     colours = {
-      outcome: [v('--miss'), v('--hit'), v('--blocked'), v('--load'), v('--activity')],
+      outcome: qp.OUTCOMES.map((name) => v('--' + name)), // the palette's outcome colours
       bg: v('--bg'), fg: v('--fg'), muted: v('--muted'), panel: v('--panel'), rule: v('--rule'),
       focus: v('--focus'), range: v('--focus'), match: v('--match'),
     };
@@ -83,7 +85,7 @@
       let depth = 1;
       let busy = 0;
       for (let n = 0; n < T.len; n++) if (T.depth[n] + 1 > depth) depth = T.depth[n] + 1;
-      for (let n = 0; n < T.len; n += T.size[n]) busy += T.dur[n];
+      for (let n = 0; n < T.len; n += T.size[n]) busy += qp.workOf(T, n); // waits are not busy
       return { t, y: 0, depth, rows: 0, busy, open: false };
     });
   }
@@ -141,10 +143,12 @@
     const top = AXIS - scrollTop();
     tl.drawn = 0;
     tl.lit = 0;
+    tl.marks = 0;
     for (const track of tl.tracks) {
       const y = top + track.y;
       if (y > tl.height || y + HEAD + track.rows * ROW < AXIS) continue;
       paintSlices(track, y + HEAD);
+      paintMatchMarks(track, y + HEAD);
       paintHeader(track, y);
     }
     paintRange();
@@ -188,7 +192,7 @@
       const row = T.depth[n];
       const y = y0 + row * ROW;
       if (e < tl.view.from || s > tl.view.to || y > bottom || row >= track.rows) { n += T.size[n]; continue; }
-      const outcome = T.tag[n] & 7;
+      const outcome = qp.outcomeOf(T, n);
       const x = (s - tl.view.from) * k;
       const w = (e - s) * k;
       const lit = !searching || qp.isMatch(T, n);
@@ -215,13 +219,44 @@
     }
   }
 
+  // Every search match narrower than MARK px gets a marker MARK px wide on its row (the last
+  // row shown when its own is folded away), so that no match hides in a merged pixel column
+  // or a subtree too small to walk, at any zoom. Matches are in pre-order, so by start time.
+  function paintMatchMarks(track, y0) {
+    const list = qp.matchesOf ? qp.matchesOf(track.t) : null;
+    if (!list || list.length === 0) return;
+    const T = qp.threads[track.t];
+    const k = scale();
+    const from = tl.view.from - MARK / k;
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const m = (lo + hi) >> 1;
+      if (T.start[list[m]] < from) lo = m + 1; else hi = m;
+    }
+    const lastX = new Float64Array(track.rows).fill(-Infinity);
+    tl.ctx.fillStyle = colours.match;
+    for (let i = lo; i < list.length; i++) {
+      const n = list[i];
+      if (T.start[n] > tl.view.to) break;
+      if (T.dur[n] * k >= MARK && T.depth[n] < track.rows) continue; // drawn as itself, outlined
+      const row = Math.min(T.depth[n], track.rows - 1);
+      const x = Math.floor((T.start[n] - tl.view.from) * k);
+      if (x < lastX[row] + MARK) continue;
+      lastX[row] = x;
+      const y = y0 + row * ROW;
+      if (y + ROW >= AXIS && y <= tl.height) tl.ctx.fillRect(x - 1, y, MARK, ROW);
+      tl.marks++;
+    }
+  }
+
   // `look`: 'lit', 'dim' (a search does not match it) or 'match' (it does: outlined).
   function paintSlice(t, n, x, w, y, look) {
     const T = qp.threads[t];
     const row = T.depth[n];
     const left = Math.max(x, -1);
     const right = Math.min(x + w, tl.width + 1);
-    tl.ctx.fillStyle = colours.outcome[T.tag[n] & 7] || colours.outcome[0];
+    tl.ctx.fillStyle = colours.outcome[qp.outcomeOf(T, n)] || colours.outcome[0];
     tl.ctx.globalAlpha = (row % 2 === 0 ? 0.9 : 0.72) * (look === 'dim' ? DIM : 1);
     tl.ctx.fillRect(left, y + 1, Math.max(1, right - left - (w > 4 ? 1 : 0)), ROW - 2);
     tl.ctx.globalAlpha = 1;

@@ -4,21 +4,25 @@
 // browser test compares what the two write, so a change to one is a change to both.
 //
 // The files are concatenated (trace.js, render.js, chain.js, tree.js, panels.js, stats.js,
-// range.js, timeline_draw.js, timeline.js, main.js) into one classic script, after payload_layout.js, which is generated from the C++
-// description of the payload and declares the shared namespace `qp`; each file is an IIFE that
-// adds to it, so nothing else leaks into the page's global scope.
+// range.js, timeline_draw.js, timeline.js, main.js) into one classic script, after the
+// viewers' common base (reporters/viewer_common/: `qv`, formatting and sortable tables) and
+// payload_layout.js, which is generated from the C++ description of the payload and declares
+// the shared namespace `qp`; each file is an IIFE that adds to it, so nothing else leaks into
+// the page's global scope.
 
 (() => {
   'use strict';
 
   const L = qp.layout;
-  const OUTCOMES = ['miss', 'hit', 'blocked', 'load', 'activity'];
+  const OUTCOMES = L.OUTCOMES; // indexed by the tag's outcome code
   // Deep chains are drawn flattened (kDeepDepth in html_parts.hpp): from DEEP_DEPTH on a node
   // is a row of a flat list, not a box inside its parent's (chain.js).
   qp.DEEP_DEPTH = 32;
-  const HIT = 1;
+  const HIT = OUTCOMES.indexOf('hit');
+  const BLOCKED = OUTCOMES.indexOf('blocked');
   qp.OUTCOMES = OUTCOMES;
   qp.HIT = HIT;
+  qp.BLOCKED = BLOCKED;
 
   qp.outcomeOf = (T, n) => T.tag[n] & L.OUTCOME_MASK;
   qp.providerOf = (T, n) => T.tag[n] >>> L.PROVIDER_SHIFT;
@@ -46,6 +50,21 @@
     return start;
   }
 
+  // Per node, the time of the waits (blocked nodes) in its subtree, its own included: the twin
+  // of Work in html_tree.cpp. Kept only where it is not 0 (the waits and their ancestors),
+  // found up from each wait (`blocked`, in pre-order): waits are few.
+  function waitsInside(blocked, tag, dur, parent) {
+    const waits = new Map();
+    for (const n of blocked) {
+      // Up to the next wait above, if any: a wait is all waiting, whatever waits inside it.
+      for (let a = n; a >= 0 && (a === n || (tag[a] & L.OUTCOME_MASK) !== BLOCKED); a = parent[a]) {
+        waits.set(a, (waits.get(a) || 0) + dur[n]);
+      }
+    }
+    return waits;
+  }
+
+
   // Depth, extent, parent and self time from the columns tag, size, dur (and key); start
   // times from gap.
   function deriveThread(name, columns) {
@@ -64,7 +83,9 @@
     // Pre-order with subtree sizes: an explicit stack of open ancestors is all depth needs.
     const stack = new Int32Array(len + 1);
     let top = 0;
+    const blocked = [];
     for (let n = 0; n < len; n++) {
+      if ((tag[n] & L.OUTCOME_MASK) === BLOCKED) blocked.push(n);
       while (top > 0 && stack[top - 1] + size[stack[top - 1]] <= n) top--;
       depth[n] = top;
       if (top > 0) {
@@ -81,6 +102,7 @@
     return {
       name: String(name == null ? '' : name),
       len, tag, size, dur, key: columns.key || null, depth, extent, parent, self, start,
+      waits: waitsInside(blocked, tag, dur, parent),
     };
   }
 
@@ -102,9 +124,10 @@
       const stream = new Blob([base64Bytes(text)]).stream()
         .pipeThrough(new DecompressionStream(format));
       return new Uint8Array(await new Response(stream).arrayBuffer());
-    } catch {
-      // The browser's reasons ("Failed to fetch", "incorrect header check") say no more.
-      throw new Error('the compressed trace is corrupt or truncated: write the report again');
+    } catch (e) {
+      // The browser's reason ("incorrect header check", ...) goes along, for a bug report.
+      throw new Error('the compressed trace is corrupt or truncated (' + (e && e.message) +
+        '): write the report again');
     }
   }
 
@@ -207,47 +230,12 @@
     return k == null ? null : String(k);
   };
 
-  // ---- numbers as the C++ side prints them ----
+  // ---- numbers as the C++ side prints them (reporters/viewer_common/format.js) ----
 
-  qp.thousands = function thousands(v) {
-    const s = String(Math.trunc(v));
-    let out = '';
-    for (let i = 0; i < s.length; i++) {
-      if (i > 0 && (s.length - i) % 3 === 0 && s[i - 1] !== '-') out += ',';
-      out += s[i];
-    }
-    return out;
-  };
-
-  // printf("%.Nf") rounds an exact tie to even; toFixed rounds it up. Ties are rare (the
-  // value must be exactly representable, e.g. 12.25), but round numbers in tests hit them.
-  function fixed(x, d) {
-    const plain = x.toFixed(d);
-    const wide = x.toFixed(d + 1);
-    if (wide.charCodeAt(wide.length - 1) !== 53 /* '5' */ || x >= 1e15) return plain;
-    const exact = x.toFixed(Math.min(100, d + 70));
-    const dot = exact.indexOf('.');
-    for (let i = dot + d + 2; i < exact.length; i++) {
-      if (exact.charCodeAt(i) !== 48 /* '0' */) return plain;
-    }
-    const truncated = exact.slice(0, d === 0 ? dot : dot + 1 + d);
-    const last = truncated.charCodeAt(truncated.length - 1) - 48;
-    return last % 2 === 0 ? truncated : plain;
-  }
-
+  qp.thousands = qv.thousands;
+  qp.durationText = qv.durationText;
   qp.percentOf = (ns) => (qp.total > 0 ? (100 * ns) / qp.total : 0);
-
-  qp.percentText = function percentText(ns) {
-    const p = qp.percentOf(ns);
-    return p < 0.05 ? '<0.1 %' : fixed(p, 1) + ' %';
-  };
-
-  qp.durationText = function durationText(ns) {
-    if (ns < 1e3) return String(Math.round(ns)) + ' ns';
-    if (ns < 1e6) return fixed(ns / 1e3, 1) + ' \u00b5s';
-    if (ns < 1e9) return fixed(ns / 1e6, 2) + ' ms';
-    return fixed(ns / 1e9, 3) + ' s';
-  };
+  qp.percentText = (ns) => qv.shareText(ns, qp.total); // every share on the page is of qp.total
 
   function durBucket(ns) {
     if (ns < 1e3) return 'dur-lt-1us';
@@ -272,37 +260,29 @@
     const outcome = qp.outcomeOf(T, n);
     let c = 'node ' + (OUTCOMES[outcome] || 'miss') + ' depth-' + T.depth[n] + ' extent-' + T.extent[n];
     if (outcome === HIT) return c;
-    const d = T.dur[n];
-    c += ' ' + durBucket(d) + ' ' + shareGrade(d);
+    c += ' ' + durBucket(T.dur[n]) + ' ' + shareGrade(qp.workOf(T, n));
     if (qp.isImportant(T, n)) c += ' important';
     if (qp.isUnfinished(T, n)) c += ' unfinished';
     if (T.depth[n] >= qp.DEEP_DEPTH) c += ' deep';
     return c;
   };
 
+  // A node's share is of its work; a wait has none (shareText).
   qp.labelOf = function labelOf(T, n) {
     if (!qp.isImportant(T, n) || qp.isHit(T, n)) return null;
     const p = qp.providers[qp.providerOf(T, n)];
-    return (p ? p.name : '?') + ' \u00b7 ' + qp.durationText(T.dur[n]) + ' \u00b7 ' +
-      qp.percentText(T.dur[n]);
-  };
-
-  // The summed durations of the top-level nodes of the sibling run [from, to).
-  qp.runDuration = function runDuration(T, from, to) {
-    let sum = 0;
-    for (let c = from; c < to; c += T.size[c]) sum += T.dur[c];
-    return sum;
+    return (p ? p.name : '?') + ' \u00b7 ' + qp.durationText(T.dur[n]) + ' \u00b7 ' + qp.shareText(T, n);
   };
 
   // ' · P' when every top-level node of the run is provider P, ' · mostly P' when P has at
-  // least half of the run's time (of its count when it took none), else nothing. The twin of
+  // least half of the run's work (of its count when it did none), else nothing. The twin of
   // run_provider_text in html_format.cpp, ties to the lower provider index as there.
   function runProviderText(T, from, to, runNs) {
     const timed = runNs > 0;
     const score = new Map();
     let total = 0;
     for (let c = from; c < to; c += T.size[c]) {
-      const weight = timed ? T.dur[c] : 1;
+      const weight = timed ? qp.workOf(T, c) : 1;
       const p = qp.providerOf(T, c);
       score.set(p, (score.get(p) || 0) + weight);
       total += weight;
@@ -317,21 +297,105 @@
     return (score.size === 1 ? ' \u00b7 ' : ' \u00b7 mostly ') + name;
   }
 
-  // Heaviest first: pieces by their time (a fold by its top-level nodes'), longest first,
-  // ties in call order. The twin of sort_heaviest_first in html_tree.cpp.
+  // The work of node n: its duration less the waits inside it (a hit's is 0).
+  qp.workOf = (T, n) => ((T.tag[n] & L.OUTCOME_MASK) === HIT ? 0 : T.dur[n] - (T.waits.get(n) || 0));
+  qp.isWait = (T, n) => (T.tag[n] & L.OUTCOME_MASK) === BLOCKED;
+  // The summed work of the top-level nodes of the sibling run [from, to).
+  qp.runWork = function runWork(T, from, to) {
+    let sum = 0;
+    for (let c = from; c < to; c += T.size[c]) sum += qp.workOf(T, c);
+    return sum;
+  };
+  // A node's share of the busy time: of its work, as every share on the page; a wait is not work.
+  qp.shareText = (T, n) => (qp.isWait(T, n) ? 'waiting' : qp.percentText(qp.workOf(T, n)));
+
+  // Heaviest first: pieces by their work (a fold by its top-level nodes'), most first, then
+  // the waits, longest first; ties in call order. A wait is not work, so it never leads.
+  // The twin of sort_heaviest_first in html_tree.cpp.
   qp.heaviestFirst = function heaviestFirst(T, ps) {
-    const timed = ps.map((p, i) => ({ p, i, ns: p.fold ? qp.runDuration(T, p.from, p.to) : qp.isHit(T, p.n) ? 0 : T.dur[p.n] }));
-    timed.sort((a, b) => b.ns - a.ns || a.i - b.i);
-    return timed.map((x) => x.p);
+    const ranked = ps.map((p, i) => {
+      const wait = !p.fold && qp.isWait(T, p.n);
+      let ns = wait ? T.dur[p.n] : p.chip ? 0 : p.fold ? qp.runWork(T, p.from, p.to) : qp.workOf(T, p.n);
+      if (p.chip) for (const m of p.members) ns += qp.workOf(T, m);
+      return { p, i, wait, ns };
+    });
+    ranked.sort((a, b) => a.wait - b.wait || b.ns - a.ns || a.i - b.i);
+    return ranked.map((x) => x.p);
+  };
+
+  // The k-th smallest of values (reordered), by selection: no full sort of a million values.
+  qp.kthSmallest = function kthSmallest(values, k) {
+    let lo = 0;
+    let hi = values.length - 1;
+    while (hi > lo) {
+      const a = values[lo];
+      const b = values[(lo + hi) >>> 1];
+      const c = values[hi];
+      const pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+      let i = lo;
+      let j = hi;
+      while (i <= j) {
+        while (values[i] < pivot) i++;
+        while (values[j] > pivot) j--;
+        if (i <= j) {
+          const x = values[i];
+          values[i++] = values[j];
+          values[j--] = x;
+        }
+      }
+      if (k <= j) hi = j;
+      else if (k >= i) lo = i;
+      else return values[k];
+    }
+    return values[k];
+  };
+
+  // The first `count` of nodes as heaviestFirst orders them, without sorting all of them: a
+  // chip may stand for a hundred thousand runs and draws 250.
+  qp.heaviestNodes = function heaviestNodes(T, nodes, count) {
+    // One number per node, larger first: its work, or for a wait -1 / (1 + duration), below
+    // any work and longest first.
+    const rank = Float64Array.from(nodes, (n) => (qp.isWait(T, n) ? -1 / (1 + T.dur[n]) : qp.workOf(T, n)));
+    let chosen = nodes.map((n, i) => i);
+    if (nodes.length > count) {
+      const floor = qp.kthSmallest(Float64Array.from(rank), nodes.length - count);
+      const above = chosen.filter((i) => rank[i] > floor);
+      const at = chosen.filter((i) => rank[i] === floor).slice(0, count - above.length);
+      chosen = above.concat(at);
+    }
+    chosen.sort((a, b) => rank[b] - rank[a] || a - b);
+    return chosen.map((i) => nodes[i]);
+  };
+
+  // '⋯ 3,000 typeck runs, 412 hits · 2.10 ms': a chip's members by outcome, and their time.
+  // The twin of chip_text in html_tree.cpp.
+  const KINDS = [[' run', ' runs'], [' hit', ' hits'], [' wait', ' waits']];
+  qp.chipText = function chipText(T, provider, members) {
+    const counts = [0, 0, 0];
+    let ns = 0;
+    for (const n of members) {
+      const outcome = T.tag[n] & L.OUTCOME_MASK;
+      counts[outcome === HIT ? 1 : outcome === BLOCKED ? 2 : 0]++;
+      ns += outcome === HIT ? 0 : T.dur[n];
+    }
+    let text = '\u22ef ';
+    let named = false;
+    counts.forEach((count, kind) => {
+      if (count === 0) return;
+      text += (named ? ', ' : '') + qp.thousands(count);
+      if (!named) text += ' ' + (qp.providers[provider] ? qp.providers[provider].name : '?');
+      named = true;
+      text += KINDS[kind][count === 1 ? 0 : 1];
+    });
+    return ns > 0 ? text + ' \u00b7 ' + qp.durationText(ns) : text;
   };
 
   qp.foldText = function foldText(T, from, to) {
     const count = to - from;
-    const runNs = qp.runDuration(T, from, to);
+    const runNs = qp.runWork(T, from, to);
     return '+' + qp.thousands(count) + (count === 1 ? ' query \u00b7 ' : ' queries \u00b7 ') +
       qp.percentText(runNs) + runProviderText(T, from, to, runNs);
   };
 
-  const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-  qp.escape = (s) => String(s).replace(/[&<>"']/g, (c) => ESCAPES[c]);
+  qp.escape = qv.escape;
 })();

@@ -70,7 +70,7 @@
     const T = qp.threads[t];
     const n = numAttr(el, 'data-n');
     const outcome = qp.OUTCOMES[qp.outcomeOf(T, n)] || 'miss';
-    const share = qp.isHit(T, n) ? '' : ', ' + qp.percentText(T.dur[n]) + ' of busy time';
+    const share = qp.isHit(T, n) ? '' : qp.isWait(T, n) ? ', waiting' : ', ' + qp.shareText(T, n) + ' of busy time';
     return qp.providerName(t, n) + ', ' + outcome + share;
   }
 

@@ -143,12 +143,14 @@ def screenshot(page, directory, name):
 
 
 def _root_durations(page):
-    """The drawn top-level nodes of the shown tree: (n, duration) in page order."""
+    """The drawn top-level nodes of the shown tree: (n, work, wait) in page order; work is the
+    duration less the waits inside, and a wait (blocked) has none."""
     return page.js("""(() => {
         const tree = [...document.querySelectorAll('#trees .tree')].find(t => !t.hidden);
         const T = qp.threads[Number(tree.dataset.thread)];
         return [...tree.children].filter(e => e.classList.contains('node'))
-            .map(e => [Number(e.dataset.n), T.dur[Number(e.dataset.n)]]);
+            .map(e => Number(e.dataset.n))
+            .map(n => [n, qp.workOf(T, n), qp.isWait(T, n)]);
     })()""")
 
 
@@ -158,24 +160,60 @@ def _choose_order(page, value):
     page.browser.settle()
 
 
+def _heaviest_first(nodes):
+    """Whether (n, work, wait) nodes are heaviest first: work before waits, most work first."""
+    return all((a[2], -a[1]) <= (b[2], -b[1]) for a, b in zip(nodes, nodes[1:]))
+
+
 def check_order_switch(page):
-    """Heaviest first on load; "call order" redraws the trees in call order, and back."""
+    """Heaviest first (by work, waits after all work) on load; "call order" redraws the trees
+    in call order, and back."""
     heaviest = _root_durations(page)
     if len(heaviest) < 2:
         raise CheckFailed("fewer than 2 top-level nodes drawn: %s" % heaviest)
-    if any(a[1] < b[1] for a, b in zip(heaviest, heaviest[1:])):
-        raise CheckFailed("on load the top-level nodes are not heaviest first: %s" % heaviest)
+    if not _heaviest_first(heaviest):
+        raise CheckFailed("on load the top-level nodes are not heaviest first by work: %s"
+                          % heaviest)
     _choose_order(page, "call")
     call = _root_durations(page)
-    if [n for n, _ in call] != sorted(n for n, _ in call):
+    if [n for n, _, _ in call] != sorted(n for n, _, _ in call):
         raise CheckFailed("in call order the top-level nodes are not in call order: %s" % call)
     _choose_order(page, "heaviest")
     again = _root_durations(page)
-    if [n for n, _ in again] != [n for n, _ in heaviest]:
+    if [n for n, _, _ in again] != [n for n, _, _ in heaviest]:
         raise CheckFailed("back to heaviest first, the top-level nodes are %s, not %s"
                           % (again, heaviest))
-    return "heaviest first %s, call order %s" % ([n for n, _ in heaviest][:5],
-                                                 [n for n, _ in call][:5])
+    return "heaviest first %s, call order %s" % ([n for n, _, _ in heaviest][:5],
+                                                 [n for n, _, _ in call][:5])
+
+
+def check_wait_after_work(page):
+    """In the pass that waits for its workers (toyc's code generation), heaviest first puts
+    the work before the wait, which is labelled as waiting and has no share of busy time."""
+    found = page.js("""(() => {
+        const T = qp.threads[0];
+        let wait = -1;
+        for (let n = 0; n < T.len; n++) if (qp.isWait(T, n) && T.parent[n] >= 0) { wait = n; break; }
+        if (wait < 0) return null;
+        const el = qp.ensurePath(0, wait);
+        const siblings = el ? [...el.parentElement.children].filter(e => e.matches('.node, .fold')) : [];
+        return {label: qp.labelOf(T, wait), at: siblings.indexOf(el), count: siblings.length,
+                before: siblings.slice(0, Math.max(0, siblings.indexOf(el))).map(e =>
+                    e.classList.contains('fold') ? 'fold' : e.className.split(' ')[1]),
+                share: qp.shareText(T, wait)};
+    })()""")
+    if found is None:
+        raise CheckFailed("thread 0 has no wait inside a pass (toyc waits for its workers)")
+    if found["at"] < 0:
+        raise CheckFailed("the wait is not drawn among its siblings: %s" % found)
+    if found["at"] != found["count"] - 1 and found["count"] > 1:
+        raise CheckFailed("the wait is drawn at %d of %d siblings: waits go after all work"
+                          % (found["at"], found["count"]))
+    if found["share"] != "waiting" or (found["label"] and not found["label"].endswith("waiting")):
+        raise CheckFailed("the wait's share reads %r and its label %r: a wait is not work"
+                          % (found["share"], found["label"]))
+    return "the wait comes last of %d siblings, after %s; label %r" % (
+        found["count"], found["before"][:4], found["label"])
 
 
 def check_callers_callees(page):
@@ -212,3 +250,34 @@ def check_provider_anchor(page):
     if shown != name:
         raise CheckFailed("#provider=%s shows %r" % (name, shown))
     return "#provider=%s shows its statistics" % name
+
+
+def screenshot_statistics(page, directory, name, section):
+    """A screenshot of one section of a provider's statistics (`section`: the id of its table
+    in #details; callers with the callees below them), scrolled into view: for the most-asked keys, the provider with the most hits
+    among those with keys; for callers and callees, the provider with the most self time."""
+    if not directory:
+        return "no --screenshots directory"
+    shown = page.call("""(section) => {
+        let p = Number(document.querySelector('#hot-providers li a[data-provider]')?.dataset.provider);
+        if (section === 'top-keys') {
+            const keyed = qp.stats.map((s, i) => [s ? s.hits : -1, s && s.keys.length > 0, i])
+                .filter(([, keys]) => keys).sort((a, b) => b[0] - a[0]);
+            if (keyed.length === 0) return null;
+            p = keyed[0][2];
+        }
+        qp.showProvider(p);
+        const box = document.getElementById('details');
+        const table = box.querySelector('#' + section);
+        if (!table) return null;
+        // The panel sticks below the controls: bring the trees' top into view, then scroll
+        // the panel only as far as the section needs, so that its heading stays in view.
+        document.getElementById('trees').scrollIntoView({block: 'start'});
+        const last = section === 'callers' ? box.querySelector('#callees') || table : table;
+        const below = last.getBoundingClientRect().bottom - box.getBoundingClientRect().bottom;
+        if (below > 0) box.scrollTop += below + 12;
+        return qp.providers[p].name;
+    }""", section)
+    if shown is None:
+        return "no #%s to show (keys recorded only with -Z profile-queries-and-keys)" % section
+    return "%s: %s" % (shown, screenshot(page, directory, name))

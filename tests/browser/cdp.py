@@ -433,13 +433,14 @@ class Browser:
         """Types text into the focused element, as an input method would commit it."""
         self.send("Input.insertText", {"text": text})
 
-    def press(self, key):
-        """Presses and releases one key by its DOM key name (see KEYS)."""
+    def press(self, key, modifiers=0):
+        """Presses and releases one key by its DOM key name (see KEYS); `modifiers` as in the
+        DevTools protocol (8: Shift)."""
         if key not in KEYS:
             raise CdpError("press(): unknown key %r; known: %s" % (key, ", ".join(KEYS)))
         code, virtual_code, text = KEYS[key]
         common = {"key": key, "code": code, "windowsVirtualKeyCode": virtual_code,
-                  "nativeVirtualKeyCode": virtual_code}
+                  "nativeVirtualKeyCode": virtual_code, "modifiers": modifiers}
         # A key that types text is a "keyDown" (it also makes a keypress/input); the others
         # are "rawKeyDown", which is what Chromium itself sends for them.
         if text:

@@ -14,6 +14,7 @@ Chromium (1 under CI=true).
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 import time
@@ -209,7 +210,9 @@ def checks(browser, page, depth, label, out_dir):
         browser.press("Enter")
     ms = timed(browser, search)
     status = browser.evaluate("document.getElementById('search-status').textContent")
-    matches = int(status.split(" ")[0].replace(",", "")) if status[:1].isdigit() else 0
+    # "match 1 of K, slowest first (D) · K matches in T threads"
+    said = re.search(r"([\d,]+) match(?:es)? in ", status)
+    matches = int(said.group(1).replace(",", "")) if said else 0
     quick("a search matching every query answers", ms, matches > depth, "status %r" % status)
     ms = timed(browser, lambda: browser.press("Enter"))
     quick("Enter goes to the next match", ms)

@@ -30,7 +30,7 @@ import timeline_checks  # noqa: E402
 
 READY_TIMEOUT_MS = 20000
 LOAD_TIMEOUT_S = 90  # the 1M-query page is tens of MB
-LABEL_RE = re.compile(r"^\S.* · \d+(\.\d+)? (ns|µs|ms|s) · (\d+\.\d|<0\.1) %$")
+LABEL_RE = re.compile(r"^\S.* · \d+(\.\d+)? (ns|µs|ms|s) · ((\d+\.\d|<0\.1) %|waiting)$")
 STATUS_RE = re.compile(r"([\d,]+) match(?:es)? in ([\d,]+) threads?")
 
 
@@ -208,7 +208,7 @@ def check_important_labels(page):
 def check_consistency(page, who="C++-written", state_classes=()):
     """Every .node and .fold agrees with nodeClass/nodeLabel/foldText; state_classes (such
     as 'selected') are what the viewer adds on interaction and are left out."""
-    missing = page.js("['nodeClass', 'nodeLabel', 'foldText']"
+    missing = page.js("['nodeClass', 'nodeLabel', 'foldText', 'chipText']"
                       ".filter(f => typeof window.qprof?.[f] !== 'function')")
     if missing:
         raise CheckFailed("cannot compare: window.qprof lacks the function(s) " +
@@ -236,7 +236,7 @@ def visible_selectors(page, selector, what):
 
 
 def check_fold_click(page):
-    fold = visible_selectors(page, ".fold", ".fold")[0]
+    fold = visible_selectors(page, ".fold:not([data-provider])", ".fold")[0]
     span = page.call("(s) => { const f = document.querySelector(s);"
                      " return [+f.dataset.from, +f.dataset.to, f.textContent]; }", fold)
     first, end, text = span
@@ -257,6 +257,63 @@ def check_fold_click(page):
                           % (first, end, first, after["nodes"]))
     page.opened_fold = (first, end)
     return "fold [%d, %d) %r became %d nodes" % (first, end, text, after["nodes"])
+
+
+def check_chip_click(page):
+    """A list of siblings with several folds shows one chip per provider instead (no wall of
+    chips); a click draws its next page of members, heaviest first, and the chip says what is
+    left."""
+    found = page.js("""(() => {
+        const chips = [...document.querySelectorAll('#trees .fold[data-provider]')];
+        const walls = [...document.querySelectorAll('#trees .node, #trees .tree')].filter(box =>
+            [...box.children].filter(c => c.classList.contains('fold')).length > 1 &&
+            [...box.children].some(c => c.matches('.fold:not([data-provider])')));
+        const shown = chips.filter(c => !c.closest('[hidden]'));
+        // The chip with the most work: its members' order matters.
+        const work = (c) => qp.chipMembers(qp.threadOf(c), c)
+            .reduce((sum, n) => sum + qp.workOf(qp.threads[qp.threadOf(c)], n), 0);
+        const chip = shown.length ? shown.reduce((a, b) => work(b) > work(a) ? b : a) : null;
+        if (!chip) return {chips: chips.length, walls: walls.length};
+        const t = qp.threadOf(chip);
+        chip.scrollIntoView({block: 'center', behavior: 'instant'});
+        // The page a click should draw, by a full sort: most work first, waits last.
+        const T = qp.threads[t], members = qp.chipMembers(t, chip);
+        const key = (n) => [qp.isWait(T, n) ? 1 : 0, qp.isWait(T, n) ? -T.dur[n] : -qp.workOf(T, n), n];
+        const sorted = members.map(key).sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
+        const page = members.length - 250 <= 10 ? members.length : 250;
+        window.__chipBefore = members;
+        window.__chipExpected = sorted.slice(0, page).map(k => k[2]).sort((a, b) => a - b);
+        return {chips: chips.length, walls: walls.length, t, text: chip.textContent,
+                members: members.length,
+                selector: __qprofTest.selectorOf(chip) + '[data-provider="' + chip.dataset.provider + '"]'};
+    })()""")
+    if found["walls"]:
+        raise CheckFailed("%d lists of siblings hold several folds without merging them into "
+                          "chips" % found["walls"])
+    if not found.get("selector"):
+        raise CheckFailed("toyc's page has no chip (%d in hidden trees): a wide pass's folds "
+                          "should merge" % found["chips"])
+    page.browser.click(found["selector"])
+    page.browser.settle()
+    after = page.call("""(selector, t) => {
+        const chip = document.querySelector(selector);
+        const left = new Set(chip ? qp.chipMembers(t, chip) : []);
+        const drawn = window.__chipBefore.filter(n => !left.has(n));
+        return {left: left.size, text: chip?.textContent ?? null,
+                heaviest: JSON.stringify(drawn) === JSON.stringify(window.__chipExpected)};
+    }""", found["selector"], found["t"])
+    drawn = found["members"] - after["left"]
+    if drawn <= 0 or drawn > 250 + 10:
+        raise CheckFailed("clicking the chip %r (%d members) drew %d of them"
+                          % (found["text"], found["members"], drawn))
+    if not after["heaviest"]:
+        raise CheckFailed("clicking the chip %r drew other members than its %d heaviest"
+                          % (found["text"], drawn))
+    if after["text"] == found["text"]:
+        raise CheckFailed("after drawing %d members the chip still reads %r" % (drawn,
+                                                                              found["text"]))
+    return "%d chips; %r: a click drew %d, then %r" % (found["chips"], found["text"], drawn,
+                                                     after["text"])
 
 
 def check_keyboard(page):
@@ -591,6 +648,32 @@ def screenshot_initial(page):
 
 # ----- driver -----
 
+def check_table_formatting(page):
+    """The provider table as C++ wrote it reads as the viewers' common formatting
+    (reporters/viewer_common/format.js) writes the same values: its hit rates, total and self
+    times. The statistics panel, the range table and the other pages format with it."""
+    found = page.js("""(() => {
+        const bad = [];
+        let checked = 0;
+        for (const tr of document.querySelectorAll('#provider-table tbody tr')) {
+            const c = tr.cells, value = (k) => Number(c[k].dataset.value);
+            const rate = tr.classList.contains('activity') ? '\\u2013'
+                : qv.rateText(value(2), value(1) + value(2));
+            for (const [k, text] of [[3, rate], [4, qv.durationText(value(4))],
+                                     [5, qv.durationText(value(5))]]) {
+                checked++;
+                if (c[k].textContent !== text) bad.push([c[0].textContent, c[k].textContent, text]);
+            }
+        }
+        return {checked, bad: bad.slice(0, 5)};
+    })()""")
+    if found["checked"] == 0:
+        raise CheckFailed("the provider table has no rows")
+    if found["bad"]:
+        raise CheckFailed("cells [provider, C++, viewer] that differ: %s" % found["bad"])
+    return "%d cells" % found["checked"]
+
+
 def check_columns_agree_with_stats(page):
     """The decompressed columns agree with the JSON the reporter wrote beside them: every
     slowest run in `stats` has that duration (and key, when recorded) in qp.threads."""
@@ -661,15 +744,21 @@ def run_checks(browser, page_path, out_dir, shots=None):
     results.run("visible miss nodes", check_visible_kind, page, "miss")
     results.run("important labels read 'PROVIDER · T ms · P %'", check_important_labels, page)
     results.run("C++ markup agrees with the viewer", check_consistency, page)
+    results.run("the provider table's C++ texts are the common formatting's",
+                check_table_formatting, page)
     results.run("the decompressed columns agree with the payload's stats",
                 check_columns_agree_with_stats, page)
     if page.first_tree is None:
         page.first_tree = page.js("__qprofTest.selectedTree()?.id ?? 'tree-0'")
     results.run("the Order selector switches heaviest first and call order",
                 analysis_checks.check_order_switch, page)
+    results.run("heaviest first puts a pass's work before its wait, which has no share",
+                analysis_checks.check_wait_after_work, page)
     # The keyboard goes first: on an untouched tree an openable item is a few keys away.
     results.run("the keyboard moves and opens", check_keyboard, page)
     results.run("a click opens a fold", check_fold_click, page)
+    results.run("a wide pass's folds are one chip per provider, drawn page by page",
+                check_chip_click, page)
     results.run("clicking a miss node shows its details", check_details, page)
     results.run("the thread selector switches trees", check_thread_select, page)
     results.run("Runs sorts the provider table", check_sorting, page)
@@ -684,6 +773,12 @@ def run_checks(browser, page_path, out_dir, shots=None):
                     "html-run.png")
         results.run("a provider's callers and callees lead to their statistics",
                     analysis_checks.check_callers_callees, page)
+        results.run("screenshot of a provider's callers and callees",
+                    analysis_checks.screenshot_statistics, page, shots, "html-callers.png",
+                    "callers")
+        results.run("screenshot of a provider's most-asked keys",
+                    analysis_checks.screenshot_statistics, page, shots, "html-keys.png",
+                    "top-keys")
         results.run("#provider=NAME opens that provider's statistics",
                     analysis_checks.check_provider_anchor, page)
         results.run("the timeline starts the slowest run where the Chrome trace does",
@@ -708,6 +803,8 @@ def run_checks(browser, page_path, out_dir, shots=None):
     results.run("search highlights a provider", check_search, page)
     results.run("a search dims what it does not match on the timeline",
                 timeline_checks.check_search_dims, page)
+    results.run("a search walks its matches slowest first, each visible on the timeline",
+                timeline_checks.check_search_slowest_first, page)
     results.run("the markup agrees with the viewer after the interactions",
                 check_consistency, page, "rendered", ["selected", "match"])
     results.run("screenshot after the checks", check_final_screenshot, page)
@@ -871,7 +968,8 @@ HELPERS_JS = r"""
                          el.outerHTML.slice(0, 100));
                     continue;
                 }
-                const want = q.foldText(thread, from, to);
+                const want = el.hasAttribute('data-provider') ? q.chipText(thread, el)
+                    : q.foldText(thread, from, to);
                 if (el.textContent !== want) {
                     note(`thread ${thread} fold [${from}, ${to}): text ` +
                          `${say(el.textContent)}, foldText gives ${say(want)}`);

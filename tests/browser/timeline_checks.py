@@ -9,6 +9,7 @@ Each check returns a detail string or raises CheckFailed, as in html_report_test
 
 import json
 import os
+import re
 
 from analysis_checks import CheckFailed
 
@@ -338,7 +339,7 @@ def check_whole_run_stats(page):
         const mine = window.qprof.statsOfRange(0, Infinity), out = [];
         const exact = ['runs', 'hits', 'waits', 'mean_ns', 'median_ns', 'max_ns', 'histogram',
                        'slowest', 'keys', 'callers', 'callees'];
-        const close = ['total_ns', 'self_ns', 'wait_ns'];
+        const close = ['total_ns', 'self_ns', 'wait_ns', 'work_ns'];
         for (const s of p.stats) {
             const m = mine[s.provider];
             const name = p.providers[s.provider].name;
@@ -424,3 +425,110 @@ def screenshot_timeline(page, directory, name):
     page.browser.screenshot(path)
     page.browser.click("#timeline-reset")
     return path
+
+
+def _search_state(page):
+    return page.js("""(() => {
+        const sel = window.qprof.timeline().selected;
+        return {status: document.getElementById('search-status').textContent,
+                selected: sel, dur: sel ? qp.threads[sel.t].dur[sel.n] : null};
+    })()""")
+
+
+def check_search_slowest_first(page):
+    """A search walks its matches slowest first ("match i of n"), and every match stays
+    visible on the timeline at the whole run's zoom, however narrow: a marker where a slice
+    is too thin to see or hidden in a merged pixel column."""
+    name = page.js("""(() => {
+        const stats = JSON.parse(document.getElementById('qprof-trace').textContent).stats;
+        const names = qp.providers.map(p => p.name.toLowerCase());
+        let best = null;
+        for (const s of stats) {
+            const name = names[s.provider];
+            if (names.some((other, i) => i !== s.provider && other.includes(name))) continue;
+            if (!best || s.runs > best.runs) best = s;
+        }
+        return best && qp.providers[best.provider].name;
+    })()""")
+    if not name:
+        raise CheckFailed("no provider whose name is in no other's to search for")
+    page.browser.click("#search")
+    page.call("""(text) => { const s = document.getElementById('search'); s.value = text; }""",
+              name)
+    page.browser.press("Enter")
+    page.browser.settle()
+    first = _search_state(page)
+    longest = page.call("""(text) => {
+        const stats = JSON.parse(document.getElementById('qprof-trace').textContent).stats;
+        const p = qp.providers.findIndex(x => x.name === text);
+        return stats[p].max_ns;
+    }""", name)
+    if "match 1 of" not in first["status"]:
+        raise CheckFailed("searching %r, the status reads %r, not 'match 1 of N'"
+                          % (name, first["status"]))
+    if first["dur"] != longest:
+        raise CheckFailed("searching %r, the first match shown takes %s ns; its longest run "
+                          "%s ns: not slowest first" % (name, first["dur"], longest))
+    page.browser.press("Enter")
+    page.browser.settle()
+    second = _search_state(page)
+    if "match 2 of" not in second["status"] or second["dur"] > first["dur"]:
+        raise CheckFailed("Enter went to %r (%s ns) after the slowest (%s ns)"
+                          % (second["status"], second["dur"], first["dur"]))
+    # Back past the first: the last match, the shortest (past the ranked first 256, the rest
+    # is ranked when the walk gets there).
+    page.browser.press("Enter", modifiers=SHIFT)
+    page.browser.press("Enter", modifiers=SHIFT)
+    page.browser.settle()
+    last = _search_state(page)
+    total = int(re.search(r"of ([\d,]+),", first["status"]).group(1).replace(",", ""))
+    if "match %s of" % format(total, ",") not in last["status"] or last["dur"] > second["dur"]:
+        raise CheckFailed("Shift+Enter twice from match 2 went to %r (%s ns), not the last and "
+                          "shortest match" % (last["status"], last["dur"]))
+    page.browser.click("#timeline-reset")
+    page.browser.settle()
+    # The thinnest match in the rows shown at this zoom: its pixel is the match colour.
+    seen = page.js("""(() => {
+        const st = window.qprof.timeline(), c = document.getElementById('timeline-canvas');
+        const k = c.width / c.clientWidth;
+        let thin = null;
+        st.tracks.forEach((track, t) => {
+            const T = qp.threads[t];
+            for (let n = 0; n < T.len; n++) {
+                if (!qp.isMatch(T, n) || T.depth[n] >= track.rows) continue;
+                const y = track.y - st.scroll + st.head + (T.depth[n] + 0.5) * st.row;
+                if (y < st.axis || y > st.height) continue;
+                if (!thin || T.dur[n] < qp.threads[thin.t].dur[thin.n]) thin = {t, n, y};
+            }
+        });
+        if (!thin) return {none: true, marks: st.marks};
+        const T = qp.threads[thin.t];
+        const x = Math.floor(window.qprof.timelineX(T.start[thin.n]));
+        // Read through a canvas of its own: a second readback of the timeline's canvas makes
+        // Chromium warn on the console (check_tracks takes the one it may).
+        const one = document.createElement('canvas');
+        one.width = one.height = 1;
+        one.getContext('2d').drawImage(c, Math.round(x * k), Math.round(thin.y * k), 1, 1, 0, 0, 1, 1);
+        const px = one.getContext('2d').getImageData(0, 0, 1, 1).data;
+        const hex = getComputedStyle(document.documentElement).getPropertyValue('--match').trim();
+        const want = [1, 3, 5].map(i => parseInt(hex.slice(i, i + 2), 16));
+        return {n: thin.n, t: thin.t, width: T.dur[thin.n] * st.width / (st.to - st.from),
+                marks: st.marks, px: [...px.slice(0, 3)], want};
+    })()""")
+    if seen.get("none"):
+        raise CheckFailed("no match of %r in the timeline's rows in view" % name)
+    else:
+        distance = sum(abs(a - b) for a, b in zip(seen["px"], seen["want"]))
+        if distance > 60:
+            raise CheckFailed("the thinnest match (node %d of thread %d, %.4f px wide) shows "
+                              "rgb%s on the timeline, not the match colour rgb%s" % (
+                                  seen["n"], seen["t"], seen["width"], tuple(seen["px"]),
+                                  tuple(seen["want"])))
+        detail = "the thinnest match (%.4f px) is drawn in the match colour" % seen["width"]
+    if seen["marks"] == 0:
+        raise CheckFailed("no match is marked at the whole run's zoom")
+    page.browser.click("#search")
+    page.browser.press("Escape")
+    page.browser.settle()
+    return "%r: %s; then %s; back to %s; %d markers; %s" % (
+        name, first["status"], second["status"], last["status"], seen["marks"], detail)

@@ -1,6 +1,8 @@
 // ESLint for the viewers' scripts. Each viewer is a set of classic scripts concatenated into
-// one <script> (see reporters/embed_viewer.py): the first file declares the viewer's namespace
-// (`qp` for the HTML report, `fg` for the flame graph) and the others add to it.
+// one <script> (see reporters/embed_viewer.py), after the viewers' common base
+// (reporters/viewer_common/), which declares `qv`. A viewer's first file declares its own
+// namespace (`qp` for the HTML report, `fg` for the flame graph; the diff page has one file
+// and none) and the others add to it.
 import js from '@eslint/js';
 import globals from 'globals';
 
@@ -9,11 +11,15 @@ const viewer = (files, namespace) => ({
   languageOptions: {
     ecmaVersion: 2022,
     sourceType: 'script',
-    globals: {...globals.browser, [namespace]: 'writable'},
+    globals: {
+      ...globals.browser,
+      qv: namespace === 'qv' ? 'writable' : 'readonly',
+      ...(namespace && namespace !== 'qv' ? {[namespace]: 'writable'} : {}),
+    },
   },
   rules: {
     ...js.configs.recommended.rules,
-    'no-unused-vars': ['error', {args: 'none', varsIgnorePattern: `^${namespace}$`}],
+    'no-unused-vars': ['error', {args: 'none', varsIgnorePattern: namespace ? `^${namespace}$` : '^$'}],
     'no-redeclare': ['error', {builtinGlobals: false}],
     'eqeqeq': ['error', 'always', {null: 'ignore'}],
     'no-var': 'error',
@@ -22,6 +28,8 @@ const viewer = (files, namespace) => ({
 });
 
 export default [
+  viewer(['reporters/viewer_common/**/*.js'], 'qv'),
   viewer(['reporters/html/**/*.js'], 'qp'),
   viewer(['reporters/flamegraph/**/*.js'], 'fg'),
+  viewer(['reporters/diff/**/*.js'], null),
 ];

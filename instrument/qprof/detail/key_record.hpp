@@ -27,7 +27,7 @@
 
 namespace qprof::detail {
 
-using KeyFormatFn = void (*)(std::string& out, const void* bytes);
+using KeyFormatFn = std::string (*)(const void* bytes);
 
 struct KeyType {
     KeyFormatFn format = nullptr;  // null for interned keys
@@ -68,10 +68,10 @@ template <typename Key>
 inline constexpr std::uint32_t kKeyRecordWords = 1 + (kKeyAsBytes<Key> ? (sizeof(Key) + 7) / 8 : 1);
 
 template <typename Key>
-void format_key_bytes(std::string& out, const void* bytes) {
+std::string format_key_bytes(const void* bytes) {
     alignas(Key) unsigned char storage[sizeof(Key)];
     std::memcpy(storage, bytes, sizeof(Key));  // a trivially copyable Key now lives there
-    out += guarded_key_text(*std::launder(reinterpret_cast<const Key*>(storage))).text;
+    return guarded_key_text(*std::launder(reinterpret_cast<const Key*>(storage))).text;
 }
 
 template <typename Key>

@@ -1,0 +1,59 @@
+// qprof viewers' common base, part 1 of 2: numbers and text as every page shows them. The
+// HTML report, the flame graph and the diff page each start with these files (see
+// reporters/embed_viewer.py), so a duration or a share reads the same on all three, and as the
+// C++ side prints it (reporters/html_format.cpp: duration_text, percent_text).
+//
+// This file declares the common namespace `qv`; the viewers' own scripts read it.
+const qv = {};
+
+(() => {
+  'use strict';
+
+  // 1234567 -> "1,234,567", as with_thousands in C++.
+  qv.thousands = function thousands(v) {
+    const s = String(Math.trunc(v));
+    let out = '';
+    for (let i = 0; i < s.length; i++) {
+      if (i > 0 && (s.length - i) % 3 === 0 && s[i - 1] !== '-') out += ',';
+      out += s[i];
+    }
+    return out;
+  };
+
+  // printf("%.Nf") rounds an exact tie to even; toFixed rounds it up. Ties are rare (the
+  // value must be exactly representable, e.g. 12.25), but round numbers in tests hit them.
+  qv.fixed = function fixed(x, d) {
+    const plain = x.toFixed(d);
+    const wide = x.toFixed(d + 1);
+    if (wide.charCodeAt(wide.length - 1) !== 53 /* '5' */ || Math.abs(x) >= 1e15) return plain;
+    const exact = x.toFixed(Math.min(100, d + 70));
+    const dot = exact.indexOf('.');
+    for (let i = dot + d + 2; i < exact.length; i++) {
+      if (exact.charCodeAt(i) !== 48 /* '0' */) return plain;
+    }
+    const truncated = exact.slice(0, d === 0 ? dot : dot + 1 + d);
+    const last = truncated.charCodeAt(truncated.length - 1) - 48;
+    return last % 2 === 0 ? truncated : plain;
+  };
+
+  // "850 ns", "12.3 µs", "4.56 ms", "1.234 s".
+  qv.durationText = function durationText(ns) {
+    if (ns < 1e3) return String(Math.round(ns)) + ' ns';
+    if (ns < 1e6) return qv.fixed(ns / 1e3, 1) + ' \u00b5s';
+    if (ns < 1e9) return qv.fixed(ns / 1e6, 2) + ' ms';
+    return qv.fixed(ns / 1e9, 3) + ' s';
+  };
+
+  // The share of `part` in `whole`: "12.3 %", or "<0.1 %" below 0.05 %.
+  qv.shareText = function shareText(part, whole) {
+    const p = whole > 0 ? (100 * part) / whole : 0;
+    return p < 0.05 ? '<0.1 %' : qv.fixed(p, 1) + ' %';
+  };
+
+  // A rate such as a hit rate, as rate_text in C++: "12.3 %", or "–" of nothing.
+  qv.rateText = (part, whole) => (whole > 0 ? qv.fixed((100 * part) / whole, 1) + ' %' : '\u2013');
+
+  // For HTML text and attribute values.
+  const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+  qv.escape = (s) => String(s).replace(/[&<>"']/g, (c) => ESCAPES[c]);
+})();
