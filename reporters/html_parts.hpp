@@ -68,10 +68,10 @@ std::vector<Piece> pieces(const Preorder& order, const Importance& important, st
 // budget, then important nodes, longest first, each wholly or only its longest children
 // (important or not, when the important ones are too many or none),
 // until about `budget` elements are drawn; everything else folded. A trace of at most half
-// the budget is drawn whole.
-void write_initial_tree(std::ostream& out, const Trace& trace, const Preorder& order,
-                        const Importance& important, std::size_t budget,
-                        SiblingOrder sibling_order = SiblingOrder::heaviest);
+// the budget is drawn whole. Returns the elements drawn (labels not counted).
+std::size_t write_initial_tree(std::ostream& out, const Trace& trace, const Preorder& order,
+                               const Importance& important, std::size_t budget,
+                               SiblingOrder sibling_order = SiblingOrder::heaviest);
 // A thread's nodes as work: what of each node's time was not waiting. Every share on the page
 // is of work over the busy time, so no share passes 100 % and a wait has none.
 class Work {

@@ -106,6 +106,39 @@ std::uint64_t write_column(Deflater& deflater, const Column& column, const Trace
     return size;
 }
 
+// A command line to show beside a process: the arguments after the program, cut to about
+// kCommandBytes (at a character's start) with an ellipsis.
+constexpr std::size_t kCommandBytes = 160;
+
+std::string command_text(const RunInfo& run) {
+    std::string text;
+    for (std::size_t i = 1; i < run.argv.size() && text.size() <= kCommandBytes; ++i) {
+        text += (i > 1 ? " " : "") + run.argv[i];
+    }
+    if (text.size() > kCommandBytes) {
+        std::size_t cut = kCommandBytes;
+        while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xc0) == 0x80) {
+            --cut;
+        }
+        text = text.substr(0, cut) + "\u2026";
+    }
+    return text;
+}
+
+// The processes of a merged build, in order of start; threads name theirs by index. A trace
+// of one run has none.
+void write_processes(std::ostream& out, const Trace& trace) {
+    out << ",\n\"processes\":[";
+    for (std::size_t i = 0; i < trace.runs.size(); ++i) {
+        const RunInfo& run = trace.runs[i];
+        out << (i > 0 ? ",\n" : "") << "{\"program\":" << json_string(run.program)
+            << ",\"pid\":" << run.pid << ",\"start_ns\":" << run.start_offset_ns
+            << ",\"wall_ns\":" << run.wall_ns << ",\"events\":" << run.events
+            << ",\"command\":" << json_string(command_text(run)) << '}';
+    }
+    out << ']';
+}
+
 }  // namespace
 
 PayloadColumns write_payload_columns(std::ostream& out, const Trace& trace,
@@ -147,10 +180,18 @@ void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preo
     }
     out << "],\n\"stats\":";
     write_stats(out, stats);
+    const bool merged = trace.runs.size() > 1;
+    if (merged) {
+        write_processes(out, trace);
+    }
     out << ",\n\"compression\":" << json_string(layout::kCompression) << ",\n\"threads\":[";
     for (std::size_t i = 0; i < orders.size(); ++i) {
         out << (i > 0 ? ",\n" : "") << "{\"name\":" << json_string(orders[i].thread().name)
-            << ",\"nodes\":" << orders[i].size() << ",\"bytes\":{";
+            << ",\"nodes\":" << orders[i].size();
+        if (merged) {
+            out << ",\"process\":" << orders[i].thread().run;
+        }
+        out << ",\"bytes\":{";
         for (std::size_t c = 0; c < columns[i].size(); ++c) {
             out << (c > 0 ? "," : "") << '"' << columns[i][c].first
                 << "\":" << columns[i][c].second;

@@ -19,6 +19,9 @@ using namespace html;
 // Elements drawn per thread before the viewer takes over: enough for every important node of
 // a typical run, few enough that the page opens at once.
 constexpr std::size_t kInitialElements = 4'000;
+// The same for all threads together: a merged build of hundreds of processes would write
+// millions. Threads after the first share what is left; one past it opens its roots only.
+constexpr std::size_t kPageElements = 40'000;
 constexpr std::size_t kShapeListLength = 10;
 
 constexpr std::string_view kLegend = R"(<section id="legend">
@@ -78,11 +81,13 @@ void write_trees(std::ostream& out, const Trace& trace, const std::vector<Preord
     if (orders.empty()) {
         out << "<p class=\"empty\">No query was recorded.</p>\n";
     }
+    std::size_t left = kPageElements;
     for (std::size_t i = 0; i < orders.size(); ++i) {
         out << "<div class=\"tree\" id=\"tree-" << i << "\" data-thread=\"" << i
             << "\" role=\"tree\" aria-label=\"thread " << escape(orders[i].thread().name)
             << "\" tabindex=\"0\"" << (i > 0 ? " hidden" : "") << ">";
-        write_initial_tree(out, trace, orders[i], important, kInitialElements);
+        left -= std::min(left, write_initial_tree(out, trace, orders[i], important,
+                                                  std::min(kInitialElements, left)));
         out << "</div>\n";
     }
     out << "</section>\n<aside id=\"details\" aria-live=\"polite\"><p class=\"hint\">Hover or "

@@ -167,10 +167,10 @@ std::vector<Piece> pieces_where(const Preorder& order, std::uint32_t from, std::
     std::uint32_t run = kNoRun;  // start of the current run of other siblings
     auto close_run = [&](std::uint32_t run_end) {
         if (run != kNoRun && run_end - run > kSmallRun) {
-            result.push_back(Piece{run, run_end, true});
+            result.push_back(Piece{run, run_end, true, std::nullopt, {}});
         } else if (run != kNoRun) {
             for (std::uint32_t n = run; n < run_end; n = order.end(n)) {
-                result.push_back(Piece{n, order.end(n), false});
+                result.push_back(Piece{n, order.end(n), false, std::nullopt, {}});
             }
         }
         run = kNoRun;
@@ -182,11 +182,11 @@ std::vector<Piece> pieces_where(const Preorder& order, std::uint32_t from, std::
         }
         close_run(n);
         if (result.size() >= kMaxPieces) {  // the rest in one fold: drawing stays cheap
-            result.push_back(Piece{n, to, true});
+            result.push_back(Piece{n, to, true, std::nullopt, {}});
             return result;
         }
         if (on_its_own) {
-            result.push_back(Piece{n, order.end(n), false});
+            result.push_back(Piece{n, order.end(n), false, std::nullopt, {}});
         } else {
             run = n;
         }
@@ -225,9 +225,12 @@ class InitialTree {
           sibling_order_(sibling_order),
           work_(order) {}
 
+    std::size_t drawn() const { return drawn_; }
+
     void plan(std::size_t budget) {
         if (std::size_t{order_.size()} * 2 <= budget) {
             draw_all_ = true;  // a small trace is shown whole
+            drawn_ = order_.size();
             return;
         }
         const std::vector<Piece> roots = show(0, order_.size(), std::nullopt);
@@ -420,12 +423,13 @@ class InitialTree {
 
 }  // namespace
 
-void write_initial_tree(std::ostream& out, const Trace& trace, const Preorder& order,
-                        const Importance& important, std::size_t budget,
-                        SiblingOrder sibling_order) {
+std::size_t write_initial_tree(std::ostream& out, const Trace& trace, const Preorder& order,
+                               const Importance& important, std::size_t budget,
+                               SiblingOrder sibling_order) {
     InitialTree tree{out, trace, order, important, sibling_order};
     tree.plan(budget);
     tree.write();
+    return tree.drawn();
 }
 
 }  // namespace qprof::detail::html

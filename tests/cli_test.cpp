@@ -141,6 +141,47 @@ TEST_CASE("qprof merge combines runs whose summary counts every event once") {
           events + events_of(streams[0], dir));
 }
 
+// More inputs than the merge reads ahead of its writer (a few per core): all of them merged,
+// a later one's keys flagged in the header; one refused input leaves the output as it was
+// and no temporary file.
+TEST_CASE("qprof merge of many inputs: every run once, or nothing written") {
+    TempDir dir;
+    const std::string plain = toyc_run("--items 100 --threads 1", "raw", dir);
+    TempDir keyed_dir;
+    const std::string keyed =
+        toyc_run("--items 100 --threads 1 -Z profile-queries-and-keys=raw", "raw", keyed_dir);
+    const std::filesystem::path inputs = dir.path() / "inputs";
+    std::filesystem::create_directory(inputs);
+    constexpr int kInputs = 40;
+    for (int i = 0; i < kInputs; ++i) {
+        char name[32];
+        std::snprintf(name, sizeof name, "run%02d.qprof", i);
+        std::filesystem::copy_file(i == kInputs - 1 ? keyed : plain, inputs / name);
+    }
+    const std::filesystem::path merged = dir.path() / "build.qprof";
+    const CommandResult merge =
+        qprof_tool("merge " + inputs.string() + " -o " + merged.string(), dir);
+    REQUIRE(merge.status == 0);
+    CHECK_THAT(merge.err, Catch::Contains("merged 40 runs") && Catch::Contains("from 40 files"));
+    CHECK(events_of(merged.string(), dir) ==
+          (kInputs - 1) * events_of(plain, dir) + events_of(keyed, dir));
+    const std::string bytes = read_file(merged);
+    REQUIRE(bytes.size() > 24);
+    CHECK((static_cast<unsigned char>(bytes[20]) & 3) == 3);  // keys (in the last input), merged
+
+    const std::string whole = read_file(plain);
+    write_file(inputs / "run30.qprof", whole.substr(0, whole.size() / 2));
+    const CommandResult refused =
+        qprof_tool("merge " + inputs.string() + " -o " + merged.string(), dir);
+    CHECK(refused.status == 1);
+    CHECK_THAT(refused.err, Catch::Contains("run30.qprof: not merged"));
+    CHECK(read_file(merged) == bytes);
+    for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+        INFO(entry.path());
+        CHECK_FALSE(entry.path().filename().string().starts_with(".build.qprof"));
+    }
+}
+
 TEST_CASE("truncated, corrupt and foreign files end in a message and a status, not a signal") {
     TempDir dir;
     const std::string stream = toyc_run("--items 2000 --threads 1", "raw,counts", dir);

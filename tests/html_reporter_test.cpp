@@ -341,6 +341,38 @@ TEST_CASE("the initial view opens the longest important nodes within its budget"
           "type_of</span></div><div data-n=\"0\"><div data-n=\"1\"></div></div>");
 }
 
+// A merged build of many processes: each thread's initial view stays within its budget, and
+// the page's within about ten threads' worth; the later threads' trees open their roots only.
+TEST_CASE("the initial views of many threads share one budget for the page") {
+    qprof::Trace trace = [] {
+        qprof::test::ManualClock clock;
+        qprof::Session session{qprof::test::recording_options()};
+        PROFILE_ACTIVITY("analysis");
+        for (int id = 0; id < 3000; ++id) {
+            type_of(id);
+        }
+        session.finish();
+        return session.trace();
+    }();
+    const std::string one_thread = html_of(trace);
+    const qprof::ThreadTrace thread = trace.threads.at(0);
+    for (std::uint32_t t = 1; t < 100; ++t) {
+        trace.threads.push_back(thread);
+        trace.threads.back().index = t;
+    }
+    const auto tree_nodes = [](const std::string& page) {
+        const std::string trees = page.substr(0, page.find("<section id=\"providers\">"));
+        return qprof::test::count_of(trees, "class=\"node ");
+    };
+    const std::size_t alone = tree_nodes(one_thread);
+    const std::string page = html_of(trace);
+    INFO(alone << " nodes drawn for one thread, " << tree_nodes(page) << " for 100");
+    CHECK(alone > 1'000);  // as large as a thread gets: 40 threads would pass the page's budget
+    CHECK(tree_nodes(page) <= 40'000 + alone + 100 * 2);
+    CHECK(qprof::test::count_of(page, "<div class=\"tree\"") == 100);
+    CHECK_THAT(page, Catch::Contains("id=\"tree-99\"") && Catch::Contains("+3,000 queries"));
+}
+
 // A pass that mostly waits for its workers, as toyc's code generation does: by duration it
 // is the longest, by work the shorter one. Its workers are not recorded, so the wait is
 // longer than all the work: a share of it would pass 100 %.

@@ -93,7 +93,8 @@
       // The HTML report beside this page (-Z profile-queries=html,flamegraph) opens on that
       // provider's statistics: its slowest runs, keys, callers and callees.
       const link = document.createElement('a');
-      link.href = 'profile_queries.html#provider=' + encodeURIComponent(fg.nameOf(i));
+      link.href = 'profile_queries.html' + (fg.kindOf(i) === 'activity' ? '#pass=' : '#provider=') +
+        encodeURIComponent(fg.nameOf(i));
       link.textContent = 'statistics in profile_queries.html';
       status.append(' \u00b7 ', link);
     }

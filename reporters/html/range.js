@@ -1,4 +1,4 @@
-// qprof viewer, part 6 of 9: statistics of a time range. A range selected on the timeline
+// qprof viewer, part 6 of 10: statistics of a time range. A range selected on the timeline
 // limits the provider table and a provider's statistics to the events that lie wholly inside
 // it (a run from its start to its end, a hit at its place); the numbers follow the rules of
 // provider_stats in reporters/html_stats.cpp, so that the whole run gives the payload's
@@ -14,7 +14,8 @@
   const BLOCKED = qp.BLOCKED;
 
   qp.range = null;      // {from, to} in ns from the session start, or null: the whole run
-  qp.rangeStats = null; // per provider, the statistics of the range; null without a range
+  qp.statsThreads = null; // the threads the statistics count (one process's), or null: all
+  qp.rangeStats = null; // per provider, the statistics of the range and threads; null: the payload's
 
   function bucket(ns) {
     let b = 0;
@@ -247,10 +248,11 @@
     });
   }
 
-  // Per provider (null where none of its events is inside), the statistics of [from, to].
-  qp.statsOfRange = function statsOfRange(from, to) {
+  // Per provider (null where none of its events is inside), the statistics of [from, to], of
+  // the given threads (every thread when none are given).
+  qp.statsOfRange = function statsOfRange(from, to, threads) {
     const acc = accumulators(qp.providers.length);
-    for (let t = 0; t < qp.threads.length; t++) addThread(t, from, to, acc);
+    for (const t of threads || qp.threads.keys()) addThread(t, from, to, acc);
     const stats = finish(acc);
     finishCalls(acc, stats);
     return stats;
@@ -276,9 +278,11 @@
   function threadsText() {
     const span = qp.range.to - qp.range.from;
     const share = (ns) => qv.rateText(ns, span);
-    const said = qp.busyOfRange(qp.range.from, qp.range.to).slice(0, THREADS_SAID).map((b, t) =>
-      qp.threads[t].name + ' ' + share(b.work) + ' work' + (b.wait > 0 ? ', ' + share(b.wait) + ' waiting' : ''));
-    const more = qp.threads.length - said.length;
+    const busy = qp.busyOfRange(qp.range.from, qp.range.to);
+    const threads = qp.statsThreads || [...qp.threads.keys()];
+    const said = threads.slice(0, THREADS_SAID).map((t) => qp.threads[t].name + ' ' + share(busy[t].work) +
+      ' work' + (busy[t].wait > 0 ? ', ' + share(busy[t].wait) + ' waiting' : ''));
+    const more = threads.length - said.length;
     return said.join('; ') + (more > 0 ? '; ' + more + ' more threads' : '');
   }
 
@@ -312,6 +316,15 @@
       cell(s.max_ns, s.runs > 0 ? qp.durationText(s.max_ns) : none) + histogramCell(s);
   }
 
+  // The provider's cell as the page wrote it, with the waits of the statistics in force.
+  function providerCell(row, s) {
+    const name = row.replace(/<\/td>[\s\S]*$/, '').replace(/ <small class="waits">[\s\S]*?<\/small>/, '');
+    const waits = s && s.waits > 0
+      ? ' <small class="waits">' + qp.thousands(s.waits) + ' waits, ' + qp.escape(qp.durationText(s.wait_ns)) + '</small>'
+      : '';
+    return name + waits + '</td>';
+  }
+
   function updateTable() {
     const body = document.querySelector('#provider-table tbody');
     if (!body) return;
@@ -325,7 +338,7 @@
         continue;
       }
       const s = qp.rangeStats[p];
-      const first = savedRows.get(r).replace(/<\/td>[\s\S]*$/, '</td>'); // the provider's cell
+      const first = providerCell(savedRows.get(r), s);
       r.hidden = !s;
       if (s) r.innerHTML = first + rowCells(s, qp.providers[p] && qp.providers[p].activity);
     }
@@ -352,6 +365,7 @@
       const text = el.querySelector('.range-text');
       if (qp.range && text) {
         text.textContent = 'Statistics of the ' + qp.thousands(events()) + ' events within ' + rangeText() +
+          (qp.statsProcess >= 0 ? ' in ' + qp.processName(qp.statsProcess) : '') +
           '. Threads: ' + threadsText() + '.';
       }
     }
@@ -379,21 +393,46 @@
     if (qp.onRangeChange) qp.onRangeChange();
   }
 
+  // The statistics of the range and threads in force, or null: the payload's.
+  function recount() {
+    const filtered = qp.range || qp.statsThreads;
+    qp.rangeStats = filtered
+      ? qp.statsOfRange(qp.range ? qp.range.from : 0, qp.range ? qp.range.to : Infinity, qp.statsThreads)
+      : null;
+    refresh();
+  }
+
   // Limits the statistics to [from, to]; a range that holds no time clears it.
   qp.setRange = function setRange(from, to) {
     const a = Math.max(0, Math.min(from, to));
     const b = Math.max(from, to);
     if (!(b > a)) { qp.clearRange(); return; }
     qp.range = { from: a, to: b };
-    qp.rangeStats = qp.statsOfRange(a, b);
-    refresh();
+    recount();
   };
 
   qp.clearRange = function clearRange() {
     if (!qp.range) return;
     qp.range = null;
-    qp.rangeStats = null;
-    refresh();
+    recount();
+  };
+
+  // Limits the statistics to some threads (a process's), or every thread with null.
+  qp.setStatsThreads = function setStatsThreads(threads) {
+    qp.statsThreads = threads;
+    recount();
+  };
+
+  // Above a provider's statistics: what they count, when not the whole run.
+  qp.statsScopeNote = function statsScopeNote() {
+    let h = '';
+    if (qp.statsThreads && qp.statsProcess >= 0) {
+      h += '<p class="range-note">In ' + qp.escape(qp.processName(qp.statsProcess)) + ' only.</p>';
+    }
+    if (qp.range) {
+      h += '<p class="range-note">In the selected time range only. <button type="button" class="range-clear">Clear range</button></p>';
+    }
+    return h;
   };
 
   qp.initRange = function initRange() {

@@ -1,4 +1,4 @@
-// qprof viewer, part 5 of 9: a provider's statistics. A click on a provider (the header's
+// qprof viewer, part 5 of 10: a provider's statistics. A click on a provider (the header's
 // lists, a row of the provider table) shows in the details panel its numbers, its slowest
 // runs and its most-asked keys, all computed by the C++ reporter (payload "stats"); a click on
 // a run reveals it in the tree, with its path from the root.
@@ -92,7 +92,7 @@
     if (!provider) return '<p class="hint">No statistics for this provider.</p>';
     if (!s) return '<h2>' + qp.escape(provider.name) + '</h2><p class="hint">None of its events lies in the selected time range.</p>';
     return '<h2>' + (provider.activity ? 'Pass ' : 'Provider ') + '<span data-field="provider">' + qp.escape(provider.name) +
-      '</span></h2>' + (qp.range ? '<p class="range-note">In the selected time range only. <button type="button" class="range-clear">Clear range</button></p>' : '') + numbers(s, provider.activity) + histogram(s) + slowestRuns(s) + topKeys(s, provider.activity) +
+      '</span></h2>' + qp.statsScopeNote() + numbers(s, provider.activity) + histogram(s) + slowestRuns(s) + topKeys(s, provider.activity) +
       calls('callers', 'Called by', s.callers) + calls('callees', 'Calls', s.callees);
   };
 
@@ -136,14 +136,16 @@
     }
   }
 
-  // profile_queries.html#provider=NAME (the flame graph and the diff page link so) opens
-  // NAME's statistics.
+  // profile_queries.html#provider=NAME (the flame graph and the diff page link so) opens the
+  // statistics of the provider NAME, #pass=NAME those of the pass (activity) NAME: a pass and a
+  // provider may share a name.
   function showProviderOfHash() {
-    const match = /^#provider=(.*)$/.exec(window.location.hash);
+    const match = /^#(provider|pass)=(.*)$/.exec(window.location.hash);
     if (!match) return;
     let name = '';
-    try { name = decodeURIComponent(match[1]); } catch { return; }
-    const p = qp.providers.findIndex((provider) => provider.name === name);
+    try { name = decodeURIComponent(match[2]); } catch { return; }
+    const activity = match[1] === 'pass';
+    const p = qp.providers.findIndex((provider) => provider.name === name && provider.activity === activity);
     if (p >= 0) qp.showProvider(p);
   }
 

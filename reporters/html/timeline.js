@@ -1,4 +1,4 @@
-// qprof viewer, part 8 of 9: the timeline, pointed at and linked. Hover details, a click
+// qprof viewer, part 9 of 10: the timeline, pointed at and linked. Hover details, a click
 // or the keyboard selects a slice (and the tree follows), wheel, keys and drags zoom and pan,
 // Shift+drag selects a time range for the statistics (range.js); the tree and the statistics
 // show their selections here. Drawing: timeline_draw.js.
@@ -11,7 +11,7 @@
   const CLICK_MOVE = 3;    // px a press may move and still be a click
 
   const tl = qp.tl;
-  const { ROW, HEAD, AXIS, COLLAPSED, MIN_SPAN } = tl;
+  const { ROW, HEAD, AXIS, MIN_SPAN } = tl;
   const { scale, xOf, nsOf, scrollTop, setView, zoom, pan } = tl;
   const { readColours, measure, layout, openTrack, resize, draw } = tl;
 
@@ -48,6 +48,13 @@
     const inTracks = y - AXIS + scrollTop();
     if (y < AXIS) return null;
     return tl.tracks.find((tr) => inTracks >= tr.y && inTracks < tr.y + HEAD) || null;
+  }
+
+  // The first track of the process whose band is at y (a merged build), or null.
+  function bandAt(y) {
+    const inTracks = y - AXIS + scrollTop();
+    if (y < AXIS) return null;
+    return tl.tracks.find((tr) => tr.band !== null && inTracks >= tr.band && inTracks < tr.band + tl.BAND) || null;
   }
 
   function pointAt(x, y) {
@@ -133,7 +140,7 @@
     if (e.target !== tl.el.canvas) return;
     const at = pointAt(p.x, p.y);
     hover(at, p);
-    if (!at && headerAt(p.y)) tl.el.canvas.style.cursor = 'pointer';
+    if (!at && (headerAt(p.y) || bandAt(p.y))) tl.el.canvas.style.cursor = 'pointer';
   }
 
   function onUp(e) {
@@ -145,11 +152,18 @@
       qp.setRange(done.from, done.to);
     } else if (!done.moved && e.target === tl.el.canvas) {
       const header = headerAt(p.y);
+      const band = bandAt(p.y);
       const at = pointAt(p.x, p.y);
       if (header) openTrack(header, !header.open);
+      else if (band) toggleProcess(qp.processOf(band.t));
       else if (at) choose(at, false);
     }
     draw();
+  }
+
+  // A click on a process's band limits the statistics to it; a second one, to all processes.
+  function toggleProcess(p) {
+    qp.showProcess(qp.statsProcess === p ? -1 : p);
   }
 
   // Selects a slice: in the tree, with its details and path, and here. The page stays where
@@ -286,7 +300,10 @@
   // The hooks the browser test uses.
   qp.timelineState = () => ({
     from: tl.view.from, to: tl.view.to, width: tl.width, height: tl.height,
-    tracks: tl.tracks.map((tr) => ({ thread: tr.t, name: qp.threads[tr.t].name, y: AXIS + tr.y, rows: tr.rows, depth: tr.depth })),
+    tracks: tl.tracks.map((tr) => ({
+      thread: tr.t, name: qp.threads[tr.t].name, y: AXIS + tr.y, rows: tr.rows, depth: tr.depth,
+      process: qp.processOf(tr.t), band: tr.band === null ? null : AXIS + tr.band,
+    })),
     selected: tl.selected, row: ROW, head: HEAD, axis: AXIS, scroll: scrollTop(), paintMs: tl.paintMs,
     drawn: tl.drawn, lit: tl.lit, marks: tl.marks,
   });
@@ -330,7 +347,7 @@
     const scheme = window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)');
     if (scheme && scheme.addEventListener) scheme.addEventListener('change', () => { readColours(); draw(); });
     const expandAll = () => {
-      const open = tl.tracks.some((tr) => tr.depth > COLLAPSED && !tr.open);
+      const open = tl.tracks.some((tr) => tr.depth > tl.collapsed && !tr.open);
       for (const tr of tl.tracks) tr.open = open;
       layout();
       resize();

@@ -1,4 +1,4 @@
-// qprof viewer, part 7 of 9: the timeline, drawn. One track per thread on one time axis, the
+// qprof viewer, part 8 of 10: the timeline, drawn. One track per thread on one time axis, the
 // query slices of each thread nested by depth and drawn on a <canvas>, coloured by outcome as
 // in the tree. Only what is in view is walked: a subtree outside the shown time is skipped
 // whole, and a slice narrower than a pixel is drawn as one pixel column per row, its subtree
@@ -9,9 +9,12 @@
 
   const ROW = 15;          // px per depth row
   const HEAD = 17;         // px of a track's header, the thread's name
+  const BAND = 19;         // px of a process's band above its tracks (a merged build)
   const AXIS = 22;         // px of the time axis at the top
   const MAX_HEIGHT = 340;  // px of canvas at most; a taller timeline scrolls
+  const BUILD_MAX_HEIGHT = 600; // the same in a merged build, whose timeline is its overview
   const COLLAPSED = 6;     // rows a track shows until it is expanded, so that all fit
+  const BUILD_COLLAPSED = 2; // the same in a merged build: its processes' tracks, at a glance
   const MIN_SPAN = 1000;   // ns shown at the deepest zoom
   const MIN_LABEL = 28;    // px a slice needs for a label
   const DIM = 0.22;        // opacity of what a search does not match
@@ -21,7 +24,10 @@
   const tl = {
     view: { from: 0, to: 1 }, // ns from the session start
     wall: 1,
-    tracks: [],      // per thread: {t, y, depth, rows, busy, open}, y from the tracks' top
+    collapsed: COLLAPSED, // rows a track shows until it is expanded
+    maxHeight: MAX_HEIGHT, // px of canvas at most
+    tracks: [],      // per thread: {t, y, depth, rows, busy, open, band}, y from the tracks' top;
+                     // band: the y of its process's band when it is the process's first track
     selected: null,  // {t, n}
     hovered: null,
     drag: null,      // {kind: 'pan' | 'range', x, from, to, view, moved}
@@ -81,33 +87,42 @@
   }
 
   function measure() {
+    const build = qp.processes.length > 1;
+    tl.collapsed = build ? BUILD_COLLAPSED : COLLAPSED;
+    tl.maxHeight = build ? BUILD_MAX_HEIGHT : MAX_HEIGHT;
     tl.tracks = qp.threads.map((T, t) => {
       let depth = 1;
       let busy = 0;
       for (let n = 0; n < T.len; n++) if (T.depth[n] + 1 > depth) depth = T.depth[n] + 1;
       for (let n = 0; n < T.len; n += T.size[n]) busy += qp.workOf(T, n); // waits are not busy
-      return { t, y: 0, depth, rows: 0, busy, open: false };
+      return { t, y: 0, depth, rows: 0, busy, open: false, band: null };
     });
   }
 
-  // A track shows COLLAPSED rows until it is opened (a click on its header, or the button).
+  // A track shows tl.collapsed rows until it is opened (a click on its header, or the button).
+  // In a merged build, each process's tracks follow a band that names it.
   function layout() {
     let y = 0;
+    let process = -1;
     for (const track of tl.tracks) {
+      const p = qp.processOf(track.t);
+      track.band = p >= 0 && p !== process ? y : null;
+      if (track.band !== null) y += BAND;
+      process = p;
       track.y = y;
-      track.rows = track.open ? track.depth : Math.min(track.depth, COLLAPSED);
+      track.rows = track.open ? track.depth : Math.min(track.depth, tl.collapsed);
       y += HEAD + track.rows * ROW + 4;
     }
     tracksHeight = y;
     if (tl.el.expand) {
-      const deep = tl.tracks.some((tr) => tr.depth > COLLAPSED);
+      const deep = tl.tracks.some((tr) => tr.depth > tl.collapsed);
       tl.el.expand.hidden = !deep;
-      tl.el.expand.textContent = tl.tracks.some((tr) => tr.depth > COLLAPSED && !tr.open) ? 'All rows' : 'Fewer rows';
+      tl.el.expand.textContent = tl.tracks.some((tr) => tr.depth > tl.collapsed && !tr.open) ? 'All rows' : 'Fewer rows';
     }
   }
 
   function openTrack(track, open) {
-    if (track.open === open || track.depth <= COLLAPSED) return;
+    if (track.open === open || track.depth <= tl.collapsed) return;
     track.open = open;
     layout();
     resize();
@@ -117,7 +132,8 @@
     if (!tl.el.canvas) return;
     const ratio = window.devicePixelRatio || 1;
     tl.width = Math.max(100, tl.el.scroll.clientWidth);
-    tl.height = Math.min(MAX_HEIGHT, AXIS + tracksHeight);
+    if (tl.maxHeight !== MAX_HEIGHT) tl.el.scroll.style.maxHeight = tl.maxHeight + 'px'; // viewer.css: 340px
+    tl.height = Math.min(tl.maxHeight, AXIS + tracksHeight);
     tl.el.canvas.width = Math.round(tl.width * ratio);
     tl.el.canvas.height = Math.round(tl.height * ratio);
     tl.el.canvas.style.width = tl.width + 'px';
@@ -146,6 +162,9 @@
     tl.marks = 0;
     for (const track of tl.tracks) {
       const y = top + track.y;
+      if (track.band !== null && top + track.band <= tl.height && top + track.band + BAND >= AXIS) {
+        paintBand(track, top + track.band);
+      }
       if (y > tl.height || y + HEAD + track.rows * ROW < AXIS) continue;
       paintSlices(track, y + HEAD);
       paintMatchMarks(track, y + HEAD);
@@ -168,11 +187,39 @@
     tl.ctx.font = '600 11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
     let text = T.name + ' \u00b7 ' + qp.durationText(track.busy) + ' busy \u00b7 ' +
       qp.percentText(track.busy) + ' \u00b7 ' + qp.thousands(T.len) + ' events';
-    if (track.depth > COLLAPSED) {
-      text += track.open ? ' \u00b7 ' + track.depth + ' rows (click to show ' + COLLAPSED + ')'
+    if (track.depth > tl.collapsed) {
+      text += track.open ? ' \u00b7 ' + track.depth + ' rows (click to show ' + tl.collapsed + ')'
         : ' \u00b7 ' + track.rows + ' of ' + track.depth + ' rows (click for all)';
     }
     tl.ctx.fillText(text, 6, y + (HEAD - 2) / 2);
+    tl.ctx.font = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+  }
+
+  // A process's band: a bar from its start to its end on the time axis, and its name, when it
+  // started, how long it ran, its events and its command line; outlined while the statistics
+  // count it alone (a click on it, timeline.js).
+  function paintBand(track, y) {
+    const p = qp.processOf(track.t);
+    const P = qp.processes[p];
+    tl.ctx.fillStyle = colours.rule;
+    tl.ctx.fillRect(0, y + 1, tl.width, BAND - 3);
+    const a = Math.max(xOf(P.start_ns), 0);
+    const b = Math.min(xOf(P.start_ns + P.wall_ns), tl.width);
+    if (b > a) {
+      tl.ctx.fillStyle = colours.focus;
+      tl.ctx.globalAlpha = 0.35;
+      tl.ctx.fillRect(a, y + 1, Math.max(1, b - a), BAND - 3);
+      tl.ctx.globalAlpha = 1;
+    }
+    if (qp.statsProcess === p) { // the statistics count this process only
+      tl.ctx.strokeStyle = colours.focus;
+      tl.ctx.lineWidth = 2;
+      tl.ctx.strokeRect(1, y + 1, tl.width - 2, BAND - 3);
+      tl.ctx.lineWidth = 1;
+    }
+    tl.ctx.fillStyle = colours.fg;
+    tl.ctx.font = '700 11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+    tl.ctx.fillText(qp.processText(p), 6, y + (BAND - 2) / 2);
     tl.ctx.font = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
   }
 
@@ -375,7 +422,7 @@
 
   // What timeline.js uses.
   Object.assign(tl, {
-    ROW, HEAD, AXIS, COLLAPSED, MIN_SPAN,
+    ROW, HEAD, BAND, AXIS, MIN_SPAN,
     scale, xOf, nsOf, scrollTop, setView, zoom, pan,
     readColours, measure, layout, openTrack, resize, draw,
   });

@@ -1,4 +1,4 @@
-// qprof viewer, part 1 of 9: the trace. Decompresses the payload's columns into typed arrays
+// qprof viewer, part 1 of 10: the trace. Decompresses the payload's columns into typed arrays
 // once, derives depth, extent, parent and self time in one pass per thread, and makes the texts
 // and classes of nodes and folds. Every rule here has a twin in reporters/html_format.cpp; the
 // browser test compares what the two write, so a change to one is a change to both.

@@ -1,20 +1,16 @@
 #include "commands.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <optional>
 #include <qprof/reporter.hpp>
 #include <qprof/session.hpp>
 
 #include "args.hpp"
 #include "diff.hpp"
 #include "input.hpp"
-#include "raw_format.hpp"
+#include "merge.hpp"
 #include "raw_writer.hpp"
 #include "report_writer.hpp"
 #include "summary.hpp"
@@ -125,61 +121,17 @@ CommandSpec merge_command() {
             "reports and summary cover them all. Read back, each run stands at its real start "
             "time on one timeline and keeps its own threads, named after its program and "
             "process id ('qprof summarize --by-process' lists the runs). Only complete runs "
-            "are merged.",
+            "are merged; OUT is replaced only when all were. The inputs are read on every core "
+            "and written as each is read, so memory holds a few of them, however many.",
             {{"output", 'o', "OUT", "the file to write (required)"}, kNoProgress},
             {{"FILE|DIR...",
               "the saved runs (.qprof), one or more; a directory stands for every .qprof file "
               "in it (not in its subdirectories)"}}};
 }
 
-// The stream of one input to merge: checked whole first, so that a damaged run is refused
-// rather than copied.
-struct MergeInput {
-    std::unique_ptr<InputFile> file;
-    std::uint32_t flags = 0;
-    std::uint32_t header_bytes = 0;
-};
-
-std::optional<MergeInput> merge_input(const std::string& path, const LoadOptions& options,
-                                      std::uint64_t& events, std::uint32_t& runs) {
-    const LoadedTrace loaded = load_trace(path, options);
-    if (loaded.status != kExitOk) {
-        print_error(path, "not merged: only complete runs can be merged (the problem is above)");
-        return std::nullopt;
-    }
-    events += loaded.trace.events;
-    runs += loaded.runs;
-    MergeInput input{std::make_unique<InputFile>(path)};
-    detail::raw::BlockCursor cursor{input.file->bytes()};  // read whole above: sound
-    input.flags = cursor.read_file_header().flags;
-    input.header_bytes = static_cast<std::uint32_t>(cursor.offset());
-    return input;
-}
-
 bool same_file(const std::string& a, const std::string& b) {
     std::error_code error;
     return std::filesystem::equivalent(a, b, error);
-}
-
-int write_merged(const std::string& out_path, const std::vector<MergeInput>& inputs) {
-    std::uint32_t flags = detail::raw::kFlagMerged;
-    for (const MergeInput& input : inputs) {
-        flags |= input.flags & detail::raw::kFlagKeys;
-    }
-    std::ofstream out{out_path, std::ios::binary};
-    const std::string header = detail::raw::file_header(flags);
-    out.write(header.data(), static_cast<std::streamsize>(header.size()));
-    for (const MergeInput& input : inputs) {
-        const auto runs = input.file->bytes().subspan(input.header_bytes);
-        out.write(reinterpret_cast<const char*>(runs.data()),
-                  static_cast<std::streamsize>(runs.size()));
-    }
-    out.close();
-    if (!out) {
-        print_error(out_path, std::string{"cannot write it: "} + std::strerror(errno));
-        return kExitFailed;
-    }
-    return kExitOk;
 }
 
 // Whether a reporter asked for reads the nodes; when none does, the run is read into totals
@@ -236,29 +188,23 @@ int run_merge(std::span<const std::string> words) {
             throw usage_error(command, "missing '-o OUT', the file to write.");
         }
         const std::string out_path = args.value_or("output", "");
-        std::vector<MergeInput> inputs;
-        std::uint64_t events = 0;
-        std::uint32_t runs = 0;
-        for (const std::string& path : merge_paths(command, args.positionals, out_path)) {
+        const std::vector<std::string> paths = merge_paths(command, args.positionals, out_path);
+        for (const std::string& path : paths) {
             if (same_file(path, out_path)) {
                 throw usage_error(command, "'" + out_path +
                                                "' is both an input and the output; "
                                                "write the merged runs to a new file.");
             }
-            std::optional<MergeInput> input =
-                merge_input(path, load_options(args, false), events, runs);
-            if (!input) {
-                return kExitFailed;
-            }
-            inputs.push_back(std::move(*input));
         }
-        const int status = write_merged(out_path, inputs);
-        if (status == kExitOk) {
-            std::cerr << "qprof: merged " << runs << (runs == 1 ? " run" : " runs") << " ("
-                      << detail::with_thousands(events) << " events) from " << inputs.size()
-                      << (inputs.size() == 1 ? " file" : " files") << " into " << out_path << '\n';
+        const MergeResult merged =
+            merge_files(paths, out_path, {.progress = !args.has("no-progress")});
+        if (merged.status == kExitOk) {
+            std::cerr << "qprof: merged " << merged.runs << (merged.runs == 1 ? " run" : " runs")
+                      << " (" << detail::with_thousands(merged.events) << " events) from "
+                      << paths.size() << (paths.size() == 1 ? " file" : " files") << " into "
+                      << out_path << '\n';
         }
-        return status;
+        return merged.status;
     });
 }
 

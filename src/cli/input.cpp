@@ -53,10 +53,11 @@ std::string read_bounded(int fd, std::size_t limit) {
     }
 }
 
-void print_diagnostic(const std::string& path, const detail::Diagnostic& diagnostic) {
+void print_diagnostic(std::ostream& out, const std::string& path,
+                      const detail::Diagnostic& diagnostic) {
     const bool error = diagnostic.severity == detail::Diagnostic::Severity::error;
-    std::cerr << "qprof: " << (error ? "error: " : "warning: ") << path << ": byte "
-              << diagnostic.offset << ": " << diagnostic.text << '\n';
+    out << "qprof: " << (error ? "error: " : "warning: ") << path << ": byte " << diagnostic.offset
+        << ": " << diagnostic.text << '\n';
 }
 
 // A merged trace names its program when every run shares it, and no pid.
@@ -112,8 +113,20 @@ InputFile::~InputFile() {
     }
 }
 
+void InputFile::release_before(std::size_t offset) const {
+    static const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t bytes = std::min(offset, size_) / page * page;
+    if (mapped_ && bytes > 0) {
+        ::madvise(const_cast<unsigned char*>(data_), bytes, MADV_DONTNEED);
+    }
+}
+
 void print_error(const std::string& path, const std::string& message) {
-    std::cerr << "qprof: error: " << path << ": " << message << '\n';
+    print_error(std::cerr, path, message);
+}
+
+void print_error(std::ostream& out, const std::string& path, const std::string& message) {
+    out << "qprof: error: " << path << ": " << message << '\n';
 }
 
 int checked_stdout(int status) {
@@ -136,21 +149,37 @@ int checked_stdout(int status) {
 }
 
 LoadedTrace load_trace(const std::string& path, const LoadOptions& options) {
+    try {
+        const InputFile file{path};
+        return load_trace(file, options);
+    } catch (const std::exception& error) {
+        print_error(options.messages != nullptr ? *options.messages : std::cerr, path,
+                    error.what());
+    }
+    LoadedTrace failed;
+    failed.status = kExitFailed;
+    return failed;
+}
+
+LoadedTrace load_trace(const InputFile& file, const LoadOptions& options) {
+    std::ostream& messages = options.messages != nullptr ? *options.messages : std::cerr;
+    const std::string& path = file.path();
     LoadedTrace loaded;
     loaded.status = kExitFailed;
     try {
-        const InputFile file{path};
         Progress progress{
             "reading " + path, file.bytes().size(),
             Progress::wanted(file.bytes().size(), options.quiet || !options.progress)};
-        detail::ReadOptions read_options{
-            .keep_nodes = options.keep_nodes,
-            .progress = [&progress](std::uint64_t done) { progress.update(done); }};
+        detail::ReadOptions read_options{.keep_nodes = options.keep_nodes,
+                                         .progress = [&](std::uint64_t done) {
+                                             progress.update(done);
+                                             file.release_before(done);
+                                         }};
         detail::ReadResult read = detail::read_stream(file.bytes(), read_options);
         progress.finish();
         for (const detail::Diagnostic& diagnostic : read.diagnostics) {
             if (!options.quiet || diagnostic.severity == detail::Diagnostic::Severity::error) {
-                print_diagnostic(path, diagnostic);
+                print_diagnostic(messages, path, diagnostic);
             }
         }
         if (read.runs.empty()) {
@@ -166,7 +195,7 @@ LoadedTrace load_trace(const std::string& path, const LoadOptions& options) {
         name_program(loaded.trace);
         loaded.status = read.damaged ? kExitPartial : kExitOk;
     } catch (const std::exception& error) {
-        print_error(path, error.what());
+        print_error(messages, path, error.what());
     }
     return loaded;
 }

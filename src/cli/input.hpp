@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <ostream>
 #include <qprof/report_options.hpp>
 #include <qprof/trace.hpp>
 #include <span>
@@ -28,6 +29,10 @@ class InputFile {
     InputFile(const InputFile&) = delete;
     InputFile& operator=(const InputFile&) = delete;
     std::span<const unsigned char> bytes() const { return {data_, size_}; }
+    // Gives back the memory of the mapped bytes before `offset`, read and no longer needed:
+    // memory stays flat while a large file is read (read again, they come back from the
+    // file). Nothing for bytes that are not mapped.
+    void release_before(std::size_t offset) const;
     const std::string& path() const { return path_; }
 
   private:
@@ -39,9 +44,10 @@ class InputFile {
 };
 
 struct LoadOptions {
-    bool keep_nodes = true;  // false: totals only (summarize, diff)
-    bool quiet = false;      // -q: no progress bar, no warnings
-    bool progress = true;    // --no-progress turns it off
+    bool keep_nodes = true;            // false: totals only (summarize, diff)
+    bool quiet = false;                // -q: no progress bar, no warnings
+    bool progress = true;              // --no-progress turns it off
+    std::ostream* messages = nullptr;  // where problems are told; null: stderr
 };
 
 struct LoadedTrace {
@@ -51,11 +57,15 @@ struct LoadedTrace {
     std::uint32_t runs = 0;
 };
 
-// Never throws: problems are told on stderr and reflected in `status`.
+// Never throws: problems are told (on stderr unless `options.messages`) and reflected in
+// `status`.
 LoadedTrace load_trace(const std::string& path, const LoadOptions& options);
+// The same for a file already open.
+LoadedTrace load_trace(const InputFile& file, const LoadOptions& options);
 
-// "qprof: error: FILE: MESSAGE" on stderr.
+// "qprof: error: FILE: MESSAGE" on stderr, or on `out`.
 void print_error(const std::string& path, const std::string& message);
+void print_error(std::ostream& out, const std::string& path, const std::string& message);
 
 // `status`, once standard output has taken everything written to it; otherwise kExitFailed,
 // said on stderr (a full disk, a closed pipe): a cut report must not look complete.

@@ -10,6 +10,7 @@ import json
 import os
 import re
 import time
+import urllib.parse
 
 MS_RE = re.compile(r"^[\d,]+\.\d ms$")
 
@@ -237,19 +238,28 @@ def check_callers_callees(page):
 
 
 def check_provider_anchor(page):
-    """profile_queries.html#provider=NAME, as the flame graph links, opens NAME's statistics."""
-    name = page.js("document.querySelector('#hot-providers li:nth-child(2) a')?.textContent")
-    if not name:
-        raise CheckFailed("no second provider in #hot-providers")
-    page.call("(n) => { window.location.hash = 'provider=' + encodeURIComponent(n); }", name)
-    deadline = time.monotonic() + 5
-    shown = None
-    while time.monotonic() < deadline and shown != name:
-        page.browser.settle()
-        shown = page.js("document.querySelector('#details [data-field=provider]')?.textContent")
-    if shown != name:
-        raise CheckFailed("#provider=%s shows %r" % (name, shown))
-    return "#provider=%s shows its statistics" % name
+    """profile_queries.html#provider=NAME, as the flame graph links, opens NAME's statistics;
+    #pass=NAME those of the pass NAME."""
+    said = []
+    for anchor, list_id, heading in (("provider", "hot-providers", "Provider "),
+                                      ("pass", "hot-passes", "Pass ")):
+        name = page.js("document.querySelector('#%s li:nth-child(2) a')?.textContent" % list_id)
+        if not name:
+            raise CheckFailed("no second entry in #%s" % list_id)
+        page.call("(h) => { window.location.hash = h; }",
+                  "%s=%s" % (anchor, urllib.parse.quote(name)))
+        deadline = time.monotonic() + 5
+        shown = None
+        while time.monotonic() < deadline and shown != [heading + name, name]:
+            page.browser.settle()
+            shown = page.js("""(() => {
+                const h = document.querySelector('#details h2');
+                const f = document.querySelector('#details [data-field=provider]');
+                return h && f ? [h.textContent, f.textContent] : null; })()""")
+        if shown != [heading + name, name]:
+            raise CheckFailed("#%s=%s shows %r" % (anchor, name, shown))
+        said.append("#%s=%s" % (anchor, name))
+    return " and ".join(said) + " show their statistics"
 
 
 def screenshot_statistics(page, directory, name, section):

@@ -779,7 +779,7 @@ def run_checks(browser, page_path, out_dir, shots=None):
         results.run("screenshot of a provider's most-asked keys",
                     analysis_checks.screenshot_statistics, page, shots, "html-keys.png",
                     "top-keys")
-        results.run("#provider=NAME opens that provider's statistics",
+        results.run("#provider=NAME and #pass=NAME open their statistics",
                     analysis_checks.check_provider_anchor, page)
         results.run("the timeline starts the slowest run where the Chrome trace does",
                     timeline_checks.check_starts_match_chrome, page, chrome_path)
