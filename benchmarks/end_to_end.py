@@ -11,7 +11,9 @@ its overhead against the build whose macros are compiled out:
     default reports           shallow_queries -Z profile-queries            (counts, html)
     keys                      shallow_queries -Z profile-queries-and-keys=counts
 
-and, with --toyc, the example compiler with every core busy (one codegen thread per core).
+and, with --toyc, the example compiler with every core busy (one codegen thread per core);
+with --selection, toyc on one codegen thread recording less (-Z profile-queries-events): no
+hits, and keys of one provider only, each against recording everything.
 It checks that every recording run of a program recorded the same number of events, whatever
 its reports: a difference would be a lost event.
 
@@ -20,6 +22,7 @@ its reports: a difference would be a lost event.
     benchmarks/end_to_end.py build-bench --quick        # one short run of each: does it work?
     benchmarks/end_to_end.py build-bench --cpu          # CPU time, for a machine others load
     benchmarks/end_to_end.py build-bench --cpu --before ../old/build-bench   # a change's effect
+    benchmarks/end_to_end.py build-bench --cpu --selection --runs 11    # what leaving out saves
 
 On a machine other programs keep busy, wall time mostly measures the wait for a core; --cpu
 measures each process's CPU time instead (user and system, every thread, the collector's
@@ -98,6 +101,34 @@ def print_table(title, medians, baseline, events, budgets, runs, cpu):
         print(f"{name:<36}{seconds * 1e3:>8.1f} ms{cells:>21}  {budget}")
 
 
+def print_selection_table(medians, events, runs, cpu):
+    """Variants that record different events: each with its own count, against the first."""
+    measure = "CPU time" if cpu else "wall time"
+    print(f"\ntoyc --threads 1, recording less: median {measure} of {runs} interleaved runs")
+    print(f"{'run':<44}{'time':>10}{'overhead':>10}{'events':>12}")
+    base = medians["not instrumented"]
+    for name, seconds in medians.items():
+        overhead = "" if name == "not instrumented" else f"{(seconds - base) / base * 100:>+9.1f}%"
+        counts = events.get(name, set())
+        count = f"{counts.pop():,}" if len(counts) == 1 else ""
+        print(f"{name:<44}{seconds * 1e3:>8.1f} ms{overhead:>10}{count:>12}")
+
+
+def selection_variants(build_dir, quick):
+    toyc = [os.path.join(build_dir, "examples", "toyc"), "--threads", "1"]
+    toyc += ["--items", "1000"] if quick else []
+    off = [os.path.join(build_dir, "examples", "toyc_off")] + toyc[1:]
+    return [
+        ("not instrumented", off),
+        ("-Z profile-queries=counts", toyc + ["-Zprofile-queries=counts"]),
+        ("  ... -Z profile-queries-events=-hits", toyc + ["-Zprofile-queries=counts",
+                                                      "-Zprofile-queries-events=-hits"]),
+        ("-Z profile-queries-and-keys=counts", toyc + ["-Zprofile-queries-and-keys=counts"]),
+        ("  ... -Z profile-queries-events=keys=typeck",
+         toyc + ["-Zprofile-queries-and-keys=counts", "-Zprofile-queries-events=keys=typeck"]),
+    ]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("build_dir", help="a build directory with benchmarks and examples")
@@ -107,12 +138,19 @@ def main():
     parser.add_argument("--quick", action="store_true", help="one small run of each variant")
     parser.add_argument("--cpu", action="store_true",
                         help="CPU time of each process (all threads) instead of wall time")
+    parser.add_argument("--selection", action="store_true",
+                        help="only toyc recording less (-Z profile-queries-events), against all")
     parser.add_argument("--before", metavar="BUILD_DIR",
                         help="also run the recording variants of this other build (the code "
                              "before a change), interleaved with the others")
     args = parser.parse_args()
     if args.quick:
         args.runs, args.nodes = 1, 2_000
+    if args.selection:
+        medians, events = measure(selection_variants(args.build_dir, args.quick), args.runs,
+                                  args.cpu)
+        print_selection_table(medians, events, args.runs, args.cpu)
+        return
 
     bench = os.path.join(args.build_dir, "benchmarks")
     on = [os.path.join(bench, "shallow_queries"), "--nodes", str(args.nodes)]

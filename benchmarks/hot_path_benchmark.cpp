@@ -4,10 +4,16 @@
 //   floor/read_tsc_x2        two bare clock reads, the least a timed scope can cost
 //   enabled/query_scope      { PROFILE_QUERY(...); }   <= 1.10 x floor
 //   enabled/query_hit        PROFILE_QUERY_HIT(...);   <= 3 ns
+//   enabled/region_switch    qprof::enter_region(...), two names in turn: one region ends,
+//                            the next begins; <= enabled/query_scope (the provider-scope budget)
+//   enabled/activity_scope   { PROFILE_ACTIVITY(...); } for reference: it also reads the
+//                            thread's CPU clock twice (system calls; activities are few)
 //   disabled/...             the same macros with no session recording: <= 1 ns
 //   keys/query_scope_string  { PROFILE_QUERY(..., path); } recording keys, 1,024 std::string
 //                            paths in turn: <= 2 x enabled/query_scope
 //   keys/...                 the same with an aggregate key, and hits with either
+//   selecting/...            a session leaving events out (-Z profile-queries-events): a scope
+//                            and a hit still recorded, and a hit and a scope left out
 //
 //   $ ./hot_path_benchmark --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 //
@@ -41,11 +47,14 @@ constexpr double kScopeOverFloorBudget = 1.10;
 constexpr double kHitBudgetNs = 3.0;
 constexpr double kDisabledBudgetNs = 1.0;
 constexpr double kKeyedOverUnkeyedBudget = 2.0;
+constexpr double kRegionOverScopeBudget = 1.0;
 
-std::unique_ptr<qprof::Session> counting_session(bool record_keys = false) {
+std::unique_ptr<qprof::Session> counting_session(bool record_keys = false,
+                                                 qprof::EventSelection events = {}) {
     qprof::SessionOptions options;
     options.profile_queries = true;
     options.record_keys = record_keys;
+    options.events = std::move(events);
     options.reporters = {};
     // The collector recycles chunks unread, builds nothing.
     return qprof::testing::session_without_trace(options);
@@ -138,6 +147,18 @@ void enabled_activity_scope(benchmark::State& state) {
     }
 }
 
+void enabled_region_switch(benchmark::State& state) {
+    const std::unique_ptr<qprof::Session> session = counting_session();
+    check_recording(state, *session);
+    static constexpr const char* kRegions[] = {"bench_region_a", "bench_region_b"};
+    std::uint32_t next = 0;
+    for (auto _ : state) {
+        qprof::enter_region(kRegions[next++ & 1]);
+        benchmark::ClobberMemory();
+    }
+    qprof::exit_region();
+}
+
 void keys_query_scope_string(benchmark::State& state) {
     const std::vector<std::string>& paths = key_paths();
     const std::unique_ptr<qprof::Session> session = counting_session(true);
@@ -180,6 +201,42 @@ void keys_query_hit_aggregate(benchmark::State& state) {
     }
 }
 
+// A session that leaves hits and one provider out: what the rest pays for the per-site check,
+// and what a left-out event costs.
+std::unique_ptr<qprof::Session> selecting_session() {
+    qprof::EventSelection events;
+    events.hits = false;
+    events.excluded = {"bench_left_out"};
+    return counting_session(false, events);
+}
+
+void selecting_query_scope(benchmark::State& state) {
+    const std::unique_ptr<qprof::Session> session = selecting_session();
+    check_recording(state, *session);
+    for (auto _ : state) {
+        { PROFILE_QUERY(bench_scope_selected); }
+        benchmark::ClobberMemory();
+    }
+}
+
+void selecting_scope_left_out(benchmark::State& state) {
+    const std::unique_ptr<qprof::Session> session = selecting_session();
+    check_recording(state, *session);
+    for (auto _ : state) {
+        { PROFILE_QUERY(bench_left_out); }
+        benchmark::ClobberMemory();
+    }
+}
+
+void selecting_hit_left_out(benchmark::State& state) {
+    const std::unique_ptr<qprof::Session> session = selecting_session();
+    check_recording(state, *session);
+    for (auto _ : state) {
+        PROFILE_QUERY_HIT(bench_hit_left_out);
+        benchmark::ClobberMemory();
+    }
+}
+
 void disabled_query_scope(benchmark::State& state) {
     check_not_recording(state);
     for (auto _ : state) {
@@ -210,11 +267,15 @@ void register_benchmarks() {
     with_spread(benchmark::RegisterBenchmark("enabled/query_scope", enabled_query_scope));
     with_spread(benchmark::RegisterBenchmark("enabled/query_hit", enabled_query_hit));
     with_spread(benchmark::RegisterBenchmark("enabled/activity_scope", enabled_activity_scope));
+    with_spread(benchmark::RegisterBenchmark("enabled/region_switch", enabled_region_switch));
     with_spread(benchmark::RegisterBenchmark("keys/query_scope_string", keys_query_scope_string));
     with_spread(
         benchmark::RegisterBenchmark("keys/query_scope_aggregate", keys_query_scope_aggregate));
     with_spread(benchmark::RegisterBenchmark("keys/query_hit_string", keys_query_hit_string));
     with_spread(benchmark::RegisterBenchmark("keys/query_hit_aggregate", keys_query_hit_aggregate));
+    with_spread(benchmark::RegisterBenchmark("selecting/query_scope", selecting_query_scope));
+    with_spread(benchmark::RegisterBenchmark("selecting/scope_left_out", selecting_scope_left_out));
+    with_spread(benchmark::RegisterBenchmark("selecting/hit_left_out", selecting_hit_left_out));
     with_spread(benchmark::RegisterBenchmark("disabled/query_scope", disabled_query_scope));
     with_spread(benchmark::RegisterBenchmark("disabled/query_hit", disabled_query_hit));
     with_spread(benchmark::RegisterBenchmark("disabled/activity_scope", disabled_activity_scope));
@@ -238,8 +299,8 @@ void print_budgets(const qprof::bench::RecordingReporter& runs, Figure figure,
     table.reference("enabled activity scope", time("enabled/activity_scope"), "ns");
     table.ratio_at_most("query scope / floor", time("enabled/query_scope"), floor,
                         kScopeOverFloorBudget);
-    table.ratio_at_most("activity scope / floor", time("enabled/activity_scope"), floor,
-                        kScopeOverFloorBudget);
+    table.ratio_at_most("region switch / query scope", time("enabled/region_switch"),
+                        time("enabled/query_scope"), kRegionOverScopeBudget);
     table.at_most("hit", time("enabled/query_hit"), kHitBudgetNs, "ns");
     table.ratio_at_most("scope, std::string key / unkeyed scope", time("keys/query_scope_string"),
                         time("enabled/query_scope"), kKeyedOverUnkeyedBudget);
@@ -247,6 +308,13 @@ void print_budgets(const qprof::bench::RecordingReporter& runs, Figure figure,
                         time("enabled/query_scope"), kKeyedOverUnkeyedBudget);
     table.reference("hit, std::string key", time("keys/query_hit_string"), "ns");
     table.reference("hit, aggregate key", time("keys/query_hit_aggregate"), "ns");
+    table.ratio_at_most("query scope / floor, selecting session", time("selecting/query_scope"),
+                        floor, kScopeOverFloorBudget);
+    // Left out, an event must cost less than recording the cheapest one, a hit.
+    table.ratio_at_most("scope left out / recorded hit", time("selecting/scope_left_out"),
+                        time("enabled/query_hit"), 1.0);
+    table.ratio_at_most("hit left out / recorded hit", time("selecting/hit_left_out"),
+                        time("enabled/query_hit"), 1.0);
     table.at_most("disabled query scope", time("disabled/query_scope"), kDisabledBudgetNs, "ns");
     table.at_most("disabled hit", time("disabled/query_hit"), kDisabledBudgetNs, "ns");
     table.at_most("disabled activity scope", time("disabled/activity_scope"), kDisabledBudgetNs,

@@ -1,3 +1,5 @@
+#include <time.h>
+
 #include <chrono>
 #include <qprof/detail/clock.hpp>
 
@@ -31,6 +33,22 @@ std::uint64_t read_other_clock() {
 void set_manual_clock(ManualClock now) { g_manual_clock = now; }
 
 bool manual_clock_is_set() { return g_manual_clock != nullptr; }
+
+namespace {
+ManualClock g_manual_cpu_clock = nullptr;
+}
+
+void set_manual_cpu_clock(ManualClock cpu_now) { g_manual_cpu_clock = cpu_now; }
+
+std::uint64_t thread_cpu_ns() {
+    if (g_clock_kind == ClockKind::manual && g_manual_cpu_clock != nullptr) {
+        return g_manual_cpu_clock();
+    }
+    timespec cpu{};
+    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+    return static_cast<std::uint64_t>(cpu.tv_sec) * 1'000'000'000u +
+           static_cast<std::uint64_t>(cpu.tv_nsec);
+}
 
 bool tsc_is_usable() {
 #if defined(__x86_64__)

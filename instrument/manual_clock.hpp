@@ -9,5 +9,8 @@ namespace qprof::detail {
 using ManualClock = std::uint64_t (*)();
 void set_manual_clock(ManualClock now);  // nullptr: back to the real clocks
 bool manual_clock_is_set();
+// The thread CPU clock under the manual clock, so that activities' CPU times are exact too;
+// nullptr: the thread's real CPU clock.
+void set_manual_cpu_clock(ManualClock cpu_now);
 
 }  // namespace qprof::detail

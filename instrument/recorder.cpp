@@ -1,6 +1,7 @@
 // Slow paths of the recorder and the transport of chunks between threads and collector.
 #include <algorithm>
 #include <array>
+#include <memory>
 #include <mutex>
 #include <qprof/detail/record_limits.hpp>
 #include <stdexcept>
@@ -134,7 +135,8 @@ std::string default_thread_name(std::uint32_t index, bool is_session_thread) {
     return "thread " + std::to_string(index);
 }
 
-// Writes one record per scope still open on this thread, innermost first (post-order).
+// Writes one record per scope still open on this thread, innermost first (post-order). A
+// region is not unfinished: the thread's or the session's end is how a region ends.
 void write_unfinished_scopes(ThreadState& t, std::uint64_t end_tick) {
     if (t.generation != g_generation.load(std::memory_order_acquire) || t.chunk == nullptr) {
         return;
@@ -144,11 +146,15 @@ void write_unfinished_scopes(ThreadState& t, std::uint64_t end_tick) {
         if (pos == nullptr) {
             return;
         }
-        pos[0] = t.open[depth].head | kUnfinishedBit;
+        const bool region = t.regions > 0 && t.region_depth[t.regions - 1] == depth;
+        t.regions -= region ? 1 : 0;
+        pos[0] = t.open[depth].head | (region ? 0 : kUnfinishedBit);
         pos[1] = t.open[depth].start;
         pos[2] = end_tick;
         publish(t, pos + 3);
     }
+    t.depth = 0;
+    t.regions = 0;
 }
 
 // Hands a thread's last chunk to the collector when the thread ends.
@@ -218,8 +224,22 @@ bool attach_thread(ThreadState& t, std::uint32_t generation) {
     }
     t.record->current.store(t.chunk, std::memory_order_release);
     t.depth = 0;
+    t.regions = 0;
     t.generation = generation;
     return true;
+}
+
+void close_regions(ThreadState& t, std::uint32_t depth, std::uint64_t end_tick) {
+    while (t.regions > 0 && t.region_depth[t.regions - 1] >= depth) {
+        const std::uint32_t region = t.region_depth[--t.regions];
+        t.depth = region;
+        if (std::uint64_t* pos = reserve_words(t, 3)) {
+            pos[0] = t.open[region].head;
+            pos[1] = t.open[region].start;
+            pos[2] = end_tick;
+            publish(t, pos + 3);
+        }
+    }
 }
 
 bool swap_full_chunk(ThreadState& t) {
@@ -235,7 +255,41 @@ bool swap_full_chunk(ThreadState& t) {
     return true;
 }
 
-RecordingStart begin_recording(ClockKind clock, bool record_keys, bool record_memory) {
+namespace {
+
+// The selection of the session recording, or of the last one. Each session's is kept until
+// the process ends: a thread may still be reading the previous one while the next starts.
+std::atomic<const EventSelection*> g_events{nullptr};
+
+const EventSelection* keep_selection(const EventSelection& events) {
+    static const EventSelection* const everything = new EventSelection;
+    if (events.everything()) {
+        return everything;
+    }
+    static auto* kept = new std::vector<std::unique_ptr<const EventSelection>>;  // under reg.mutex
+    return kept->emplace_back(std::make_unique<const EventSelection>(events)).get();
+}
+
+}  // namespace
+
+std::uint64_t select_site(Site& site, std::uint32_t generation) {
+    const EventSelection* events = g_events.load(std::memory_order_acquire);
+    std::uint64_t kinds = 0;
+    if (events == nullptr || events->records(site.provider)) {
+        const bool all = events == nullptr;
+        kinds = kind_bit(RecordKind::miss) | (all || events->hits ? kind_bit(RecordKind::hit) : 0) |
+                (all || events->activities ? kind_bit(RecordKind::activity) : 0) |
+                (all || events->waits ? kind_bit(RecordKind::blocked) : 0) |
+                (all || events->loads ? kind_bit(RecordKind::load) : 0) |
+                (all || events->records_keys_of(site.provider) ? kind_bit(RecordKind::key) : 0);
+    }
+    const std::uint64_t selection = std::uint64_t{generation} << 32 | kinds;
+    site.selection.store(selection, std::memory_order_relaxed);  // any thread computes the same
+    return selection;
+}
+
+RecordingStart begin_recording(ClockKind clock, bool record_keys, bool record_memory,
+                               const EventSelection& events) {
     install_fork_handlers();
     Registry& reg = registry();
     std::lock_guard lock{reg.mutex};
@@ -246,10 +300,14 @@ RecordingStart begin_recording(ClockKind clock, bool record_keys, bool record_me
     }
     g_clock_kind = clock;
     g_record_keys = record_keys;
+    g_events.store(keep_selection(events), std::memory_order_release);
     for (std::size_t i = 0; i < kInitialChunks; ++i) {
         give_back_chunk(new Chunk);
     }
-    reg.active_generation = ++reg.last_generation;
+    do {
+        reg.last_generation = (reg.last_generation + 1) & ~kSelectingGeneration;
+    } while (reg.last_generation == 0);
+    reg.active_generation = reg.last_generation | (events.everything() ? 0 : kSelectingGeneration);
     reg.names.clear();
     reg.session_thread = std::this_thread::get_id();
     const RecordingStart start{reg.active_generation, now(), steady_ns()};
@@ -327,6 +385,7 @@ void forget_recording_in_fork_child() {
     delete t.chunk;  // the child's copy; the parent still has its own
     t.chunk = nullptr;
     t.depth = 0;
+    t.regions = 0;
     t.generation = 0;  // scopes open at fork() end without a record
 }
 

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <qprof/detail/event_selection.hpp>
 #include <qprof/detail/recorder.hpp>
 #include <string>
 #include <vector>
@@ -16,10 +17,11 @@ struct RecordingStart {
     std::uint64_t steady_ns;   // steady_clock at the same moment, for calibrating the TSC
 };
 
-// Starts recording for a new session. Throws std::logic_error when another session is
-// recording: sessions do not overlap. With `record_memory`, allocations are counted (by the
-// hook, alloc_counter.hpp) and every scope records what it allocated.
-RecordingStart begin_recording(ClockKind clock, bool record_keys, bool record_memory);
+// Starts recording for a new session, of the events chosen. Throws std::logic_error when another
+// session is recording: sessions do not overlap. With `record_memory`, allocations are counted
+// (by the hook, alloc_counter.hpp) and every scope records what it allocated.
+RecordingStart begin_recording(ClockKind clock, bool record_keys, bool record_memory,
+                               const EventSelection& events);
 
 // No new event starts after this, and allocations are no longer counted; scopes already open
 // may still write into their chunk.

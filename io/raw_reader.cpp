@@ -7,6 +7,7 @@
 #include "raw_format.hpp"
 #include "raw_process.hpp"
 #include "raw_records.hpp"
+#include "raw_selection.hpp"
 
 namespace qprof::detail {
 
@@ -35,6 +36,7 @@ ReportOptions report_options(std::uint8_t bits, std::uint32_t extent, double per
     report.folded_keys = (bits & 4) != 0;
     report.chrome_hits = (bits & 8) != 0;
     report.chrome_keys = (bits & 16) != 0;
+    report.folded_args = (bits & 32) != 0;
     report.important_extent = extent;
     report.important_percent = std::isfinite(percent) ? percent : 1.0;
     return report;
@@ -126,6 +128,8 @@ class StreamReader {
                 return end_run(payload);
             case BlockType::process:
                 return read_process(payload, run_->inputs.run);
+            case BlockType::selection:
+                return read_selection(payload, run_->inputs.selection);
             default:
                 if (block.type < raw::kFirstOptionalType) {
                     corrupt(block.offset, "block #" + std::to_string(block.index) +
@@ -179,9 +183,9 @@ class StreamReader {
             site.line = in.u32();
             const std::uint64_t kind_at = in.offset();
             const std::uint8_t kind = in.u8();
-            if (kind > static_cast<std::uint8_t>(SiteKind::activity)) {
+            if (kind > static_cast<std::uint8_t>(SiteKind::region)) {
                 corrupt(kind_at, "unknown site kind " + std::to_string(kind) +
-                                     " (expected 0 query or 1 activity)");
+                                     " (expected 0 query, 1 activity or 2 region)");
             }
             site.kind = static_cast<SiteKind>(kind);
             site.provider = std::string{in.str()};

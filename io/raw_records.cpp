@@ -39,7 +39,12 @@ void RecordChecker::check(std::span<const std::uint64_t> words, std::uint64_t wo
             corrupt(at, "a record of " + std::to_string(length) +
                             " words is cut off by the end of its block");
         }
-        if (is_timed(kind)) {
+        if (kind == RecordKind::cpu) {
+            if (words[pos + 1] > raw::kMaxTickDistance) {
+                corrupt(at + 8, "CPU time of " + std::to_string(words[pos + 1]) +
+                                    " ns (expected at most 2^52)");
+            }
+        } else if (is_timed(kind)) {
             const std::uint64_t start = words[pos + 1];
             const std::uint64_t end = words[pos + 2];
             check_tick(start, at + 8);
@@ -47,7 +52,7 @@ void RecordChecker::check(std::span<const std::uint64_t> words, std::uint64_t wo
             summed_ticks_ += static_cast<double>(end >= start ? end - start : start - end);
             reversed_ += end < start;
         }
-        events_ += kind != RecordKind::key && kind != RecordKind::memory;
+        events_ += kind != RecordKind::key && kind != RecordKind::cpu && kind != RecordKind::memory;
         pos += length;
     }
 }
@@ -64,9 +69,12 @@ std::uint32_t RecordChecker::record_length(std::uint64_t head, std::uint64_t at,
         }
         return 1 + words;
     }
+    if (kind == RecordKind::cpu) {
+        return record_words(kind);  // no site: it belongs to the activity before it
+    }
     if ((kind < RecordKind::hit || kind > RecordKind::load) && kind != RecordKind::memory) {
         corrupt(at, "unknown record kind " + std::to_string(static_cast<int>(kind)) +
-                        " (expected 1 to 6, or 16)");
+                        " (expected 1 to 7, or 16)");
     }
     if (id == 0 || id >= sites) {
         corrupt(at, "record of undeclared site " + std::to_string(id) + " (" +

@@ -43,6 +43,8 @@ class TraceMerger {
         add_runs(trace, offset_ns);
         merged_.events += trace.events;
         merged_.keys_recorded = merged_.keys_recorded || trace.keys_recorded;
+        merged_.memory_recorded = merged_.memory_recorded || trace.memory_recorded;
+        merged_.selection.add_left_out(trace.selection);
         merged_.clock =
             merged_.clock.empty() || merged_.clock == trace.clock ? trace.clock : "mixed";
         merged_.ns_per_tick = trace.ns_per_tick;
@@ -74,8 +76,9 @@ class TraceMerger {
             providers_.try_emplace({provider.provider, provider.is_activity},
                                    static_cast<std::uint32_t>(merged_.providers.size()));
         if (added) {
-            merged_.providers.push_back(
-                ProviderTotals{.provider = provider.provider, .is_activity = provider.is_activity});
+            merged_.providers.push_back(ProviderTotals{.provider = provider.provider,
+                                                       .is_activity = provider.is_activity,
+                                                       .is_region = provider.is_region});
         }
         return it->second;
     }
@@ -94,6 +97,14 @@ class TraceMerger {
         return new_site;
     }
 
+    static void add_memory(MemoryUse& sum, const MemoryUse& more) {
+        sum.allocated_bytes += more.allocated_bytes;
+        sum.allocations += more.allocations;
+        sum.retained_bytes =
+            static_cast<std::int64_t>(static_cast<std::uint64_t>(sum.retained_bytes) +
+                                      static_cast<std::uint64_t>(more.retained_bytes));
+    }
+
     void add_totals(const Trace& trace) {
         for (const ProviderTotals& provider : trace.providers) {
             ProviderTotals& sum = merged_.providers[provider_index(provider)];
@@ -104,6 +115,9 @@ class TraceMerger {
             sum.self_ns += provider.self_ns;
             sum.blocked_ns += provider.blocked_ns;
             sum.load_ns += provider.load_ns;
+            sum.cpu_ns += provider.cpu_ns;
+            add_memory(sum.memory_total, provider.memory_total);
+            add_memory(sum.memory_self, provider.memory_self);
         }
     }
 

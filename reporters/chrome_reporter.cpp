@@ -13,9 +13,11 @@
 // - Every node but a hit is a complete event ("X"); cat says miss, blocked, load or activity,
 //   with ",unfinished" for a scope still open when the session ended. No args by default:
 //   speedscope makes them part of the frame name. With -Z profile-queries-chrome=keys and
-//   keys recorded, args.key. tid is the thread's index + 1, pid its run's index + 1: a merged
-//   build has one process per run, named after its program, labelled with its real pid and
-//   sorted by start time.
+//   keys recorded, args.key. An activity's argument (PROFILE_ACTIVITY_ARG) is always there,
+//   as args.arg: an activity per unit is what the argument is for; so is an activity's thread
+//   CPU time, args.cpu_us (µs with three decimals, as ts and dur). tid is the thread's index + 1,
+//   pid its run's index + 1: a merged build has one process per run, named after its program,
+//   labelled with its real pid and sorted by start time.
 // - ts and dur are microseconds from the session start, written from integer nanoseconds
 //   with exactly three decimals, so that a child never pokes out of its parent by rounding.
 //   Where ts + dur added in floating point would pass the exact end (and a neighbour starting
@@ -25,6 +27,8 @@
 // - With -Z profile-queries-chrome=hits, hits are instant events ("i", thread scope). A hit
 //   reads no clock: it is placed at the end of the sibling before it, or at the start of its
 //   parent when it comes first (at the thread's first timed node when it has no parent).
+// - A run that left events out (-Z profile-queries-events) says so in otherData:
+//   "not_recorded":"hits; providers def_span".
 #include <algorithm>
 #include <charconv>
 
@@ -78,6 +82,11 @@ class EventWriter {
         buffer_ += json_string(trace_.clock);
         buffer_ += ",\"wall_ns\":";
         append_integer(buffer_, static_cast<std::uint64_t>(trace_.wall_ns));
+        if (const std::string left_out = trace_.selection.left_out(trace_.keys_recorded);
+            !left_out.empty()) {
+            buffer_ += ",\"not_recorded\":";
+            buffer_ += json_string(left_out);
+        }
         buffer_ += "}}\n";
         flush();
     }
@@ -200,16 +209,28 @@ class EventWriter {
     }
 
     void write_args(const ThreadTrace& thread, std::uint32_t index) {
-        const std::uint32_t key = thread.keys.empty() || !with_keys_ ? 0 : thread.keys[index];
+        // An activity's argument always goes; a query's key with -Z profile-queries-chrome=keys.
+        const bool activity = thread.nodes[index].outcome == Outcome::activity;
+        const std::uint32_t key =
+            thread.keys.empty() || !(with_keys_ || activity) ? 0 : thread.keys[index];
+        const std::int64_t cpu_ns = activity ? thread.cpu_ns(index) : -1;
+        if (key == 0 && cpu_ns < 0) {
+            return;
+        }
+        buffer_ += ",\"args\":{";
         if (key != 0) {
             std::string& text = keys_[key - 1];
             if (text.empty()) {  // each key escaped once, when first used
                 text = json_string(trace_.key_texts[key - 1]);
             }
-            buffer_ += ",\"args\":{\"key\":";
+            buffer_ += activity ? "\"arg\":" : "\"key\":";
             buffer_ += text;
-            buffer_ += '}';
         }
+        if (cpu_ns >= 0) {
+            buffer_ += key != 0 ? ",\"cpu_us\":" : "\"cpu_us\":";
+            append_microseconds(buffer_, cpu_ns);
+        }
+        buffer_ += '}';
     }
 
     void flush() {

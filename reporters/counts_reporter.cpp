@@ -1,6 +1,9 @@
 // profile_queries.counts.txt: `provider,count,duration` per provider, no header; duration is
-// the inclusive time in seconds with 3 decimals; rows by duration, longest first. The name is
-// a text_field (text_escape.hpp) with ',' as `\,`, so every row is one line of three fields.
+// the inclusive time in seconds with 3 decimals; rows by duration, longest first. An activity's
+// row has a fourth field, its thread CPU time in seconds: a pass that waits shows duration well
+// above it. The name is a text_field (text_escape.hpp) with ',' as `\,`, so every row is one
+// line of three fields (four for an activity). A run that left events out
+// (-Z profile-queries-events) starts with `# not recorded: ...`.
 #include <algorithm>
 #include <cstdio>
 
@@ -11,16 +14,27 @@ namespace qprof::detail {
 
 namespace {
 
+std::string seconds(std::int64_t ns) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f", static_cast<double>(ns) / 1e9);
+    return text;
+}
+
 class CountsReporter : public Reporter {
   public:
     std::string_view name() const override { return "counts"; }
     std::string_view description() const override {
-        return "provider,count,duration per provider (count includes hits; seconds, inclusive)";
+        return "provider,count,duration per provider (count includes hits; seconds, inclusive; "
+               "an activity adds its CPU time)";
     }
     std::string_view file_suffix() const override { return "counts.txt"; }
     bool needs_nodes() const override { return false; }
 
     void write(const Trace& trace, std::ostream& out) override {
+        if (const std::string left_out = trace.selection.left_out(trace.keys_recorded);
+            !left_out.empty()) {
+            out << "# not recorded: " << text_field(left_out) << '\n';
+        }
         std::vector<const ProviderTotals*> rows;
         for (const ProviderTotals& provider : trace.providers) {
             rows.push_back(&provider);
@@ -35,10 +49,12 @@ class CountsReporter : public Reporter {
             return a->provider < b->provider;
         });
         for (const ProviderTotals* row : rows) {
-            char seconds[32];
-            std::snprintf(seconds, sizeof seconds, "%.3f",
-                          static_cast<double>(row->total_ns) / 1e9);
-            out << text_field(row->provider, ',') << ',' << row->count << ',' << seconds << '\n';
+            out << text_field(row->provider, ',') << ',' << row->count << ','
+                << seconds(row->total_ns);
+            if (row->is_activity && !row->is_region) {
+                out << ',' << seconds(row->cpu_ns);
+            }
+            out << '\n';
         }
     }
 };

@@ -5,6 +5,7 @@
 #include "builtin_reporters.hpp"
 #include "flamegraph_parts.hpp"
 #include "html_parts.hpp"
+#include "html_payload_layout.hpp"
 #include "text.hpp"
 
 namespace qprof::detail {
@@ -59,12 +60,17 @@ void write_header(std::ostream& out, const Trace& trace, const GraphTotals& tota
     item("Waiting (not work)", "total-waiting", html::duration_text(waiting_ns));
     item("Queries", "total-queries", with_thousands(totals.queries));
     item("Hits", "total-hits",
-         with_thousands(totals.hits) + " (" +
-             html::percent_text(static_cast<std::int64_t>(totals.hits),
-                                static_cast<std::int64_t>(totals.queries)) +
-             ")");
+         trace.selection.hits ? with_thousands(totals.hits) + " (" +
+                                    html::percent_text(static_cast<std::int64_t>(totals.hits),
+                                                       static_cast<std::int64_t>(totals.queries)) +
+                                    ")"
+                              : std::string{html::layout::kHitsNotRecorded});
     item("Threads", "total-threads", std::to_string(trace.threads.size()));
     item("Frames", "total-frames", with_thousands(totals.frames));
+    if (const std::string left_out = trace.selection.left_out(trace.keys_recorded);
+        !left_out.empty()) {
+        item("Not recorded", "not-recorded", left_out);
+    }
     out << "</dl>\n</header>\n";
 }
 

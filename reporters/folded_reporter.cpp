@@ -5,7 +5,8 @@
 //
 // - Frames from the root down: the thread's name (none with merge-threads; in a merged build,
 //   the program and then the thread's own name), then activity and provider names; with
-//   -Z profile-queries-folded=keys, `provider(key)`.
+//   -Z profile-queries-folded=keys, `provider(key)`; with =args, an activity's argument,
+//   `codegen unit(math)` (keys imply it).
 // - The value is the self time in nanoseconds; stacks with none are left out.
 // - Blocked waits end in `_[k]` and loads in `_[j]`, which the tools colour apart from runs
 //   (as kernel and JIT frames). With -Z profile-queries-folded=hits, cache hits are leaves
@@ -14,6 +15,8 @@
 // - So that every line matches `^[^ ]+( [0-9]+)$`, a space or a control character in a name
 //   becomes '_' and ';' becomes ':'; an empty name becomes '_', and bytes that are not UTF-8
 //   U+FFFD. Stacks that then read the same are merged.
+// - A run that left events out (-Z profile-queries-events) starts with one line that says so,
+//   `# not recorded: hits`, which the tools skip as they skip any line without a value.
 // - A line holds at most 1000 frames: the 1000th and all below it are summed into one last
 //   frame, `[frames_1000_and_deeper]`. A stack's line repeats every frame above it, so without
 //   a limit a chain of a million nested queries would make terabytes of lines.
@@ -226,9 +229,14 @@ class FoldedReporter : public Reporter {
         options_.merge_threads = options.folded_merge_threads;
         options_.hits = options.folded_hits;
         options_.keys = options.folded_keys;
+        options_.args = options.folded_args;
     }
 
     void write(const Trace& trace, std::ostream& out) override {
+        if (const std::string left_out = trace.selection.left_out(trace.keys_recorded);
+            !left_out.empty()) {
+            out << "# not recorded: " << text_field(left_out) << '\n';
+        }
         const StackTree tree{trace, options_};
         FoldedStacks{tree, options_.merge_threads}.write(out);
     }

@@ -123,8 +123,9 @@ std::string node_class(const Preorder& order, const Work& work, std::uint32_t n,
 std::string node_label(const Trace& trace, const Preorder& order, const Work& work, std::uint32_t n,
                        std::int64_t total_ns) {
     const Node& node = order.node(n);
-    return trace.provider_of(node).provider + " \u00b7 " + duration_text(node.duration_ns()) +
-           " \u00b7 " + (work.is_wait(n) ? "waiting" : percent_text(work.of(n), total_ns));
+    return trace.name_of(order.thread(), order.post_index(n)) + " \u00b7 " +
+           duration_text(node.duration_ns()) + " \u00b7 " +
+           (work.is_wait(n) ? "waiting" : percent_text(work.of(n), total_ns));
 }
 
 // " · P" when every top-level node of the run is provider P, " · mostly P" when P has at

@@ -42,8 +42,8 @@ std::uint64_t zigzag(std::int64_t value) {
     return (static_cast<std::uint64_t>(value) << 1) ^ static_cast<std::uint64_t>(value >> 63);
 }
 
-bool has_keys(const Trace& trace, const Preorder& order) {
-    return trace.keys_recorded && !order.thread().keys.empty();
+bool has_keys(const Preorder& order) {
+    return !order.thread().keys.empty();  // keys recorded, or an activity's argument
 }
 
 // Where each node starts, as the viewer rebuilds it (the gap column, html_payload_layout.hpp):
@@ -106,6 +106,26 @@ std::uint64_t write_column(Deflater& deflater, const Column& column, const Trace
     return size;
 }
 
+// ,"cpu":[[n,ns],...]: the thread CPU time of the thread's activities, by pre-order index.
+void write_activity_cpu(std::ostream& out, const Preorder& order) {
+    const ThreadTrace& thread = order.thread();
+    if (thread.activity_cpu.empty()) {
+        return;
+    }
+    out << ",\"cpu\":[";
+    const char* separator = "";
+    for (std::uint32_t n = 0; n < order.size(); ++n) {
+        if (order.node(n).outcome != Outcome::activity) {
+            continue;
+        }
+        if (const std::int64_t ns = thread.cpu_ns(order.post_index(n)); ns >= 0) {
+            out << separator << '[' << n << ',' << ns << ']';
+            separator = ",";
+        }
+    }
+    out << ']';
+}
+
 // A command line to show beside a process: the arguments after the program, cut to about
 // kCommandBytes (at a character's start) with an ellipsis.
 constexpr std::size_t kCommandBytes = 160;
@@ -151,7 +171,7 @@ PayloadColumns write_payload_columns(std::ostream& out, const Trace& trace,
         auto& thread = sizes.emplace_back();
         const std::vector<std::int64_t> gaps = start_gaps(order);
         for (const Column& column : layout::kColumns) {
-            if (!column.optional || has_keys(trace, order)) {
+            if (!column.optional || has_keys(order)) {
                 thread.emplace_back(column.name,
                                     write_column(deflater, column, trace, order, important, gaps));
             }
@@ -168,11 +188,13 @@ void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preo
     out << "{\"format\":" << json_string(layout::kFormat) << ",\"version\":" << layout::kVersion
         << ",\"wall_ns\":" << trace.wall_ns << ",\"total_ns\":" << important.total_ns()
         << ",\"clock\":" << json_string(trace.clock)
+        << ",\"hits_recorded\":" << (trace.selection.hits ? "true" : "false")
         << ",\"important\":{\"extent\":" << important.extent()
         << ",\"percent\":" << important.percent() << "},\n\"providers\":[";
     for (std::size_t i = 0; i < trace.providers.size(); ++i) {
         out << (i > 0 ? "," : "") << "{\"name\":" << json_string(trace.providers[i].provider)
-            << ",\"activity\":" << (trace.providers[i].is_activity ? "true" : "false") << '}';
+            << ",\"activity\":" << (trace.providers[i].is_activity ? "true" : "false")
+            << (trace.providers[i].is_region ? ",\"region\":true" : "") << '}';
     }
     out << "],\n\"keys\":[";
     for (std::size_t i = 0; i < trace.key_texts.size(); ++i) {
@@ -196,7 +218,9 @@ void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preo
             out << (c > 0 ? "," : "") << '"' << columns[i][c].first
                 << "\":" << columns[i][c].second;
         }
-        out << "}}";
+        out << '}';
+        write_activity_cpu(out, orders[i]);
+        out << '}';
     }
     out << "]}";
 }

@@ -57,4 +57,8 @@ inline constexpr std::array<Column, 5> kColumns = {{
 }};
 inline constexpr std::string_view kCompression = "deflate";
 
+// What the page shows for hits and hit rates when the run did not record hits
+// (-Z profile-queries-events=-hits, payload "hits_recorded": false): never "0.0 %".
+inline constexpr std::string_view kHitsNotRecorded = "hits not recorded";
+
 }  // namespace qprof::detail::html::layout

@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
         << "  IMPORTANT: " << kImportantFlag << ",\n"
         << "  PROVIDER_SHIFT: " << kProviderShift << ",\n"
         << "  COMPRESSION: '" << kCompression << "',\n"
+        << "  HITS_NOT_RECORDED: '" << kHitsNotRecorded << "',\n"
         << "  COLUMNS: Object.freeze([\n";
     for (const Column& column : kColumns) {
         out << "    Object.freeze({ name: '" << column.name << "', encoding: '"

@@ -7,6 +7,7 @@
 
 #include "builtin_reporters.hpp"
 #include "html_parts.hpp"
+#include "html_payload_layout.hpp"
 #include "html_stats.hpp"
 #include "text.hpp"
 
@@ -139,9 +140,15 @@ void write_provider_table(std::ostream& out, const Trace& trace,
                             : "")
             << "</td>";
         write_number_cell(out, runs, with_thousands(s.runs));
-        write_number_cell(out, hits, with_thousands(s.hits));
-        write_number_cell(out, runs + hits == 0 ? -1 : hits * 1'000'000 / (runs + hits),
-                          p.is_activity ? "\u2013" : rate_text(s.hits, s.runs + s.hits));
+        if (trace.selection.hits) {
+            write_number_cell(out, hits, with_thousands(s.hits));
+            write_number_cell(out, runs + hits == 0 ? -1 : hits * 1'000'000 / (runs + hits),
+                              p.is_activity ? "\u2013" : rate_text(s.hits, s.runs + s.hits));
+        } else {
+            write_number_cell(out, -1, "\u2013");
+            write_number_cell(out, -1,
+                              p.is_activity ? "\u2013" : std::string{layout::kHitsNotRecorded});
+        }
         write_number_cell(out, s.total_ns, duration_text(s.total_ns));
         write_number_cell(out, s.self_ns, duration_text(s.self_ns));
         write_number_cell(out, s.mean_ns, runs > 0 ? duration_text(s.mean_ns) : "\u2013");

@@ -127,7 +127,7 @@ std::vector<ProviderStats> provider_stats(const Trace& trace, const std::vector<
     for (std::uint32_t t = 0; t < orders.size(); ++t) {
         const Preorder& order = orders[t];
         add_waits_inside(trace, order, waits_inside);
-        const bool keyed = trace.keys_recorded && !order.thread().keys.empty();
+        const bool keyed = !order.thread().keys.empty();
         for (std::uint32_t n = 0; n < order.size(); ++n) {
             const Node& node = order.node(n);
             const std::uint32_t p = trace.sites[node.site].provider_index;
@@ -163,6 +163,8 @@ std::vector<ProviderStats> provider_stats(const Trace& trace, const std::vector<
         stats[p].self_ns = work_self_ns(trace.providers[p]);
         stats[p].wait_ns = trace.providers[p].blocked_ns;
         stats[p].work_ns = std::max<std::int64_t>(0, stats[p].total_ns - waits_inside[p]);
+        const ProviderTotals& totals = trace.providers[p];
+        stats[p].cpu_ns = totals.is_activity && !totals.is_region ? totals.cpu_ns : -1;
         finish_durations(stats[p], durations[p]);
     }
     finish_keys(stats, asks);
@@ -178,7 +180,11 @@ void write_stats(std::ostream& out, const std::vector<ProviderStats>& stats) {
             << ",\"total_ns\":" << s.total_ns << ",\"self_ns\":" << s.self_ns
             << ",\"wait_ns\":" << s.wait_ns << ",\"work_ns\":" << s.work_ns
             << ",\"mean_ns\":" << s.mean_ns << ",\"median_ns\":" << s.median_ns
-            << ",\"max_ns\":" << s.max_ns << ",\"histogram\":[";
+            << ",\"max_ns\":" << s.max_ns;
+        if (s.cpu_ns >= 0) {
+            out << ",\"cpu_ns\":" << s.cpu_ns;
+        }
+        out << ",\"histogram\":[";
         for (std::size_t b = 0; b < s.histogram.size(); ++b) {
             out << (b > 0 ? "," : "") << s.histogram[b];
         }

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "html_parts.hpp"
+#include "html_payload_layout.hpp"
 #include "html_stats.hpp"
 #include "text.hpp"
 
@@ -107,10 +108,18 @@ void write_run_header(std::ostream& out, const Trace& trace,
     out << "<div><dt>Wall time</dt><dd id=\"total-wall\">" << duration_text(trace.wall_ns)
         << "</dd></div>\n<div><dt>Queries</dt><dd id=\"total-queries\">"
         << with_thousands(totals.queries) << "</dd></div>\n<div><dt>Hits</dt><dd id=\"total-hits\">"
-        << with_thousands(totals.hits) << " (" << rate_text(totals.hits, totals.queries)
-        << ")</dd></div>\n<div><dt>Threads</dt><dd id=\"total-threads\">" << trace.threads.size()
+        << (trace.selection.hits
+                ? with_thousands(totals.hits) + " (" + rate_text(totals.hits, totals.queries) + ")"
+                : std::string{layout::kHitsNotRecorded})
+        << "</dd></div>\n<div><dt>Threads</dt><dd id=\"total-threads\">" << trace.threads.size()
         << "</dd></div>\n<div><dt>Clock</dt><dd>" << escape(trace.clock)
-        << (trace.keys_recorded ? ", keys recorded" : "") << "</dd></div>\n</dl>\n";
+        << (trace.keys_recorded ? ", keys recorded" : "") << "</dd></div>\n";
+    if (const std::string left_out = trace.selection.left_out(trace.keys_recorded);
+        !left_out.empty()) {
+        out << "<div><dt>Not recorded</dt><dd id=\"not-recorded\">" << escape(left_out)
+            << "</dd></div>\n";
+    }
+    out << "</dl>\n";
     out << "<section id=\"where-time-went\" aria-label=\"Where the time went\">\n"
         << "<p id=\"time-basis\">Where the time went. Every share on this page is of <strong>"
         << duration_text(total_ns) << "</strong> busy on " << trace.threads.size()

@@ -1,6 +1,7 @@
 // profile_queries.keys.txt: for each provider, the keys that cost the most. One tab-separated
 // line per (provider, key) -- keys contain commas -- among the 10 costliest keys of each
-// provider; providers by total time, keys by total time. Needs -Z profile-queries-and-keys.
+// provider; providers by total time, keys by total time. Needs -Z profile-queries-and-keys,
+// but for activities' arguments (PROFILE_ACTIVITY_ARG), which are always recorded.
 // Providers and keys are text_fields (text_escape.hpp): a tab, line feed or carriage return
 // is written as \t, \n or \r, a backslash as \\, so that every line keeps its six fields.
 #include <algorithm>
@@ -69,8 +70,12 @@ class KeysReporter : public Reporter {
     void write(const Trace& trace, std::ostream& out) override {
         out << "# provider\tkey\tcount\thits\ttotal_s\tself_s\n";
         if (!trace.keys_recorded) {
+            // Activities' arguments are recorded anyway, and listed as their keys.
             out << "# no keys: run with -Z profile-queries-and-keys to record them\n";
-            return;
+        }
+        if (const std::string left_out = trace.selection.left_out(trace.keys_recorded);
+            !left_out.empty()) {
+            out << "# not recorded: " << text_field(left_out) << '\n';
         }
         KeyCosts costs;
         for (const ThreadTrace& thread : trace.threads) {

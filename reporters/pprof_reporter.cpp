@@ -13,6 +13,8 @@
 // - Stacks deeper than kMaxFrames keep their innermost frames under one frame named
 //   "(outer frames cut)": pprof lists every frame of every sample, so a very deep recursion
 //   would otherwise make a file quadratic in its depth.
+// - A run that left events out (-Z profile-queries-events) says so in a second comment,
+//   "not recorded: hits", which `go tool pprof -raw` shows.
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -86,9 +88,13 @@ class ProfileBuilder {
         period_type.varint(2, strings_("nanoseconds"));
         profile_.message(field::kPeriodType, period_type);
         profile_.varint(field::kPeriod, 1);
-        profile_.packed(field::kComment, std::vector<std::uint64_t>{
-                                             strings_("qprof: " + std::to_string(trace_.events) +
-                                                      " events, clock " + trace_.clock)});
+        std::vector<std::uint64_t> comments{
+            strings_("qprof: " + std::to_string(trace_.events) + " events, clock " + trace_.clock)};
+        if (const std::string left_out = trace_.selection.left_out(trace_.keys_recorded);
+            !left_out.empty()) {
+            comments.push_back(strings_("not recorded: " + left_out));
+        }
+        profile_.packed(field::kComment, comments);
         profile_.varint(field::kDefaultSampleType, strings_("self_time"));
         mapping();
         strings_.write_to(profile_);

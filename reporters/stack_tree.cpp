@@ -115,8 +115,8 @@ class Builder {
     std::uint32_t frame(std::uint32_t parent, const ThreadTrace& thread, std::uint32_t node_index) {
         const Node& node = thread.nodes[node_index];
         const std::uint32_t provider = trace_.sites[node.site].provider_index;
-        const std::uint32_t key =
-            options_.keys && !thread.keys.empty() ? thread.keys[node_index] : 0;
+        const bool keyed = options_.keys || (options_.args && node.outcome == Outcome::activity);
+        const std::uint32_t key = keyed && !thread.keys.empty() ? thread.keys[node_index] : 0;
         const FrameKey id{parent, provider, kind_of(node.outcome), key};
         const auto [it, added] = index_.try_emplace(id, static_cast<std::uint32_t>(frames_.size()));
         if (added) {

@@ -17,6 +17,7 @@ struct StackOptions {
     bool merge_threads = false;  // one root frame, "all threads", instead of one per thread
     bool hits = false;           // cache hits as leaf frames (a count, no time)
     bool keys = false;           // the key in the frame, "type_of(DefId{0, 1})": many more stacks
+    bool args = false;  // an activity's argument in its frame, "codegen unit(math)"; keys imply it
 };
 
 // Frames of one provider with different outcomes stay apart: a flame graph colours them.

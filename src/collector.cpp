@@ -14,8 +14,9 @@ constexpr std::chrono::milliseconds kDrainInterval{5};
 
 Collector::Collector(std::uint32_t generation, CollectMode mode, bool record_keys, RawWriter* raw)
     : generation_(generation), mode_(mode), record_keys_(record_keys), raw_(raw) {
-    if (raw_ != nullptr && record_keys_) {
-        key_texts_.keep_bindings();  // the stream carries each key's text
+    if (raw_ != nullptr) {
+        // The stream carries each key's text: activities' arguments are keys, keys recorded or not.
+        key_texts_.keep_bindings();
     }
     thread_ = std::thread([this] { run(); });
     if (raw_ != nullptr) {
@@ -133,7 +134,7 @@ void Collector::consume(Chunk& chunk) {
         if (!raw_->knows_thread(chunk.thread)) {
             raw_->name_thread(chunk.thread, thread_name(chunk.thread));
         }
-        raw_->records(chunk.thread, begin, end, record_keys_ ? &key_texts_ : nullptr);
+        raw_->records(chunk.thread, begin, end, &key_texts_);
     }
     chunk.consumed = static_cast<std::uint32_t>(end - chunk.words);
 }

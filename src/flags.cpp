@@ -207,17 +207,89 @@ std::vector<bool> parse_choices(const FlagUse& use, std::string_view syntax,
 }
 
 void apply_folded(SessionOptions& options, const FlagUse& use) {
-    const std::vector<bool> given =
-        parse_choices(use, "=merge-threads,hits,keys", {"merge-threads", "hits", "keys"});
+    const std::vector<bool> given = parse_choices(use, "=merge-threads,hits,keys,args",
+                                                  {"merge-threads", "hits", "keys", "args"});
     options.report.folded_merge_threads = given[0];
     options.report.folded_hits = given[1];
     options.report.folded_keys = given[2];
+    options.report.folded_args = given[3];
 }
 
 void apply_chrome(SessionOptions& options, const FlagUse& use) {
     const std::vector<bool> given = parse_choices(use, "=hits,keys", {"hits", "keys"});
     options.report.chrome_hits = given[0];
     options.report.chrome_keys = given[1];
+}
+
+// The kinds -Z profile-queries-events names, and where each is kept.
+struct EventKind {
+    std::string_view name;
+    bool EventSelection::*recorded;
+};
+constexpr EventKind kEventKinds[] = {{"hits", &EventSelection::hits},
+                                     {"activities", &EventSelection::activities},
+                                     {"waits", &EventSelection::waits},
+                                     {"loads", &EventSelection::loads}};
+
+const EventKind* event_kind(std::string_view name) {
+    for (const EventKind& kind : kEventKinds) {
+        if (kind.name == name) {
+            return &kind;
+        }
+    }
+    return nullptr;
+}
+
+[[noreturn]] void bad_event_item(const FlagUse& use, std::string_view item, std::string_view why) {
+    throw FlagError("qprof: " + std::string(why) + " '" + shown(item) + "' in " + quoted_flag(use) +
+                    std::string(use.origin) +
+                    ". Accepted: hits, keys, activities, waits, loads, each with '-' to leave it "
+                    "out; -PROVIDER to leave out a provider or activity; keys=PROVIDER,... for "
+                    "the keys of those providers only; default; all. Example: "
+                    "'-Z profile-queries-events=-hits,-def_span'.");
+}
+
+// Items apply in order, from the default (every kind of every provider), or from no optional
+// kind when the list starts by naming one to record ("activities,waits": those only).
+void apply_events(SessionOptions& options, const FlagUse& use) {
+    const std::vector<std::string> items =
+        detail::split(require_value(use, "=-hits,-PROVIDER,keys=PROVIDER,..."), ',');
+    EventSelection events;
+    if (!items.empty() && event_kind(items.front()) != nullptr) {
+        for (const EventKind& kind : kEventKinds) {
+            events.*kind.recorded = false;
+        }
+    }
+    bool in_key_list = false;  // bare names after keys= are more of its providers
+    for (const std::string& item : items) {
+        const std::string_view name = std::string_view{item}.substr(item.starts_with('-'));
+        const bool removes = name.size() < item.size();
+        if (name.empty()) {
+            bad_event_item(use, item, "empty item");
+        } else if (const EventKind* kind = event_kind(name)) {
+            events.*kind->recorded = !removes;
+        } else if (name == "keys") {
+            options.record_keys = !removes;
+            events.key_providers.clear();
+        } else if (item.starts_with("keys=") && item.size() > 5) {
+            options.record_keys = true;
+            events.key_providers = {item.substr(5)};
+            in_key_list = true;
+            continue;
+        } else if (item == "default" || item == "all") {
+            events = EventSelection{};
+            options.record_keys = options.record_keys || item == "all";
+        } else if (removes) {
+            events.excluded.emplace_back(name);
+        } else if (in_key_list) {
+            events.key_providers.emplace_back(name);
+            continue;
+        } else {
+            bad_event_item(use, item, "unknown event kind");
+        }
+        in_key_list = false;
+    }
+    options.events = std::move(events);
 }
 
 constexpr FlagSpec kFlags[] = {
@@ -246,11 +318,17 @@ constexpr FlagSpec kFlags[] = {
      "a node with EXTENT or more children or PERCENT % or more of the time is important: "
      "opened and labelled in the HTML tree (default: 6,1)",
      apply_important},
-    {"profile-queries-folded", "=merge-threads,hits,keys",
-     "profile_queries.folded: one root for all threads; hits as leaf frames; keys in frames",
+    {"profile-queries-folded", "=merge-threads,hits,keys,args",
+     "profile_queries.folded: one root for all threads; hits as leaf frames; keys in frames; "
+     "activities' arguments in frames",
      apply_folded},
     {"profile-queries-chrome", "=hits,keys",
      "profile_queries.trace.json: hits as instant events; keys in the events' args", apply_chrome},
+    {"profile-queries-events", "=LIST",
+     "which events are recorded: -hits, -activities, -waits, -loads leave a kind out, "
+     "-PROVIDER one provider, keys=PROVIDER,... keeps keys of those only (default: all, keys "
+     "with -Z profile-queries-and-keys)",
+     apply_events},
     {"profile-clock", "=tsc|steady",
      "clock for timing (default: tsc where the CPU has an invariant one, else steady)",
      apply_clock},

@@ -90,6 +90,9 @@ std::string_view block_name(std::uint16_t type) {
     if (type == static_cast<std::uint16_t>(BlockType::process)) {
         return "PROCESS";
     }
+    if (type == static_cast<std::uint16_t>(BlockType::selection)) {
+        return "SELECTION";
+    }
     return type < std::size(kNames) ? kNames[type] : kNames[0];
 }
 

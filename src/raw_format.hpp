@@ -52,9 +52,10 @@ enum class BlockType : std::uint16_t {
     records = 5,
     key_types = 6,
     key_texts = 7,
-    clock = 8,        // a calibration sample, written about once a second
-    end = 9,          // last block of each run
-    process = 0x100,  // optional, from 1.1: the process that ran (src/raw_process.hpp)
+    clock = 8,          // a calibration sample, written about once a second
+    end = 9,            // last block of each run
+    process = 0x100,    // optional, from 1.1: the process that ran (src/raw_process.hpp)
+    selection = 0x101,  // optional, from 1.2: events left out (src/raw_selection.hpp)
 };
 // Types from this one on are optional: a reader skips those it does not know.
 inline constexpr std::uint16_t kFirstOptionalType = 0x100;

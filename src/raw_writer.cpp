@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "raw_process.hpp"
+#include "raw_selection.hpp"
 
 namespace qprof::detail {
 
@@ -32,7 +33,7 @@ constexpr std::size_t kMaxKeyTextBytes = 1u << 20;
 std::uint8_t report_bits(const ReportOptions& report) {
     return static_cast<std::uint8_t>(report.folded_merge_threads | report.folded_hits << 1 |
                                      report.folded_keys << 2 | report.chrome_hits << 3 |
-                                     report.chrome_keys << 4);
+                                     report.chrome_keys << 4 | report.folded_args << 5);
 }
 
 }  // namespace
@@ -73,6 +74,11 @@ RawWriter::RawWriter(int fd, std::string path, const RawSession& session)
     raw::BlockEncoder process = block(raw::BlockType::process);
     write_process(process, session.process);
     process.finish();
+    if (!session.selection.everything()) {
+        raw::BlockEncoder selection = block(raw::BlockType::selection);
+        write_selection(selection, session.selection);
+        selection.finish();
+    }
     last_sample_ns_ = session.start_steady_ns;
     flush();  // a run that dies at once still leaves a stream that says what it was
 }

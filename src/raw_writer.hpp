@@ -29,6 +29,7 @@ struct RawSession {
     std::uint64_t start_steady_ns = 0;
     std::uint8_t clock = 0;  // ClockKind: 0 tsc, 1 steady, 2 manual
     bool keys = false;
+    EventSelection selection;  // written as a SELECTION block when it leaves something out
     ReportOptions report;
     // The process (its pid, program and start time go into SESSION, the rest into PROCESS).
     RunInfo process;

@@ -3,6 +3,7 @@
 //   key(depth, text_id)        the key of the next node completed at that depth
 //   node(head, start, end)     a node (hits: start and end 0)
 //   memory(amount)             the memory of the node just given (-Z profile-queries-memory)
+//   cpu(ns)                    the thread CPU time of the node before it (an activity)
 #pragma once
 
 #include <cstdint>
@@ -33,6 +34,14 @@ const std::uint64_t* parse_records(const std::uint64_t* begin, const std::uint64
                 return pos;
             }
             sink.memory(MemoryAmount{pos[1], pos[2], pos[1] - pos[3]});
+            pos += record_words(kind);
+            continue;
+        }
+        if (kind == RecordKind::cpu) {
+            if (end - pos < record_words(kind)) {
+                return pos;
+            }
+            sink.cpu(pos[1]);
             pos += record_words(kind);
             continue;
         }

@@ -138,6 +138,7 @@ std::unique_ptr<detail::RawWriter> open_raw(const SessionOptions& options, detai
         .start_steady_ns = start.steady_ns,
         .clock = static_cast<std::uint8_t>(clock),
         .keys = options.record_keys,
+        .selection = options.events,
         .report = options.report,
         .process = run,
     };
@@ -167,7 +168,7 @@ std::string expand_name(const std::string& pattern, std::string program) {
 // begin_recording refuses a second session with std::logic_error; users catch SessionError.
 detail::RecordingStart begin_sole_recording(detail::ClockKind clock, const SessionOptions& opts) {
     try {
-        return detail::begin_recording(clock, opts.record_keys, opts.record_memory);
+        return detail::begin_recording(clock, opts.record_keys, opts.record_memory, opts.events);
     } catch (const std::logic_error& error) {
         throw SessionError(std::string{error.what()} +
                            ". Let the first qprof::Session end (or call its finish()) before "
@@ -287,6 +288,7 @@ void Session::finish() {
         inputs.clock = detail::clock_name(s.clock);
         detail::finish_run(s.run);
         inputs.run = s.run;
+        inputs.selection = s.options.events;
         s.trace = detail::complete_trace(std::move(inputs));
         std::string raw_path;
         if (s.raw) {

@@ -47,6 +47,7 @@ struct MemoryAmount {
 struct TickTotals {
     std::uint64_t count = 0, hits = 0, misses = 0;
     std::int64_t total = 0, self = 0, blocked = 0, load = 0;
+    std::int64_t cpu_ns = 0;                 // activities' thread CPU time: nanoseconds already
     MemoryAmount memory_total, memory_self;  // with -Z profile-queries-memory
 };
 
@@ -216,6 +217,13 @@ class TotalsAccumulator {
         memory_.add(provider, depth, memory);
     }
 
+    // The CPU time of the activity just added.
+    void add_cpu(std::uint32_t provider, std::uint64_t ns) {
+        if (provider < counts_.size()) {
+            add_ticks(counts_[provider].cpu_ns, ns);
+        }
+    }
+
     // Per provider slot given to add(); slots never seen are absent or zero.
     std::vector<TickTotals> totals() const {
         std::vector<TickTotals> totals;
@@ -235,6 +243,7 @@ class TotalsAccumulator {
             add_ticks(to.self, time_.sums()[slot].self);
             add_ticks(to.blocked, static_cast<std::uint64_t>(more.blocked));
             add_ticks(to.load, static_cast<std::uint64_t>(more.load));
+            add_ticks(to.cpu_ns, static_cast<std::uint64_t>(more.cpu_ns));
         }
         const auto& memory = memory_.sums();
         sum.resize(std::max(sum.size(), memory.size()));
@@ -256,7 +265,7 @@ class TotalsAccumulator {
 
     InclusiveSums<std::uint64_t> time_;
     InclusiveSums<MemoryAmount> memory_;
-    std::vector<TickTotals> counts_;  // by provider slot: counts, blocked and load
+    std::vector<TickTotals> counts_;  // by provider slot: counts, blocked, load and CPU time
 };
 
 }  // namespace qprof::detail

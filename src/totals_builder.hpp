@@ -54,7 +54,9 @@ class TotalsBuilder {
         mark_site_seen(sites_seen_, site);
         // An end before the start (a clock that went back) is no time, as in a completed tree.
         last_head_ = head;
-        totals_.add(slots_->slot(site), head_depth(head), outcome_of(head_kind(head)),
+        last_slot_ = slots_->slot(site);
+        last_is_activity_ = head_kind(head) == RecordKind::activity;
+        totals_.add(last_slot_, head_depth(head), outcome_of(head_kind(head)),
                     static_cast<std::int64_t>(start),
                     static_cast<std::int64_t>(std::max(start, end)));
         ++events_;
@@ -67,6 +69,12 @@ class TotalsBuilder {
         }
     }
     bool memory_seen() const { return memory_seen_; }
+    void cpu(std::uint64_t ns) {
+        if (last_is_activity_) {
+            totals_.add_cpu(last_slot_, ns);
+            last_is_activity_ = false;
+        }
+    }
 
     const SitesSeen& sites_seen() const { return sites_seen_; }
     const TotalsAccumulator& totals() const { return totals_; }
@@ -79,6 +87,8 @@ class TotalsBuilder {
     std::uint64_t events_ = 0;
     std::uint64_t last_head_ = 0;
     bool memory_seen_ = false;
+    std::uint32_t last_slot_ = 0;
+    bool last_is_activity_ = false;  // the last node, until its cpu record comes
 };
 
 }  // namespace qprof::detail

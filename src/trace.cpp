@@ -70,6 +70,24 @@ std::string_view Trace::key_of(const ThreadTrace& thread, std::uint32_t node) co
     return key_texts[thread.keys[node] - 1];
 }
 
+std::int64_t ThreadTrace::cpu_ns(std::uint32_t node) const {
+    const auto it =
+        std::lower_bound(activity_cpu.begin(), activity_cpu.end(), node,
+                         [](const ActivityCpu& entry, std::uint32_t n) { return entry.node < n; });
+    return it != activity_cpu.end() && it->node == node ? it->cpu_ns : -1;
+}
+
+std::string Trace::name_of(const ThreadTrace& thread, std::uint32_t node) const {
+    const Node& n = thread.nodes[node];
+    std::string name = provider_of(n).provider;
+    if (n.outcome == Outcome::activity) {
+        if (const std::string_view argument = key_of(thread, node); !argument.empty()) {
+            name.append("(").append(argument).append(")");
+        }
+    }
+    return name;
+}
+
 std::uint64_t Trace::node_count() const {
     std::uint64_t count = 0;
     for (const ThreadTrace& thread : threads) {

@@ -37,12 +37,13 @@ std::vector<std::uint32_t> add_used_sites(const std::vector<RegisteredSite>& reg
             continue;
         }
         const RegisteredSite& site = registered[id];
-        const bool is_activity = site.kind == SiteKind::activity;
+        const bool is_activity = site.kind != SiteKind::query;
         auto [it, added] = provider_index.try_emplace(
             {site.provider, is_activity}, static_cast<std::uint32_t>(trace.providers.size()));
         if (added) {
-            trace.providers.push_back(
-                ProviderTotals{.provider = site.provider, .is_activity = is_activity});
+            trace.providers.push_back(ProviderTotals{.provider = site.provider,
+                                                     .is_activity = is_activity,
+                                                     .is_region = site.kind == SiteKind::region});
         }
         new_site[id] = static_cast<std::uint32_t>(trace.sites.size());
         trace.sites.push_back(qprof::SiteInfo{site.provider, site.file, site.line, it->second});
@@ -64,8 +65,9 @@ ThreadTrace& add_thread(Trace& trace, std::uint32_t index, const TraceInputs& in
 void complete_tree(ThreadTrace& thread, const std::vector<std::uint32_t>& new_site,
                    const TickConverter& to_ns, const Trace& trace, std::vector<TickTotals>& ticks) {
     TotalsAccumulator totals;
-    for (std::size_t index = 0; index < thread.nodes.size(); ++index) {
-        Node& node = thread.nodes[index];
+    auto next_cpu = thread.activity_cpu.begin();
+    std::uint32_t index = 0;
+    for (Node& node : thread.nodes) {
         node.site = node.site < new_site.size() ? new_site[node.site] : kUnused;
         if (node.outcome != Outcome::hit && node.end_ns < node.start_ns) {
             node.end_ns = node.start_ns;  // a clock that went back: no time, never a negative one
@@ -75,6 +77,11 @@ void complete_tree(ThreadTrace& thread, const std::vector<std::uint32_t>& new_si
         if (!thread.memory.empty() && node.outcome != Outcome::hit && !node.unfinished) {
             totals.add_memory(provider, node.depth, MemoryAmount::of(thread.memory[index]));
         }
+        if (next_cpu != thread.activity_cpu.end() && next_cpu->node == index) {
+            totals.add_cpu(provider, static_cast<std::uint64_t>(next_cpu->cpu_ns));
+            ++next_cpu;
+        }
+        ++index;
         if (node.outcome != Outcome::hit) {
             node.start_ns = to_ns(node.start_ns);
             node.end_ns = to_ns(node.end_ns);
@@ -102,6 +109,7 @@ std::vector<TickTotals> complete_trees(TraceInputs& inputs, const TickConverter&
             thread.memory.resize(thread.nodes.size());
             trace.memory_recorded = true;
         }
+        thread.activity_cpu = std::move(builder.activity_cpu());
         complete_tree(thread, new_site, to_ns, trace, ticks);
         trace.events += thread.nodes.size();
     }
@@ -151,6 +159,7 @@ void set_totals(const std::vector<TickTotals>& ticks, const TickConverter& to_ns
         totals.load_ns = to_ns.duration(sum.load);
         totals.memory_total = sum.memory_total.use();
         totals.memory_self = sum.memory_self.use();
+        totals.cpu_ns = sum.cpu_ns;
     }
 }
 
@@ -199,6 +208,7 @@ Trace complete_trace(TraceInputs&& inputs) {
     inputs.run.events = trace.events;
     trace.runs.push_back(std::move(inputs.run));
     trace.keys_recorded = inputs.keys_recorded;
+    trace.selection = std::move(inputs.selection);
     trace.key_texts = std::move(inputs.key_texts);
     return trace;
 }

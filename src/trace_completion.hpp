@@ -31,6 +31,7 @@ struct TraceInputs {
     std::string clock;  // "tsc", "steady" or "manual"
     RunInfo run;  // the process; Trace::program and pid are its, wall_ns and events the trace's
     bool keys_recorded = false;
+    EventSelection selection;  // what the run recorded (-Z profile-queries-events)
     std::vector<std::string> key_texts;
 };
 

@@ -48,7 +48,8 @@ inline void mark_site_seen(SitesSeen& seen, std::uint32_t site) {
 
 class TreeBuilder {
   public:
-    // With keys, every node gets an entry in keys() (0 when it has no key).
+    // With keys, every node gets an entry in keys() (0 when it has no key). Without, the
+    // first key record (an activity's argument) starts them.
     explicit TreeBuilder(bool keys = false) : keys_recorded_(keys) {}
 
     // Adds the complete records in [begin, end); returns where it stopped (see
@@ -61,7 +62,13 @@ class TreeBuilder {
     }
 
     // parse_records' sink.
-    void key(std::uint32_t depth, std::uint32_t text_id) { pending_key(depth) = text_id; }
+    void key(std::uint32_t depth, std::uint32_t text_id) {
+        if (!keys_recorded_) {  // an activity's argument, keys or not: from here on, keys
+            keys_recorded_ = true;
+            keys_.assign(nodes_.size(), 0);
+        }
+        pending_key(depth) = text_id;
+    }
     void node(std::uint64_t head, std::uint64_t start, std::uint64_t end) { add(head, start, end); }
     // The memory of the last node; the first such record starts an entry for every node.
     void memory(const MemoryAmount& amount) {
@@ -70,6 +77,13 @@ class TreeBuilder {
         }
         memory_.resize(nodes_.size());
         memory_.back() = amount.use();
+    }
+    void cpu(std::uint64_t ns) {
+        const auto last = static_cast<std::uint32_t>(nodes_.size() - 1);
+        if (!nodes_.empty() && nodes_.back().outcome == Outcome::activity &&
+            (activity_cpu_.empty() || activity_cpu_.back().node != last)) {
+            activity_cpu_.push_back(ActivityCpu{last, static_cast<std::int64_t>(ns)});
+        }
     }
 
     // Adds one record; a hit has start and end 0. Until the trace is completed, node times
@@ -107,6 +121,7 @@ class TreeBuilder {
     // Per node when some record carried memory (entries for the last nodes may be missing),
     // otherwise empty.
     std::vector<MemoryUse>& memory() { return memory_; }
+    std::vector<ActivityCpu>& activity_cpu() { return activity_cpu_; }
     // Which site ids the records used.
     const SitesSeen& sites_seen() const { return sites_seen_; }
 
@@ -140,6 +155,7 @@ class TreeBuilder {
     std::vector<std::uint32_t> keys_;          // per node, when keys are recorded
     std::vector<std::uint32_t> pending_keys_;  // by depth
     std::vector<MemoryUse> memory_;
+    std::vector<ActivityCpu> activity_cpu_;
 };
 
 }  // namespace qprof::detail

@@ -27,7 +27,7 @@ void typeck(int id) {
 
 void compile() {
     {
-        PROFILE_ACTIVITY("type checking");
+        PROFILE_ACTIVITY_ARG("type checking", "crate root");  // its argument goes in args.arg
         typeck(1);
     }
     std::thread{[] {

@@ -230,3 +230,60 @@ TEST_CASE("truncated, corrupt and foreign files end in a message and a status, n
         CHECK_THAT(missing.err, Catch::Contains("nowhere.qprof: cannot open it"));
     }
 }
+
+TEST_CASE("toyc -Z profile-queries-events=-hits records no hit and every report says so") {
+    TempDir dir;
+    const std::string stream = toyc_run("--items 300 --threads 2 -Z profile-queries-events=-hits",
+                                        "raw,counts,folded,chrome,html,flamegraph,keys", dir);
+    const json::Value doc = json::parse(qprof_tool("summarize --json " + stream, dir).out);
+    CHECK(doc["not_recorded"].text == "hits");
+    REQUIRE(provider_row(doc, "typeck") != nullptr);
+    for (const json::Value& row : doc["providers"].items) {
+        INFO(row["provider"].text);
+        CHECK(row["hits"].number == 0);
+        CHECK(row["hit_rate"].kind == json::Kind::null);
+    }
+    const CommandResult table = qprof_tool("summarize " + stream, dir);
+    CHECK_THAT(table.out, Catch::Contains("\nnot recorded: hits (hits and hit rates are unknown"));
+    CHECK_THAT(read_file(dir.path() / "profile_queries.counts.txt"),
+               Catch::StartsWith("# not recorded: hits\n"));
+    CHECK_THAT(read_file(dir.path() / "profile_queries.folded"),
+               Catch::StartsWith("# not recorded: hits\n"));
+    CHECK_THAT(read_file(dir.path() / "profile_queries.trace.json"),
+               Catch::Contains(",\"not_recorded\":\"hits\"}}"));
+    const std::string html = read_file(dir.path() / "profile_queries.html");
+    CHECK_THAT(html, Catch::Contains("<dd id=\"total-hits\">hits not recorded</dd>"));
+    CHECK_THAT(html, Catch::Contains("<dd id=\"not-recorded\">hits</dd>"));
+    CHECK(qprof::test::count_of(html, ">hits not recorded</td>") >= 8);  // one per provider
+    CHECK(html.find(">0.0 %</td>") == std::string::npos);
+    CHECK_THAT(read_file(dir.path() / "profile_queries.flamegraph.html"),
+               Catch::Contains("<dd id=\"not-recorded\">hits</dd>"));
+    TempDir offline;  // the stream says it too, so its reports are the live ones
+    REQUIRE(
+        qprof_tool("report " + stream + " --reporters=counts,html -o " + offline.path().string(),
+                   offline)
+            .status == 0);
+    for (const std::string file : {"counts.txt", "html"}) {
+        INFO(file);
+        CHECK(read_file(offline.path() / ("profile_queries." + file)) ==
+              read_file(dir.path() / ("profile_queries." + file)));
+    }
+}
+
+TEST_CASE("toyc -Z profile-queries-events: a provider left out, keys of one provider only") {
+    TempDir all_dir;
+    TempDir some_dir;
+    const double all = events_of(toyc_run("--items 300 --threads 1", "raw", all_dir), all_dir);
+    const std::string stream =
+        toyc_run("--items 300 --threads 1 -Z profile-queries-events=-symbol_name,keys=typeck",
+                 "raw,keys", some_dir);
+    const json::Value doc = json::parse(qprof_tool("summarize --json " + stream, some_dir).out);
+    CHECK(provider_row(doc, "symbol_name") == nullptr);
+    REQUIRE(provider_row(doc, "codegen") != nullptr);
+    CHECK(doc["events"].number < all);
+    CHECK(doc["not_recorded"].text == "providers symbol_name; keys only of typeck");
+    const std::string keys = read_file(some_dir.path() / "profile_queries.keys.txt");
+    CHECK_THAT(keys, Catch::Contains("\ntypeck\tDefId{"));
+    CHECK(keys.find("\nborrowck\t") == std::string::npos);
+    CHECK_THAT(keys, Catch::Contains("# not recorded: providers symbol_name; keys only of typeck"));
+}

@@ -16,9 +16,12 @@ int compiled_out_queries(int n) {
         PROFILE_QUERY_NAMED("mir::borrowck", id, i);
         PROFILE_QUERY_HIT(type_of, id);
         PROFILE_QUERY_HIT_NAMED("mir::borrowck");
+        PROFILE_ACTIVITY_ARG("compiled out unit", id);
         sum += static_cast<int>(id.index);
     }
     PROFILE_WAIT("compiled out wait");
+    PROFILE_REGION("compiled out region");
+    PROFILE_REGION_EXIT();
     return sum;
 }
 

@@ -143,6 +143,7 @@ TEST_CASE("options of the folded and chrome reports") {
     CHECK_FALSE(defaults.folded_merge_threads);
     CHECK_FALSE(defaults.folded_hits);
     CHECK_FALSE(defaults.folded_keys);
+    CHECK_FALSE(defaults.folded_args);
     CHECK_FALSE(defaults.chrome_hits);
     CHECK_FALSE(defaults.chrome_keys);  // args would split speedscope's frames by key
     Args some{{"-Zprofile-queries-folded=keys,merge-threads", "-Zprofile-queries-chrome=hits"}};
@@ -154,9 +155,12 @@ TEST_CASE("options of the folded and chrome reports") {
     CHECK_FALSE(report.chrome_keys);
     Args keys{{"-Z", "profile-queries", "-Zprofile-queries-chrome=keys"}};
     CHECK(parse(keys).report.chrome_keys);
+    Args args{{"-Z", "profile-queries", "-Zprofile-queries-folded=args"}};
+    CHECK(parse(args).report.folded_args);
+    CHECK_FALSE(parse(args).report.folded_keys);
     CHECK(error_of({"-Z", "profile-queries-folded=hit"}) ==
           "qprof: unknown option 'hit' in '-Z profile-queries-folded=hit'. Did you mean 'hits'? "
-          "Valid options: merge-threads, hits, keys.");
+          "Valid options: merge-threads, hits, keys, args.");
     CHECK(error_of({"-Z", "profile-queries-chrome"}) ==
           "qprof: flag '-Z profile-queries-chrome' needs a value, as in "
           "'-Z profile-queries-chrome=hits,keys'.");
@@ -175,8 +179,8 @@ TEST_CASE("QPROF_FLAGS is read first and the command line wins") {
 const std::string kValidFlags =
     "Valid flags: help, profile-queries, profile-queries-and-keys, profile-queries-memory, "
     "profile-queries-dir, profile-queries-name, profile-queries-inherit, "
-    "profile-queries-important, "
-    "profile-queries-folded, profile-queries-chrome, profile-clock. "
+    "profile-queries-important, profile-queries-folded, profile-queries-chrome, "
+    "profile-queries-events, profile-clock. "
     "Run with -Z help for a description of each.";
 
 TEST_CASE("an unknown flag names the nearest one and every valid one") {
@@ -236,7 +240,8 @@ TEST_CASE("-Z help lists every flag and every reporter") {
     for (const char* flag :
          {"-Z help", "-Z profile-queries[=REPORTER,...]",
           "-Z profile-queries-and-keys[=REPORTER,...]", "-Z profile-queries-dir=PATH",
-          "-Z profile-queries-important=EXTENT,PERCENT", "-Z profile-clock=tsc|steady"}) {
+          "-Z profile-queries-important=EXTENT,PERCENT", "-Z profile-clock=tsc|steady",
+          "-Z profile-queries-events=LIST"}) {
         CHECK_THAT(help, Catch::Contains(flag));
     }
     CHECK_THAT(help, Catch::Contains("counts") && Catch::Contains("profile_queries.counts.txt"));
@@ -278,4 +283,59 @@ TEST_CASE("-Z profile-queries-name and -Z profile-queries-inherit are read and c
     CHECK_THAT(error_of({"-Zprofile-queries-inherit=maybe"}),
                Catch::StartsWith("qprof: unknown value 'maybe'") && Catch::Contains("yes, no"));
     CHECK_THAT(error_of({"-Zprofile-queries-name=a/%n"}), Catch::Contains("not a file name"));
+}
+
+TEST_CASE("-Z profile-queries-events leaves kinds and providers out, from the default") {
+    Args args{{"-Zprofile-queries", "-Zprofile-queries-events=-hits,-loads,-def_span,-typeck"}};
+    const SessionOptions options = parse(args);
+    CHECK_FALSE(options.events.hits);
+    CHECK_FALSE(options.events.loads);
+    CHECK(options.events.activities);
+    CHECK(options.events.waits);
+    CHECK(options.events.excluded == std::vector<std::string>{"def_span", "typeck"});
+    CHECK_FALSE(options.record_keys);
+    CHECK(options.events.left_out(false) == "hits, loads; providers def_span, typeck");
+}
+
+TEST_CASE("-Z profile-queries-events: a list that starts with a kind records those kinds only") {
+    Args args{{"-Zprofile-queries-events=activities,waits"}};
+    const qprof::EventSelection events = parse(args).events;
+    CHECK(events.activities);
+    CHECK(events.waits);
+    CHECK_FALSE(events.hits);
+    CHECK_FALSE(events.loads);
+    Args all{{"-Zprofile-queries-events=-hits,all"}};
+    const SessionOptions everything = parse(all);
+    CHECK(everything.events.everything());
+    CHECK(everything.record_keys);
+    Args reset{{"-Zprofile-queries-events=-hits,-x,default,-waits"}};
+    CHECK(parse(reset).events.left_out(false) == "waits");
+}
+
+TEST_CASE("-Z profile-queries-events: keys=, for some providers only") {
+    Args args{{"-Zprofile-queries", "-Zprofile-queries-events=keys=type_of,typeck,-hits"}};
+    const SessionOptions options = parse(args);
+    CHECK(options.record_keys);
+    CHECK(options.events.key_providers == std::vector<std::string>{"type_of", "typeck"});
+    CHECK_FALSE(options.events.hits);
+    CHECK(options.reporters == std::vector<std::string>{"counts", "html"});
+    Args off{{"-Zprofile-queries-and-keys", "-Zprofile-queries-events=-keys"}};
+    CHECK_FALSE(parse(off).record_keys);
+    Args on{{"-Zprofile-queries-events=keys"}};
+    CHECK(parse(on).record_keys);
+}
+
+TEST_CASE("-Z profile-queries-events: a bad item is named, with what is accepted") {
+    const std::string typo = error_of({"-Zprofile-queries-events=-hits,hitz"});
+    CHECK_THAT(typo, Catch::StartsWith("qprof: unknown event kind 'hitz' in "
+                                       "'-Z profile-queries-events=-hits,hitz'."));
+    CHECK_THAT(typo, Catch::Contains("Accepted: hits, keys, activities, waits, loads"));
+    CHECK_THAT(typo, Catch::Contains("-PROVIDER") && Catch::Contains("keys=PROVIDER"));
+    CHECK_THAT(error_of({"-Zprofile-queries-events=-hits,,-loads"}),
+               Catch::StartsWith("qprof: empty item '' in"));
+    CHECK_THAT(error_of({"-Zprofile-queries-events=-"}),
+               Catch::StartsWith("qprof: empty item '-'"));
+    CHECK_THAT(error_of({"-Zprofile-queries-events"}), Catch::Contains("needs a value"));
+    CHECK_THAT(error_of({"-Zprofile-queries-events=keys="}),
+               Catch::StartsWith("qprof: unknown event kind 'keys='"));
 }

@@ -126,7 +126,8 @@ TEST_CASE("profile_queries.html matches the golden file") {
 TEST_CASE("the payload's columns read back through zlib as the trace in pre-order") {
     const std::string page = html_of(compile_trace(), {6, 10});
     CHECK_THAT(page, Catch::Contains("\"threads\":[{\"name\":\"main\",\"nodes\":28,\"bytes\":{"
-                                     "\"tag\":51,\"size\":28,\"dur\":72,\"gap\":68}}]"));
+                                     "\"tag\":51,\"size\":28,\"dur\":72,\"gap\":68},"
+                                     "\"cpu\":[[0,1000000],[2,17000000]]}]"));  // the activities'
     const auto columns = payload_columns(page, 28);
     REQUIRE(columns.size() == 4);  // the gap column: the next test
     using Column = std::vector<std::uint64_t>;

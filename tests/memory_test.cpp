@@ -191,3 +191,43 @@ TEST_CASE("memory: qprof summarize --json gives the bytes of a saved run exactly
     CHECK(json_text(row("outer"), "") == text(e.outer_total));
 }
 #endif
+
+#ifdef QPROF_TOOL
+// An activity recording memory writes its memory record and then its cpu record (kind 7 after
+// kind 16): both reach the live trace and a saved run's summary.
+TEST_CASE("memory: an activity keeps its CPU time next to its memory") {
+    qprof::test::TempDir dir;
+    qprof::SessionOptions options = memory_options();
+    options.reporters = {"raw"};
+    options.output_dir = dir.path().string();
+    qprof::Trace trace;
+    {
+        qprof::Session session{std::move(options)};
+        {
+            PROFILE_ACTIVITY("memory pass");
+            outer();
+        }
+        session.finish();
+        trace = session.trace();
+    }
+    memo().clear();
+    const auto& pass = totals_of(trace, "memory pass");
+    CHECK(pass.cpu_ns > 0);
+    CHECK(pass.memory_total.allocations >= 9);
+    const qprof::test::CommandResult run =
+        qprof::test::run_command(std::string(QPROF_TOOL) + " summarize -q --json " +
+                                     (dir.path() / "profile_queries.qprof").string(),
+                                 dir);
+    REQUIRE(run.status == 0);
+    const auto doc = qprof::test::json::parse(run.out);
+    bool found = false;
+    for (const auto& item : doc["providers"].items) {
+        if (item["provider"].text == "memory pass") {
+            found = true;
+            CHECK(item["cpu_ns"].text != "null");
+            CHECK(item["allocations"].text == std::to_string(pass.memory_total.allocations));
+        }
+    }
+    CHECK(found);
+}
+#endif

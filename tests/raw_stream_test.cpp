@@ -38,6 +38,17 @@ void compile(int items) {
     }
 }
 
+// Activities with arguments and CPU times, and regions: what format 1.2 added.
+void passes(int units) {
+    PROFILE_ACTIVITY("code generation");
+    for (int unit = 0; unit < units; ++unit) {
+        PROFILE_ACTIVITY_ARG("codegen unit", "unit " + std::to_string(unit));
+        qprof::enter_region(unit % 2 == 0 ? "even" : "odd");
+        PROFILE_QUERY(codegen, unit);
+    }
+    qprof::enter_region("after the units");
+}
+
 struct Run {
     TempDir live;
     qprof::SessionOptions options;
@@ -106,6 +117,45 @@ TEST_CASE("reports made from the raw stream equal the live ones, keys and option
         compile(200);
     }
     check_round_trip(live, options);
+}
+
+TEST_CASE("activities' arguments and CPU times, and regions, survive the raw stream") {
+    TempDir live;
+    std::vector<std::string> reporters = kReporters;
+    reporters.push_back("keys");
+    qprof::SessionOptions options = raw_options(live, false, reporters);
+    options.report.folded_args = true;
+    {
+        qprof::test::ManualClock clock;
+        qprof::Session session{options};
+        passes(4);
+    }
+    check_round_trip(live, options);
+    qprof::detail::ReadResult read = read_raw(live);
+    REQUIRE(read.runs.size() == 1);
+    const qprof::Trace trace = qprof::detail::complete_trace(std::move(read.runs[0].inputs));
+    // 1.5 ms each: half the 3 ms of the region's and the query's clock reads in between.
+    CHECK(qprof::test::totals_of(trace, "codegen unit").cpu_ns == 6'000'000);
+    CHECK(qprof::test::totals_of(trace, "even").is_region);
+    CHECK(qprof::test::tree_text(trace) ==
+          "@code generation(@codegen unit(@even(codegen)) @codegen unit(@odd(codegen)) "
+          "@codegen unit(@even(codegen)) @codegen unit(@odd(codegen)) @after the units)");
+    CHECK(trace.name_of(trace.threads[0], 2) == "codegen unit(unit 0)");
+}
+
+TEST_CASE("a stream written in format 1.1 still reads") {
+    const std::string bytes =
+        read_file(qprof::test::test_source_file("fuzz/corpus/process-block.qprof"));
+    REQUIRE(bytes.size() > 32);
+    REQUIRE(bytes[14] == 1);  // minor 1
+    qprof::detail::ReadResult read = qprof::detail::read_stream(
+        {reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()},
+        {.keep_nodes = true, .progress = {}});
+    CHECK(read.diagnostics.empty());
+    REQUIRE(read.runs.size() == 1);
+    const qprof::Trace trace = qprof::detail::complete_trace(std::move(read.runs[0].inputs));
+    CHECK(trace.events > 0);
+    CHECK_FALSE(trace.runs[0].argv.empty());
 }
 
 TEST_CASE("the round trip holds with threads named late, threads ended early and open scopes") {
@@ -189,4 +239,48 @@ TEST_CASE("a raw stream whose name is taken goes to a unique name, never into th
     CHECK(std::filesystem::is_regular_file(dir.path() / (unique + ".counts.txt")));
     qprof::Session next{qprof::test::recording_options()};  // recording was not left on
     CHECK(next.recording());
+}
+
+TEST_CASE("what a run left out travels in the stream: its reports say it off-line too") {
+    TempDir live;
+    std::vector<std::string> reporters = kReporters;
+    reporters.push_back("keys");
+    qprof::SessionOptions options = raw_options(live, true, reporters);
+    options.events.hits = false;
+    options.events.loads = false;
+    options.events.excluded = {"type_of"};
+    options.events.key_providers = {"typeck", "by_name"};
+    {
+        qprof::test::ManualClock clock;
+        qprof::Session session{options};
+        compile(50);
+    }
+    check_round_trip(live, options);
+    qprof::detail::ReadResult read = read_raw(live);
+    REQUIRE(read.runs.size() == 1);
+    CHECK(read.runs[0].inputs.selection == options.events);
+    const qprof::Trace trace = qprof::detail::complete_trace(std::move(read.runs[0].inputs));
+    CHECK(trace.selection.left_out(true) ==
+          "hits, loads; providers type_of; keys only of typeck, by_name");
+    for (const qprof::ProviderTotals& provider : trace.providers) {
+        INFO(provider.provider);
+        CHECK(provider.hits == 0);
+        CHECK(provider.load_ns == 0);
+        CHECK(provider.provider != "type_of");
+    }
+}
+
+TEST_CASE("a stream of format 1.1, which has no SELECTION block, reads as recording everything") {
+    const std::string bytes =
+        read_file(std::filesystem::path{QPROF_CORPUS_DIR} / "process-block.qprof");
+    REQUIRE(bytes.size() > 32);
+    CHECK(bytes[14] == 1);  // minor 1
+    const qprof::detail::ReadResult read = qprof::detail::read_stream(
+        {reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()},
+        {.keep_nodes = true, .progress = {}});
+    CHECK(read.diagnostics.empty());
+    REQUIRE(read.runs.size() == 1);
+    CHECK(read.runs[0].complete);
+    CHECK(read.runs[0].inputs.selection.everything());
+    CHECK_FALSE(read.runs[0].inputs.run.argv.empty());  // its PROCESS block still reads
 }

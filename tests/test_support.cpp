@@ -50,9 +50,15 @@ ManualClock::ManualClock(std::uint64_t step_ns) {
     g_manual_now = 0;
     g_manual_step = step_ns;
     detail::set_manual_clock(manual_now);
+    // Half the manual time, read without moving it: activities' CPU times are exact and below
+    // their wall times.
+    detail::set_manual_cpu_clock(+[] { return g_manual_now.load() / 2; });
 }
 
-ManualClock::~ManualClock() { detail::set_manual_clock(nullptr); }
+ManualClock::~ManualClock() {
+    detail::set_manual_clock(nullptr);
+    detail::set_manual_cpu_clock(nullptr);
+}
 
 TempDir::TempDir() {
     std::random_device random;
@@ -211,6 +217,10 @@ std::string without_viewer(std::string page) {
         page.replace(body, end - body, "(viewer)");
     }
     return page;
+}
+
+std::filesystem::path test_source_file(const std::string& relative) {
+    return std::filesystem::path{QPROF_GOLDEN_DIR}.parent_path() / relative;
 }
 
 void check_golden(const std::string& received, const std::string& golden) {

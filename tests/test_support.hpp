@@ -50,6 +50,9 @@ const ProviderTotals& totals_of(const Trace& trace, const std::string& provider)
 
 std::string read_file(const std::filesystem::path& path);
 
+// A file of the source tree's tests/ folder, such as "fuzz/corpus/process-block.qprof".
+std::filesystem::path test_source_file(const std::string& relative);
+
 // "provider[key]" for every node of one thread, in post-order; "provider" where it has none.
 std::vector<std::string> keyed_nodes(const Trace& trace, std::size_t thread = 0);
 

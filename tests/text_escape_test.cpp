@@ -65,7 +65,7 @@ TEST_CASE("json_string: control characters and '<' escaped, ill-formed UTF-8 as 
     CHECK(json_string("bad\xff\xe2\x82") == R"("bad\ufffd\ufffd")");
 }
 
-TEST_CASE("counts.txt: every awkward name one row of three fields (golden)") {
+TEST_CASE("counts.txt: every awkward name one row of three fields, four for an activity (golden)") {
     const std::string counts = qprof::test::report_text("counts", awkward_trace());
     qprof::test::check_golden(counts, "counts_escaping.approved.txt");
     std::istringstream lines{counts};
@@ -80,7 +80,7 @@ TEST_CASE("counts.txt: every awkward name one row of three fields (golden)") {
                 ++unescaped_commas;
             }
         }
-        CHECK(unescaped_commas == 2);
+        CHECK(unescaped_commas == (line.starts_with("pass\\none,") ? 3 : 2));  // an activity
     }
 }
 

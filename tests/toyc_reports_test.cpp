@@ -104,8 +104,12 @@ Counts read_counts(const std::string& text) {
     Counts counts;
     std::istringstream lines{text};
     for (std::string line; std::getline(lines, line);) {
-        const std::size_t duration = line.rfind(',');
-        const std::size_t count = line.rfind(',', duration - 1);
+        // provider,count,duration[,cpu]: the provider ends at the first comma not escaped.
+        std::size_t count = 0;
+        while (line[count] != ',') {
+            count += line[count] == '\\' ? 2 : 1;
+        }
+        const std::size_t duration = line.find(',', count + 1);
         counts[line.substr(0, count)] = std::stoull(line.substr(count + 1, duration - count - 1));
     }
     return counts;

@@ -14,11 +14,14 @@
 //   int main(int argc, char** argv) {
 //       qprof::Session session{argc, argv};   // run with -Z profile-queries
 //       PROFILE_ACTIVITY("parsing");          // a pass, shown as a phase
+//       PROFILE_ACTIVITY_ARG("codegen unit", unit);   // a pass per unit, told apart by it
 //       ...
 //       PROFILE_WAIT("join workers");         // waiting for other threads: not work
+//       PROFILE_REGION("dispatch");           // a phase that ends where the next begins
 //   }
 //
-// The key arguments are evaluated only while keys are recorded (-Z profile-queries-and-keys).
+// The key arguments are evaluated only while keys are recorded (-Z profile-queries-and-keys),
+// an activity's argument only while recording.
 // Building with -Dprofiling=disabled (or defining QPROF_ENABLED
 // to 0 before including this header) turns every macro into nothing.
 #pragma once
@@ -27,6 +30,7 @@
 #if QPROF_DETAIL_CXX20
 
 #include <qprof/config.hpp>
+#include <qprof/detail/region.hpp>
 #include <qprof/reporter.hpp>
 #include <qprof/session.hpp>
 #include <qprof/trace.hpp>
@@ -47,8 +51,17 @@ char keys_unused(const Keys&...);
 
 #define QPROF_KEYS_UNUSED(...) (void)sizeof(::qprof::detail::keys_unused(__VA_ARGS__))
 
+namespace qprof {
+// Regions (qprof/detail/region.hpp): enter_region("loop0") ends the region open here, if any,
+// and starts loop0; exit_region() ends it; so do the thread's end and the session's. The
+// functions record whenever a session records; PROFILE_REGION compiles out with the macros.
+using detail::enter_region;
+using detail::exit_region;
+}  // namespace qprof
+
 #if QPROF_ENABLED
 
+#include <qprof/detail/activity.hpp>
 #include <qprof/detail/key_record.hpp>
 #include <qprof/detail/recorder.hpp>
 
@@ -63,6 +76,13 @@ char keys_unused(const Keys&...);
     const ::qprof::detail::ScopeGuard QPROF_CONCAT(id, _guard) {                             \
         QPROF_CONCAT(id, _site),                                                             \
             ::qprof::detail::RecordKind::record_kind __VA_OPT__(, QPROF_KEY_FN(__VA_ARGS__)) \
+    }
+
+#define QPROF_ACTIVITY_IMPL(id, name, ...)                              \
+    static constinit ::qprof::detail::Site QPROF_CONCAT(id, _site){     \
+        name, __FILE__, __LINE__, ::qprof::detail::SiteKind::activity}; \
+    const ::qprof::detail::ActivityGuard QPROF_CONCAT(id, _guard) {     \
+        QPROF_CONCAT(id, _site) __VA_OPT__(, QPROF_KEY_FN(__VA_ARGS__)) \
     }
 
 #define QPROF_HIT_IMPL(id, name, ...)                                                \
@@ -94,9 +114,20 @@ char keys_unused(const Keys&...);
 #define PROFILE_QUERY_HIT_NAMED(name, ...) \
     QPROF_HIT_IMPL(QPROF_CONCAT(qprof_hit_, __COUNTER__), "" name __VA_OPT__(, ) __VA_ARGS__)
 
-// A pass that is not a query, timed until the end of the enclosing scope.
+// A pass that is not a query, timed until the end of the enclosing scope, with the thread
+// CPU time it took.
 #define PROFILE_ACTIVITY(name) \
-    QPROF_SCOPE_IMPL(QPROF_CONCAT(qprof_activity_, __COUNTER__), "" name, activity, activity)
+    QPROF_ACTIVITY_IMPL(QPROF_CONCAT(qprof_activity_, __COUNTER__), "" name)
+
+// A pass with an argument (a file, a module, a codegen unit), so that its runs can be told
+// apart: the argument is formatted like a key (key.hpp) and taken only while recording.
+//   PROFILE_ACTIVITY_ARG("codegen unit", unit.name);
+#define PROFILE_ACTIVITY_ARG(name, ...) \
+    QPROF_ACTIVITY_IMPL(QPROF_CONCAT(qprof_activity_, __COUNTER__), "" name, __VA_ARGS__)
+
+// A region: ends the region open here, if any (qprof::enter_region).
+#define PROFILE_REGION(name) ::qprof::enter_region(name)
+#define PROFILE_REGION_EXIT() ::qprof::exit_region()
 
 // Waiting, not work: time until the end of the enclosing scope spent waiting for other
 // threads (joining workers, a condition variable), recorded as a blocked wait of its own
@@ -113,7 +144,10 @@ char keys_unused(const Keys&...);
 #define PROFILE_QUERY_HIT(provider, ...) QPROF_KEYS_UNUSED(__VA_ARGS__)
 #define PROFILE_QUERY_HIT_NAMED(name, ...) QPROF_KEYS_UNUSED(__VA_ARGS__)
 #define PROFILE_ACTIVITY(name) (void)0
+#define PROFILE_ACTIVITY_ARG(name, ...) QPROF_KEYS_UNUSED(__VA_ARGS__)
 #define PROFILE_WAIT(name) (void)0
+#define PROFILE_REGION(name) (void)sizeof(name)
+#define PROFILE_REGION_EXIT() (void)0
 
 #endif
 

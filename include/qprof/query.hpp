@@ -259,6 +259,15 @@ void Query<Key, Value>::publish(const Key& key, Shard& shard, Pending& pending,
 template <typename Key, typename Value>
 Value Query<Key, Value>::load_or_run(const Key& key) {
 #if QPROF_ENABLED
+    if (loader_ && !detail::records(site_, detail::RecordKind::load)) {
+        // Loads left out (-Z profile-queries-events=-loads): the provider's run is still one.
+        if (std::optional<Value> loaded = loader_(key)) {
+            return std::move(*loaded);
+        }
+        const detail::ScopeGuard scope{site_, detail::RecordKind::miss,
+                                       [&](auto&& use) { use(key); }};
+        return provider_(key);
+    }
     detail::ScopeGuard scope{site_, loader_ ? detail::RecordKind::load : detail::RecordKind::miss,
                              [&](auto&& use) { use(key); }};
 #endif

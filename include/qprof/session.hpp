@@ -20,6 +20,7 @@
 #if QPROF_DETAIL_CXX20
 
 #include <memory>
+#include <qprof/detail/event_selection.hpp>
 #include <qprof/report_options.hpp>
 #include <stdexcept>
 #include <string>
@@ -66,6 +67,7 @@ struct SessionOptions {
     bool inherit_flags = true;  // -Z profile-queries-inherit=no: QPROF_FLAGS leaves the environment
     ClockChoice clock = ClockChoice::automatic;  // -Z profile-clock=tsc|steady
     ReportOptions report;                        // -Z profile-queries-important=...
+    EventSelection events;                       // -Z profile-queries-events=LIST
     bool show_help = false;                      // -Z help
     // The program's argv as parse_flags found it, recorded in the run (RunInfo::argv); when
     // empty, the session reads /proc/self/cmdline.

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <qprof/detail/event_selection.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -85,6 +86,12 @@ struct MemoryUse {
     std::int64_t retained_bytes = 0;
 };
 
+// The thread CPU time of one activity (a node), recorded at its entry and exit.
+struct ActivityCpu {
+    std::uint32_t node = 0;  // index into ThreadTrace::nodes
+    std::int64_t cpu_ns = 0;
+};
+
 struct ThreadTrace {
     std::uint32_t index = 0;
     std::uint32_t run = 0;  // into Trace::runs: the process that ran it
@@ -96,7 +103,12 @@ struct ThreadTrace {
     // With -Z profile-queries-memory, one entry per node, inclusive of its children: zero for
     // hits and unfinished scopes. Empty when memory was not recorded.
     std::vector<MemoryUse> memory;
+    // The CPU time of each activity that recorded one, by ascending node: a pass that waits
+    // shows wall time well above its CPU time. Regions and unfinished activities have none.
+    std::vector<ActivityCpu> activity_cpu;
 
+    // The thread CPU time of a node, or -1 when it recorded none.
+    std::int64_t cpu_ns(std::uint32_t node) const;
     // Top-level nodes in call order.
     std::vector<std::uint32_t> roots() const;
     // Immediate children of a node in call order.
@@ -107,8 +119,9 @@ struct ThreadTrace {
 
 struct ProviderTotals {
     std::string provider;
-    bool is_activity = false;
-    std::uint64_t count = 0;  // every node, hits included
+    bool is_activity = false;  // an activity or a region
+    bool is_region = false;    // entered with qprof::enter_region: ends when the next begins
+    std::uint64_t count = 0;   // every node, hits included
     std::uint64_t hits = 0;
     std::uint64_t misses = 0;
     std::int64_t total_ns = 0;    // inclusive; a provider re-entered inside itself counts once
@@ -119,6 +132,7 @@ struct ProviderTotals {
     // once) and self (minus what its timed children used).
     MemoryUse memory_total{};
     MemoryUse memory_self{};
+    std::int64_t cpu_ns = 0;  // activities: thread CPU time, summed over their runs
 };
 
 // One run of the program: which process it was and when it ran. Fields a stream does not carry
@@ -159,10 +173,16 @@ struct Trace {
     std::vector<std::string> key_texts;  // each distinct key text once
     bool keys_recorded = false;          // -Z profile-queries-and-keys
     bool memory_recorded = false;        // -Z profile-queries-memory: some scope carries memory
+    // What the run recorded (-Z profile-queries-events); every report states what it left out
+    // (selection.left_out(keys_recorded)). A merge holds what any run left out.
+    EventSelection selection;
 
     std::uint64_t node_count() const;
     // The key of a node as text; empty when it has none or keys were not recorded.
     std::string_view key_of(const ThreadTrace& thread, std::uint32_t node) const;
+    // The name a node is shown by: its provider's, and for an activity with an argument
+    // (PROFILE_ACTIVITY_ARG), the argument after it: "codegen unit(math)".
+    std::string name_of(const ThreadTrace& thread, std::uint32_t node) const;
     const ProviderTotals& provider_of(const Node& node) const {
         return providers[sites[node.site].provider_index];
     }

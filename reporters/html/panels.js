@@ -22,10 +22,11 @@
     const key = qp.keyText(t, n);
     let h = '<h2>' + (pinned ? 'Selected' : 'Preview') + '</h2><dl>';
     h += row('provider', 'Provider', qp.providerName(t, n));
-    if (key !== null) h += row('key', 'Key', key);
+    if (key !== null) h += row('key', outcome === qp.ACTIVITY ? 'Argument' : 'Key', key);
     h += row('outcome', 'Outcome', qp.OUTCOMES[outcome] || '?');
     h += row('inclusive', 'Inclusive time', qp.durationText(T.dur[n]));
     h += row('self', 'Self time', qp.durationText(Math.max(0, T.self[n])));
+    if (T.cpu && T.cpu.has(n)) h += row('cpu', 'CPU time', qp.durationText(T.cpu.get(n)) + ' of ' + qp.durationText(T.dur[n]) + ' wall');
     h += row('share', 'Share of busy time', qp.isWait(T, n) ? 'none: waiting is not work' : qp.percentText(qp.workOf(T, n)));
     h += row('depth', 'Depth', String(T.depth[n]));
     h += row('extent', 'Extent', qp.thousands(T.extent[n]) + (T.extent[n] === 1 ? ' child' : ' children'));

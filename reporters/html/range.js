@@ -307,10 +307,18 @@
   function rowCells(s, activity) {
     const asked = s.runs + s.hits;
     const none = '\u2013';
+    if (!qp.hitsRecorded) {
+      return cell(s.runs, qp.thousands(s.runs)) + cell(-1, none) + cell(-1, activity ? none : qp.layout.HITS_NOT_RECORDED) +
+        timeCells(s, none);
+    }
     return cell(s.runs, qp.thousands(s.runs)) + cell(s.hits, qp.thousands(s.hits)) +
       cell(asked === 0 ? -1 : Math.floor((s.hits * 1e6) / asked),
         activity ? none : qv.rateText(s.hits, asked)) +
-      cell(s.total_ns, qp.durationText(s.total_ns)) + cell(s.self_ns, qp.durationText(s.self_ns)) +
+      timeCells(s, none);
+  }
+
+  function timeCells(s, none) {
+    return cell(s.total_ns, qp.durationText(s.total_ns)) + cell(s.self_ns, qp.durationText(s.self_ns)) +
       cell(s.mean_ns, s.runs > 0 ? qp.durationText(s.mean_ns) : none) +
       cell(s.median_ns, s.runs > 0 ? qp.durationText(s.median_ns) : none) +
       cell(s.max_ns, s.runs > 0 ? qp.durationText(s.max_ns) : none) + histogramCell(s);

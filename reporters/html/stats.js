@@ -18,8 +18,8 @@
     let h = '<dl>';
     h += row('runs', 'Runs', qp.thousands(s.runs));
     if (!activity) {
-      h += row('hits', 'Hits', qp.thousands(s.hits));
-      h += row('hit-rate', 'Hit rate', qv.rateText(s.hits, s.runs + s.hits));
+      h += row('hits', 'Hits', qp.hitsRecorded ? qp.thousands(s.hits) : qp.layout.HITS_NOT_RECORDED);
+      h += row('hit-rate', 'Hit rate', qp.hitsRecorded ? qv.rateText(s.hits, s.runs + s.hits) : qp.layout.HITS_NOT_RECORDED);
     }
     if (s.waits > 0) h += row('waits', 'Waits', qp.thousands(s.waits) + ', ' + qp.durationText(s.wait_ns) + ' (not work)');
     // Shares are of work: a pass that only waited has almost none, however long it took.
@@ -27,6 +27,7 @@
     h += row('total', 'Total', qp.durationText(s.total_ns) + (work === s.total_ns ? '' : ', ' +
       qp.durationText(work) + ' of it work') + ' \u00b7 ' + qp.percentText(work));
     h += row('self', 'Self', qp.durationText(s.self_ns) + ' \u00b7 ' + qp.percentText(s.self_ns));
+    if (s.cpu_ns != null) h += row('cpu', 'CPU time', qp.durationText(s.cpu_ns) + ' of ' + qp.durationText(s.total_ns) + ' wall');
     if (s.runs > 0) {
       h += row('mean', 'Mean run', qp.durationText(s.mean_ns));
       h += row('median', 'Median run', qp.durationText(s.median_ns));
@@ -60,15 +61,22 @@
     return h + '</ol>';
   }
 
+  const keyCell = (key) => '<td><code>' + qp.escape(qp.keys[key - 1] != null ? String(qp.keys[key - 1]) : '?') + '</code></td>';
+
+  // An activity's keys are its arguments (PROFILE_ACTIVITY_ARG): its runs per argument.
   function topKeys(s, activity) {
-    if (activity) return '';
+    if (activity) {
+      if (s.keys.length === 0) return '';
+      let h = '<h3>Most-run arguments</h3><table id="top-arguments"><thead><tr><th>Argument</th><th>Runs</th></tr></thead><tbody>';
+      for (const [key, runs] of s.keys) h += '<tr>' + keyCell(key) + '<td>' + qp.thousands(runs) + '</td></tr>';
+      return h + '</tbody></table>';
+    }
     if (s.keys.length === 0) {
       return qp.keys.length === 0 ? '<p class="hint">Keys were not recorded: run with -Z profile-queries-and-keys to see the most-asked keys.</p>' : '';
     }
     let h = '<h3>Most-asked keys</h3><table id="top-keys"><thead><tr><th>Key</th><th>Asked</th><th>Hits</th></tr></thead><tbody>';
     for (const [key, asked, hits] of s.keys) {
-      const text = qp.keys[key - 1] != null ? String(qp.keys[key - 1]) : '?';
-      h += '<tr><td><code>' + qp.escape(text) + '</code></td><td>' + qp.thousands(asked) + '</td><td>' + qp.thousands(hits) + '</td></tr>';
+      h += '<tr>' + keyCell(key) + '<td>' + qp.thousands(asked) + '</td><td>' + qp.thousands(hits) + '</td></tr>';
     }
     return h + '</tbody></table>';
   }

@@ -78,13 +78,13 @@
     const outcome = qp.outcomeOf(T, n);
     const key = qp.keyText(at.t, n);
     const line = (name, value) => '<dt>' + name + '</dt><dd>' + qp.escape(value) + '</dd>';
-    let h = '<strong>' + qp.escape(qp.providerName(at.t, n)) + '</strong><dl>';
+    let h = '<strong>' + qp.escape(qp.nodeName(at.t, n)) + '</strong><dl>';
     h += line('Outcome', qp.OUTCOMES[outcome] || '?');
     if (outcome !== qp.HIT) {
       h += line('Duration', qp.durationText(T.dur[n]) + ' \u00b7 ' + qp.shareText(T, n));
       h += line('Self', qp.durationText(Math.max(0, T.self[n])));
     }
-    if (key !== null) h += line('Key', key);
+    if (key !== null) h += line(outcome === qp.ACTIVITY ? 'Argument' : 'Key', key);
     h += line('Starts at', qp.durationText(T.start[n]));
     if (qp.threads.length > 1) h += line('Thread', T.name);
     return h + '</dl>';

@@ -321,7 +321,7 @@
     }
     if (right - left < MIN_LABEL) return;
     const room = Math.floor((right - left - 6) / charWidth);
-    let text = qp.providerName(t, n);
+    let text = qp.nodeName(t, n);
     const full = text + ' ' + qp.durationText(T.dur[n]);
     if (full.length <= room) text = full;
     else if (text.length > room) text = text.slice(0, Math.max(1, room - 1)) + '\u2026';

@@ -20,9 +20,11 @@
   qp.DEEP_DEPTH = 32;
   const HIT = OUTCOMES.indexOf('hit');
   const BLOCKED = OUTCOMES.indexOf('blocked');
+  const ACTIVITY = OUTCOMES.indexOf('activity');
   qp.OUTCOMES = OUTCOMES;
   qp.HIT = HIT;
   qp.BLOCKED = BLOCKED;
+  qp.ACTIVITY = ACTIVITY;
 
   qp.outcomeOf = (T, n) => T.tag[n] & L.OUTCOME_MASK;
   qp.providerOf = (T, n) => T.tag[n] >>> L.PROVIDER_SHIFT;
@@ -191,7 +193,9 @@
           c.encoding === 'delta-varint', 'thread ' + i + "'s column " + c.name);
         columns[c.name] = out;
       }
-      return deriveThread(t.name, columns);
+      const T = deriveThread(t.name, columns);
+      T.cpu = new Map(t.cpu || []); // an activity's thread CPU time, by node
+      return T;
     });
     if (at !== bytes.length) {
       throw new Error('the columns take ' + at + ' bytes, the decompressed data ' + bytes.length);
@@ -212,9 +216,10 @@
     qp.total = Number(payload.total_ns != null ? payload.total_ns : payload.wall_ns) || 0;
     qp.wall = Number(payload.wall_ns) || 0; // the session, start to end: the timeline's extent
     qp.providers = (payload.providers || []).map((p) => ({
-      name: String(p.name), activity: !!p.activity,
+      name: String(p.name), activity: !!p.activity, region: !!p.region,
     }));
     qp.keys = payload.keys || [];
+    qp.hitsRecorded = payload.hits_recorded !== false; // -Z profile-queries-events=-hits: false
     const bytes = await inflate(columnsText, payload.compression || L.COMPRESSION);
     qp.threads = readThreads(bytes, payload.threads || []);
   };
@@ -223,12 +228,21 @@
     const p = qp.providers[qp.providerOf(qp.threads[t], n)];
     return p ? p.name : '?';
   };
-  qp.keyText = (t, n) => {
-    const T = qp.threads[t];
+  function keyOf(T, n) {
     if (!T.key || T.key[n] === 0) return null;
     const k = qp.keys[T.key[n] - 1];
     return k == null ? null : String(k);
-  };
+  }
+  qp.keyText = (t, n) => keyOf(qp.threads[t], n);
+  // The name a node is shown by: an activity's argument follows its name, as in C++'s
+  // Trace::name_of: "codegen unit(math)".
+  function nameOf(T, n) {
+    const p = qp.providers[qp.providerOf(T, n)];
+    const name = p ? p.name : '?';
+    const argument = qp.outcomeOf(T, n) === ACTIVITY ? keyOf(T, n) : null;
+    return argument === null ? name : name + '(' + argument + ')';
+  }
+  qp.nodeName = (t, n) => nameOf(qp.threads[t], n);
 
   // ---- numbers as the C++ side prints them (reporters/viewer_common/format.js) ----
 
@@ -270,8 +284,7 @@
   // A node's share is of its work; a wait has none (shareText).
   qp.labelOf = function labelOf(T, n) {
     if (!qp.isImportant(T, n) || qp.isHit(T, n)) return null;
-    const p = qp.providers[qp.providerOf(T, n)];
-    return (p ? p.name : '?') + ' \u00b7 ' + qp.durationText(T.dur[n]) + ' \u00b7 ' + qp.shareText(T, n);
+    return nameOf(T, n) + ' \u00b7 ' + qp.durationText(T.dur[n]) + ' \u00b7 ' + qp.shareText(T, n);
   };
 
   // ' · P' when every top-level node of the run is provider P, ' · mostly P' when P has at

@@ -71,7 +71,7 @@
     const n = numAttr(el, 'data-n');
     const outcome = qp.OUTCOMES[qp.outcomeOf(T, n)] || 'miss';
     const share = qp.isHit(T, n) ? '' : qp.isWait(T, n) ? ', waiting' : ', ' + qp.shareText(T, n) + ' of busy time';
-    return qp.providerName(t, n) + ', ' + outcome + share;
+    return qp.nodeName(t, n) + ', ' + outcome + share;
   }
 
   // Only the selection, the tree's one tab stop, carries tree-item semantics; stamping every

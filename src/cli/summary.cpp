@@ -44,14 +44,14 @@ std::int64_t summed_self_ns(const Trace& trace) {
     return sum;
 }
 
-SummaryRow row_of(const ProviderTotals& provider, std::int64_t summed_self) {
+SummaryRow row_of(const ProviderTotals& provider, std::int64_t summed_self, bool hits_recorded) {
     SummaryRow row;
     row.provider = &provider;
     if (summed_self > 0) {
         row.self_percent =
             100.0 * static_cast<double>(provider.self_ns) / static_cast<double>(summed_self);
     }
-    if (!provider.is_activity && provider.count > 0) {
+    if (!provider.is_activity && provider.count > 0 && hits_recorded) {
         row.hit_rate = static_cast<double>(provider.hits) / static_cast<double>(provider.count);
     }
     return row;
@@ -89,17 +89,19 @@ std::string share_text(std::int64_t part, std::int64_t whole) {
     return part > 0 ? detail::html::percent_text(part, whole) : "0.0 %";
 }
 
-std::vector<std::string> table_cells(const SummaryRow& row, std::int64_t summed_self, bool memory) {
+std::vector<std::string> table_cells(const SummaryRow& row, std::int64_t summed_self,
+                                     bool hits_recorded, bool memory) {
     const ProviderTotals& p = *row.provider;
     const std::string hit_rate = row.hit_rate ? share_text(static_cast<std::int64_t>(p.hits),
                                                            static_cast<std::int64_t>(p.count))
                                               : "\u2014";
-    std::vector<std::string> cells{provider_label(p.provider, p.is_activity),
+    std::vector<std::string> cells{provider_label(p.provider, p.is_activity, p.is_region),
                                    ms_text(p.self_ns),
                                    share_text(p.self_ns, summed_self),
                                    ms_text(p.total_ns),
+                                   p.is_activity && !p.is_region ? ms_text(p.cpu_ns) : "\u2014",
                                    detail::with_thousands(p.count),
-                                   detail::with_thousands(p.hits),
+                                   hits_recorded ? detail::with_thousands(p.hits) : "\u2014",
                                    hit_rate,
                                    ms_text(p.blocked_ns),
                                    ms_text(p.load_ns)};
@@ -120,6 +122,7 @@ TextTable summary_table(bool memory) {
                                            {"self ms"},
                                            {"self %"},
                                            {"total ms"},
+                                           {"cpu ms"},
                                            {"count"},
                                            {"hits"},
                                            {"hit rate"},
@@ -145,6 +148,12 @@ void write_totals_line(const Trace& trace, std::size_t hidden, const SummaryOpti
         out << hidden << (hidden == 1 ? " provider" : " providers") << " with "
             << json_number(*options.percent_above) << " % of the self time or less not shown\n";
     }
+    if (const std::string left_out = trace.selection.left_out(trace.keys_recorded);
+        !left_out.empty()) {
+        out << "not recorded: " << detail::text_field(left_out)
+            << (trace.selection.hits ? "" : " (hits and hit rates are unknown, shown as \u2014)")
+            << '\n';
+    }
 }
 
 void append_memory_json(std::string& json, std::string_view prefix, const MemoryUse& use) {
@@ -154,10 +163,49 @@ void append_memory_json(std::string& json, std::string_view prefix, const Memory
     json += field + "retained_bytes\":" + std::to_string(use.retained_bytes);
 }
 
-void append_json_row(std::string& json, const SummaryRow& row, bool memory) {
+// The time spent in regions, every thread's summed: what each region's share is of.
+std::int64_t region_ns(const Trace& trace) {
+    std::int64_t sum = 0;
+    for (const ProviderTotals& provider : trace.providers) {
+        sum += provider.is_region ? provider.total_ns : 0;
+    }
+    return sum;
+}
+
+// Each region's share of the time spent in regions, largest first (the JIT profiler's "time
+// spent in which loops"); nothing when the run entered none.
+void write_regions(const Trace& trace, std::ostream& out) {
+    const std::int64_t in_regions = region_ns(trace);
+    std::vector<const ProviderTotals*> regions;
+    for (const ProviderTotals& provider : trace.providers) {
+        if (provider.is_region) {
+            regions.push_back(&provider);
+        }
+    }
+    if (regions.empty()) {
+        return;
+    }
+    std::stable_sort(regions.begin(), regions.end(), [](const auto* a, const auto* b) {
+        return a->total_ns != b->total_ns ? a->total_ns > b->total_ns : a->provider < b->provider;
+    });
+    using Align = TextTable::Align;
+    TextTable table{{{"region", Align::left}, {"total ms"}, {"share"}, {"runs"}}};
+    for (const ProviderTotals* region : regions) {
+        table.add_row({detail::text_field(region->provider), ms_text(region->total_ns),
+                       share_text(region->total_ns, in_regions),
+                       detail::with_thousands(region->count)});
+    }
+    out << '\n';
+    table.write(out);
+    out << "regions: " << ms_text(in_regions) << " ms in all, every thread's summed\n\n";
+}
+
+void append_json_row(std::string& json, const SummaryRow& row, std::int64_t in_regions,
+                     bool memory) {
     const ProviderTotals& p = *row.provider;
     json += "{\"provider\":" + detail::json_string(p.provider);
     json += p.is_activity ? ",\"activity\":true" : ",\"activity\":false";
+    json += p.is_region ? ",\"region\":true" : ",\"region\":false";
     json += ",\"self_ns\":" + std::to_string(p.self_ns);
     json += ",\"self_percent\":" + json_number(row.self_percent);
     json += ",\"total_ns\":" + std::to_string(p.total_ns);
@@ -166,6 +214,12 @@ void append_json_row(std::string& json, const SummaryRow& row, bool memory) {
     json += ",\"hit_rate\":" + (row.hit_rate ? json_number(*row.hit_rate) : "null");
     json += ",\"blocked_ns\":" + std::to_string(p.blocked_ns);
     json += ",\"load_ns\":" + std::to_string(p.load_ns);
+    json += ",\"cpu_ns\":" +
+            (p.is_activity && !p.is_region ? std::to_string(p.cpu_ns) : std::string{"null"});
+    json += ",\"region_percent\":" + (p.is_region && in_regions > 0
+                                          ? json_number(100.0 * static_cast<double>(p.total_ns) /
+                                                        static_cast<double>(in_regions))
+                                          : std::string{"null"});
     if (memory) {
         append_memory_json(json, "", p.memory_total);
         append_memory_json(json, "self_", p.memory_self);
@@ -179,10 +233,12 @@ CommandSpec summarize_command() {
     return {
         "summarize",
         "Prints where the time of a saved run went: one row per provider, activities marked "
-        "\"(activity)\", with its self time (its own, without the queries it asked), its "
-        "share of all self time, its total time, how often it was asked, its hits and hit "
-        "rate, and the time it spent blocked on other threads and loading from a persistent "
-        "cache. Under the table: the run's program, command line, directory, host, start and "
+        "\"(activity)\" and regions \"(region)\", with its self time (its own, without the "
+        "queries it asked), its share of all self time, its total time, an activity's thread "
+        "CPU time, how often it was asked, its hits and hit rate, and the time it spent blocked "
+        "on other threads and loading from a persistent cache; then each region's share of the "
+        "time spent in regions. Under the table: the run's program, command line, directory, host, "
+        "start and "
         "end time and peak memory. Times are in milliseconds; with --json, in nanoseconds.",
         {{"sort", 0, "KEY", "order of the rows, largest first; name sorts A to Z", sort_names()},
          {"percent-above", 0, "P", "only the providers with more than P % of the self time"},
@@ -216,7 +272,7 @@ std::vector<SummaryRow> summary_rows(const Trace& trace, const SummaryOptions& o
     const std::int64_t summed_self = summed_self_ns(trace);
     std::vector<SummaryRow> rows;
     for (const ProviderTotals& provider : trace.providers) {
-        SummaryRow row = row_of(provider, summed_self);
+        SummaryRow row = row_of(provider, summed_self, trace.selection.hits);
         if (!options.percent_above || row.self_percent > *options.percent_above) {
             rows.push_back(row);
         }
@@ -232,9 +288,10 @@ void write_summary_text(const Trace& trace, const SummaryOptions& options, std::
     const std::vector<SummaryRow> rows = summary_rows(trace, options);
     TextTable table = summary_table(trace.memory_recorded);
     for (const SummaryRow& row : rows) {
-        table.add_row(table_cells(row, summed_self, trace.memory_recorded));
+        table.add_row(table_cells(row, summed_self, trace.selection.hits, trace.memory_recorded));
     }
     table.write(out);
+    write_regions(trace, out);
     write_totals_line(trace, trace.providers.size() - rows.size(), options, out);
 }
 
@@ -245,12 +302,14 @@ void write_summary_json(const Trace& trace, const SummaryOptions& options, std::
     json += ",\"program\":" + detail::json_string(trace.program);
     json += ",\"pid\":" + std::to_string(trace.pid);
     json += "," + runs_json(trace);
+    json +=
+        ",\"not_recorded\":" + detail::json_string(trace.selection.left_out(trace.keys_recorded));
     json += ",\"total_self_ns\":" + std::to_string(summed_self_ns(trace));
     json += ",\"providers\":[";
     const std::vector<SummaryRow> rows = summary_rows(trace, options);
     for (std::size_t i = 0; i < rows.size(); ++i) {
         json += i > 0 ? ",\n" : "\n";
-        append_json_row(json, rows[i], trace.memory_recorded);
+        append_json_row(json, rows[i], region_ns(trace), trace.memory_recorded);
     }
     out << json << "]}\n";
 }
@@ -265,9 +324,9 @@ void write_summary(const Trace& trace, const SummaryOptions& options, std::ostre
     }
 }
 
-std::string provider_label(std::string_view provider, bool is_activity) {
+std::string provider_label(std::string_view provider, bool is_activity, bool is_region) {
     const std::string name = detail::text_field(provider);
-    return is_activity ? name + " (activity)" : name;
+    return is_region ? name + " (region)" : is_activity ? name + " (activity)" : name;
 }
 
 std::string kib_text(std::int64_t bytes) {

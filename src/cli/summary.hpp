@@ -5,23 +5,31 @@
 //   const SummaryOptions options = summary_options(args);   // throws UsageError
 //   write_summary(trace, options, std::cout);
 //
-// The table: provider (an activity with a trailing " (activity)"), self ms, self % (of the
-// summed self time of every provider), total ms, count, hits, hit rate, blocked ms, load ms;
-// times in milliseconds with 3 decimals; then a line with the wall time, events and threads.
+// The table: provider (an activity with a trailing " (activity)", a region " (region)"), self
+// ms, self % (of the summed self time of every provider), total ms, cpu ms (an activity's
+// thread CPU time; — for others), count, hits, hit rate, blocked ms, load ms; times in
+// milliseconds with 3 decimals. Then, when the run entered regions, a table of each region's
+// total time and share of the time in regions; then a line with the wall time, events and
+// threads, and one with what the run did not record (-Z profile-queries-events), if anything;
+// hits and hit rates show as "—" when hits were not recorded.
 //
 // The JSON (--json), one provider a line, times in integer nanoseconds:
 //   {"wall_ns":N,"events":N,"threads":N,"program":S,"pid":N,"runs":[RUN,...],
-//    "total_self_ns":N,"providers":[
-//   {"provider":S,"activity":B,"self_ns":N,"self_percent":X,"total_ns":N,"count":N,"hits":N,
-//    "hit_rate":X|null,"blocked_ns":N,"load_ns":N[,MEMORY]},
+//    "not_recorded":S,"total_self_ns":N,"providers":[
+//   {"provider":S,"activity":B,"region":B,"self_ns":N,"self_percent":X,"total_ns":N,"count":N,
+//    "hits":N,"hit_rate":X|null,"blocked_ns":N,"load_ns":N,"cpu_ns":N|null,
+//    "region_percent":X|null[,MEMORY]},
 //   ...]}
 // MEMORY, when the run recorded memory (-Z profile-queries-memory), in bytes:
 //   "allocated_bytes":N,"allocations":N,"retained_bytes":N, then the same prefixed "self_":
 //   inclusive (a provider re-entered inside itself counted once), then without its children's.
 //   The table then has the same six columns, self first, in KiB.
 // self_percent is 0..100 (of total_self_ns), hit_rate 0..1 (hits / count; null for an activity
-// or a provider never asked), both rounded to 3 decimals; rows in the order and with the filter
-// of the table. RUN is described in run_summary.hpp; --by-process writes those instead.
+// or a provider never asked, or when hits were not recorded), region_percent 0..100 (of the
+// time in regions; null but for a region), all rounded to 3 decimals; cpu_ns is null but for an
+// activity; not_recorded is what -Z profile-queries-events left out ("" when nothing); rows in
+// the order and with the filter of the table. RUN is described in run_summary.hpp; --by-process
+// writes those instead.
 #pragma once
 
 #include <cstdint>
@@ -66,8 +74,8 @@ void write_summary(const Trace& trace, const SummaryOptions& options, std::ostre
 // Formatting shared with qprof diff.
 
 // A provider's name in a text table: a text_field (so a line feed in it cannot split the row),
-// with " (activity)" after an activity's.
-std::string provider_label(std::string_view provider, bool is_activity);
+// with " (activity)" after an activity's, " (region)" after a region's.
+std::string provider_label(std::string_view provider, bool is_activity, bool is_region = false);
 
 std::string ms_text(std::int64_t ns);                   // 1234567891 -> "1,234.568"
 std::string kib_text(std::int64_t bytes);               // 1536 -> "1.5"

@@ -55,4 +55,8 @@ bool tsc_is_usable();
 
 std::uint64_t steady_ns();
 
+// The CPU time this thread has used, in ns (CLOCK_THREAD_CPUTIME_ID: a system call's worth,
+// read for activities only).
+std::uint64_t thread_cpu_ns();
+
 }  // namespace qprof::detail

@@ -1,4 +1,5 @@
-// Keys in the event stream, written only with -Z profile-queries-and-keys.
+// Keys in the event stream, written with -Z profile-queries-and-keys, and for every activity
+// that has an argument (PROFILE_ACTIVITY_ARG: the argument is the activity's key).
 //
 //   ScopeGuard scope{site, RecordKind::miss, [&](auto&& use) { use(id); }};   // key taken lazily
 //
@@ -159,7 +160,10 @@ void write_key_record(ThreadState& t, const Key& key) {
 template <typename KeyFn>
 void record_hit(Site& site, KeyFn&& key) {
     if (ThreadState* t = recording_thread()) {
-        if (g_record_keys) [[unlikely]] {
+        if (!selected(site, t->generation, RecordKind::hit)) [[unlikely]] {
+            return;
+        }
+        if (g_record_keys && selected(site, t->generation, RecordKind::key)) [[unlikely]] {
             key([t, &site](const auto& k) {
                 // The key and the hit in one reservation: a hit has nothing in between.
                 using Key = std::decay_t<decltype(k)>;
@@ -177,8 +181,15 @@ void record_hit(Site& site, KeyFn&& key) {
 template <typename KeyFn>
 ScopeGuard::ScopeGuard(Site& site, RecordKind kind, KeyFn&& key) {
     if (ThreadState* t = recording_thread()) {
-        if (g_record_keys && t->depth < kMaxRecordedDepth) [[unlikely]] {
-            // not for a scope too deep to be recorded
+        if (!selected(site, t->generation, kind)) [[unlikely]] {
+            return;
+        }
+        // An activity's key is its argument, recorded whenever the activity is; a query's key
+        // only with -Z profile-queries-and-keys, and when the selection keeps its keys. Not for
+        // a scope too deep to be recorded.
+        if ((kind == RecordKind::activity ||
+             (g_record_keys && selected(site, t->generation, RecordKind::key))) &&
+            t->depth < kMaxRecordedDepth) [[unlikely]] {
             key([t](const auto& k) { write_key_record(*t, k); });
         }
         enter(*t, site, kind);
@@ -190,7 +201,7 @@ ScopeGuard::ScopeGuard(Site& site, RecordKind kind, KeyFn&& key) {
 template <typename Key>
 decltype(auto) make_key(const Key& key) {
     if constexpr (std::is_array_v<Key>) {
-        return static_cast<std::decay_t<Key>>(key);
+        return static_cast<const std::remove_extent_t<Key>*>(key);  // Key is char[N], not const
     } else {
         return (key);
     }

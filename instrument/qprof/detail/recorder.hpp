@@ -28,6 +28,7 @@ enum class RecordKind : std::uint8_t {
     blocked = 4,
     load = 5,
     key = 6,  // the key of the next record at the same depth (see key_record.hpp)
+    cpu = 7,  // the thread CPU time of the activity record before it (see activity.hpp)
     // Memory used in the timed record right before it (-Z profile-queries-memory): its head
     // as that record's, then allocated bytes, allocations and freed bytes. A number apart from
     // the others, which other record kinds may take.
@@ -50,9 +51,16 @@ constexpr std::uint32_t head_depth(std::uint64_t head) {
     return static_cast<std::uint32_t>(head >> 32) & kDepthMask;
 }
 constexpr std::uint32_t head_site(std::uint64_t head) { return static_cast<std::uint32_t>(head); }
+// A record kind's bit in a site's selection.
+constexpr std::uint64_t kind_bit(RecordKind kind) {
+    return std::uint64_t{1} << static_cast<unsigned>(kind);
+}
 // Words of a record other than a key record (whose length depends on the key type).
 constexpr std::uint32_t record_words(RecordKind kind) {
-    return kind == RecordKind::hit ? 1 : kind == RecordKind::memory ? 4 : 3;
+    return kind == RecordKind::hit      ? 1
+           : kind == RecordKind::cpu    ? 2
+           : kind == RecordKind::memory ? 4
+                                        : 3;
 }
 
 struct Chunk {
@@ -73,6 +81,8 @@ struct OpenFrame {
     std::uint64_t start;
 };
 inline constexpr std::uint32_t kOpenFrames = 128;
+// Regions open at once on a thread, each inside a scope entered in the one before (region.hpp).
+inline constexpr std::uint32_t kOpenRegions = 16;
 
 struct ThreadRecord;
 
@@ -83,10 +93,15 @@ struct ThreadState {
     std::uint32_t generation;  // the session this thread's chunk belongs to
     std::uint32_t depth;
     OpenFrame open[kOpenFrames];
+    std::uint32_t regions;                     // open regions, each a frame of `open`
+    std::uint32_t region_depth[kOpenRegions];  // their depths, innermost last
 };
 
 // The recording session's generation; 0 while nothing records.
 extern std::atomic<std::uint32_t> g_generation;
+// Set in the generation of a session that leaves events out (-Z profile-queries-events), so
+// that a session recording everything skips the per-site check on a value already in hand.
+inline constexpr std::uint32_t kSelectingGeneration = 1u << 31;
 // Whether keys are recorded (-Z profile-queries-and-keys). Set before recording begins.
 extern bool g_record_keys;
 extern thread_local constinit ThreadState t_state __attribute__((tls_model("initial-exec")));
@@ -95,6 +110,26 @@ extern thread_local constinit ThreadState t_state __attribute__((tls_model("init
 // Both return false when the event must not be recorded (no session, or the thread is exiting).
 bool attach_thread(ThreadState& t, std::uint32_t generation);
 bool swap_full_chunk(ThreadState& t);
+// Ends the regions open at `depth` and deeper at `end_tick` (a scope around them is ending).
+void close_regions(ThreadState& t, std::uint32_t depth, std::uint64_t end_tick);
+
+// What this session records at a site, as Site::selection holds it: computed from the site's
+// name and the session's EventSelection once per site and session.
+std::uint64_t select_site(Site& site, std::uint32_t generation);
+
+// Whether the session records `kind` at `site` (-Z profile-queries-events). A session that
+// records everything pays one test of its generation; one that leaves events out, a load of
+// the site's selection, computed again once per site and session.
+inline bool selected(Site& site, std::uint32_t generation, RecordKind kind) {
+    if ((generation & kSelectingGeneration) == 0) [[likely]] {
+        return true;
+    }
+    std::uint64_t selection = site.selection.load(std::memory_order_relaxed);
+    if (selection >> 32 != generation) [[unlikely]] {
+        selection = select_site(site, generation);
+    }
+    return (selection & kind_bit(kind)) != 0;
+}
 
 // The calling thread's state, joined to the recording session; null when none records.
 inline ThreadState* recording_thread() {
@@ -109,6 +144,13 @@ inline ThreadState* recording_thread() {
         }
     }
     return &t;
+}
+
+// Whether a record of `kind` at `site` would be recorded now, for a caller that chooses
+// between scopes (a Query's load, left out, is timed as the miss that may follow it).
+inline bool records(Site& site, RecordKind kind) {
+    ThreadState* t = recording_thread();
+    return t != nullptr && selected(site, t->generation, kind);
 }
 
 // Room for a record of `words` words in the thread's chunk, or null when the session has
@@ -143,7 +185,9 @@ inline void write_hit(ThreadState& t, Site& site) {
 
 inline void record_hit(Site& site) {
     if (ThreadState* t = recording_thread()) {
-        write_hit(*t, site);
+        if (selected(site, t->generation, RecordKind::hit)) [[likely]] {
+            write_hit(*t, site);
+        }
     }
 }
 
@@ -157,10 +201,13 @@ class ScopeGuard {
   public:
     ScopeGuard(Site& site, RecordKind kind) {
         if (ThreadState* t = recording_thread()) {
-            enter(*t, site, kind);
+            if (selected(site, t->generation, kind)) [[likely]] {
+                enter(*t, site, kind);
+            }
         }
     }
-    // With a key, taken only while keys are recorded: key(use) calls use(the key).
+    // With a key, taken only while keys are recorded (an activity's argument: while recording):
+    // key(use) calls use(the key).
     template <typename KeyFn>
     ScopeGuard(Site& site, RecordKind kind, KeyFn&& key);
     ~ScopeGuard() {
@@ -172,6 +219,8 @@ class ScopeGuard {
     ScopeGuard& operator=(const ScopeGuard&) = delete;
     ScopeGuard(ScopeGuard&&) = delete;
     ScopeGuard& operator=(ScopeGuard&&) = delete;
+
+    bool recording() const { return head_ != 0; }
 
     // What the scope turned out to be, e.g. a load that found nothing and became a miss.
     void set_kind(RecordKind kind) {
@@ -185,7 +234,8 @@ class ScopeGuard {
     }
 
   private:
-    // On a thread attached to the current session.
+    // On a thread attached to the current session, for a kind it records. A scope left out
+    // opens no depth: what it asks is recorded as its caller's.
     void enter(ThreadState& t, Site& site, RecordKind kind) {
         if (t.depth >= kMaxRecordedDepth) [[unlikely]] {
             warn_limit(Limit::depth);
@@ -204,38 +254,64 @@ class ScopeGuard {
         }
     }
 
-    void leave() {
+    void leave() { finish<false>(0); }
+
+    // Writes the scope's record; an activity's CPU time follows it in a cpu record.
+    template <bool kWithCpu>
+    void finish(std::uint64_t cpu_ns) {
         const std::uint64_t end = now();
         ThreadState& t = t_state;
         if (t.generation != generation_) [[unlikely]] {
             return;  // a newer session began inside this scope; it is not part of that one
         }
-        --t.depth;
         if (memory_) [[unlikely]] {
-            leave_with_memory(t, end);
+            finish_with_memory<kWithCpu>(t, end, cpu_ns);
             return;
         }
-        if (std::uint64_t* pos = reserve_words(t, 3)) {
+        const std::uint32_t depth = head_depth(head_);
+        if (t.depth != depth + 1) [[unlikely]] {
+            close_regions(t, depth + 1, end);  // regions entered inside this scope end with it
+        }
+        t.depth = depth;
+        constexpr std::uint32_t kWords = kWithCpu ? 5 : 3;
+        if (std::uint64_t* pos = reserve_words(t, kWords)) {
             pos[0] = head_;
             pos[1] = start_;
             pos[2] = end;
-            publish(t, pos + 3);
+            if constexpr (kWithCpu) {
+                pos[3] = record_head(RecordKind::cpu, depth, 0);
+                pos[4] = cpu_ns;
+            }
+            publish(t, pos + kWords);
         }
     }
+    friend class ActivityGuard;
 
-    // The timed record and its memory record, published together so that no reader sees one
-    // without the other.
-    void leave_with_memory(ThreadState& t, std::uint64_t end) {
-        const AllocationCounters at_exit = t_allocations;  // before a new chunk is allocated
-        if (std::uint64_t* pos = reserve_words(t, 7)) {
+    // The timed record, its memory record right after it and, for an activity, its cpu record
+    // last, all published together so that no reader sees one without the others.
+    template <bool kWithCpu>
+    void finish_with_memory(ThreadState& t, std::uint64_t end, std::uint64_t cpu_ns) {
+        // Before regions are closed or a new chunk is allocated.
+        const AllocationCounters at_exit = t_allocations;
+        const std::uint32_t depth = head_depth(head_);
+        if (t.depth != depth + 1) [[unlikely]] {
+            close_regions(t, depth + 1, end);  // regions entered inside this scope end with it
+        }
+        t.depth = depth;
+        constexpr std::uint32_t kWords = kWithCpu ? 9 : 7;
+        if (std::uint64_t* pos = reserve_words(t, kWords)) {
             pos[0] = head_;
             pos[1] = start_;
             pos[2] = end;
-            pos[3] = record_head(RecordKind::memory, head_depth(head_), head_site(head_));
+            pos[3] = record_head(RecordKind::memory, depth, head_site(head_));
             pos[4] = at_exit.allocated_bytes - memory_at_entry_.allocated_bytes;
             pos[5] = at_exit.allocations - memory_at_entry_.allocations;
             pos[6] = at_exit.freed_bytes - memory_at_entry_.freed_bytes;
-            publish(t, pos + 7);
+            if constexpr (kWithCpu) {
+                pos[7] = record_head(RecordKind::cpu, depth, 0);
+                pos[8] = cpu_ns;
+            }
+            publish(t, pos + kWords);
         }
     }
 

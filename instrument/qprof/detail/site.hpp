@@ -12,7 +12,8 @@
 
 namespace qprof::detail {
 
-enum class SiteKind : std::uint8_t { query, activity };
+// A region (qprof::enter_region) is an activity that ends when the next region begins.
+enum class SiteKind : std::uint8_t { query, activity, region };
 
 struct Site {
     const char* provider;
@@ -20,6 +21,9 @@ struct Site {
     std::uint32_t line;
     SiteKind kind;
     std::atomic<std::uint32_t> id{0};  // 0 until registered; ids start at 1
+    // What the current session records here: its generation in the high half, a bit per
+    // record kind in the low (select_site in recorder.hpp). 0 until the site is first used.
+    std::atomic<std::uint64_t> selection{0};
 
     constexpr Site(const char* provider_name, const char* file_name, std::uint32_t line_number,
                    SiteKind site_kind)
