@@ -14,6 +14,8 @@ namespace qprof::detail {
 
 std::atomic<std::uint32_t> g_generation{0};
 thread_local constinit ThreadState t_state{};
+std::atomic<bool> g_record_memory{false};
+thread_local constinit AllocationCounters t_allocations{};
 
 namespace {
 
@@ -286,7 +288,8 @@ std::uint64_t select_site(Site& site, std::uint32_t generation) {
     return selection;
 }
 
-RecordingStart begin_recording(ClockKind clock, bool record_keys, const EventSelection& events) {
+RecordingStart begin_recording(ClockKind clock, bool record_keys, bool record_memory,
+                               const EventSelection& events) {
     install_fork_handlers();
     Registry& reg = registry();
     std::lock_guard lock{reg.mutex};
@@ -308,11 +311,15 @@ RecordingStart begin_recording(ClockKind clock, bool record_keys, const EventSel
     reg.names.clear();
     reg.session_thread = std::this_thread::get_id();
     const RecordingStart start{reg.active_generation, now(), steady_ns()};
+    g_record_memory.store(record_memory, std::memory_order_relaxed);
     g_generation.store(reg.active_generation, std::memory_order_release);
     return start;
 }
 
-void stop_recording() { g_generation.store(0, std::memory_order_release); }
+void stop_recording() {
+    g_generation.store(0, std::memory_order_release);
+    g_record_memory.store(false, std::memory_order_relaxed);
+}
 
 void end_recording() {
     Registry& reg = registry();

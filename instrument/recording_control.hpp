@@ -18,10 +18,13 @@ struct RecordingStart {
 };
 
 // Starts recording for a new session, of the events chosen. Throws std::logic_error when another
-// session is recording: sessions do not overlap.
-RecordingStart begin_recording(ClockKind clock, bool record_keys, const EventSelection& events);
+// session is recording: sessions do not overlap. With `record_memory`, allocations are counted
+// (by the hook, alloc_counter.hpp) and every scope records what it allocated.
+RecordingStart begin_recording(ClockKind clock, bool record_keys, bool record_memory,
+                               const EventSelection& events);
 
-// No new event starts after this; scopes already open may still write into their chunk.
+// No new event starts after this, and allocations are no longer counted; scopes already open
+// may still write into their chunk.
 void stop_recording();
 
 // Lets the next session begin.

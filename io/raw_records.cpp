@@ -11,14 +11,25 @@ namespace qprof::detail {
 
 using raw::corrupt;
 
+namespace {
+bool is_timed(RecordKind kind) { return kind >= RecordKind::miss && kind <= RecordKind::load; }
+}  // namespace
+
 void RecordChecker::start(std::uint64_t start_tick) { *this = RecordChecker{start_tick}; }
 
 void RecordChecker::check(std::span<const std::uint64_t> words, std::uint64_t words_at,
                           std::uint32_t sites, const RecordedKeyTexts& keys) {
+    RecordKind previous = RecordKind::key;
     for (std::size_t pos = 0; pos < words.size();) {
         const std::uint64_t at = words_at + pos * 8;
         const std::uint64_t head = words[pos];
         const RecordKind kind = head_kind(head);
+        if (kind == RecordKind::memory && !is_timed(previous)) {
+            corrupt(at,
+                    "a memory record that does not follow a timed record (kinds 2 to 5) in "
+                    "its block");
+        }
+        previous = kind;
         if (head_depth(head) >= raw::kMaxDepth) {
             corrupt(at, "record depth " + std::to_string(head_depth(head)) +
                             " (expected less than " + std::to_string(raw::kMaxDepth) + ")");
@@ -33,7 +44,7 @@ void RecordChecker::check(std::span<const std::uint64_t> words, std::uint64_t wo
                 corrupt(at + 8, "CPU time of " + std::to_string(words[pos + 1]) +
                                     " ns (expected at most 2^52)");
             }
-        } else if (kind != RecordKind::key && kind != RecordKind::hit) {
+        } else if (is_timed(kind)) {
             const std::uint64_t start = words[pos + 1];
             const std::uint64_t end = words[pos + 2];
             check_tick(start, at + 8);
@@ -41,7 +52,7 @@ void RecordChecker::check(std::span<const std::uint64_t> words, std::uint64_t wo
             summed_ticks_ += static_cast<double>(end >= start ? end - start : start - end);
             reversed_ += end < start;
         }
-        events_ += kind != RecordKind::key && kind != RecordKind::cpu;
+        events_ += kind != RecordKind::key && kind != RecordKind::cpu && kind != RecordKind::memory;
         pos += length;
     }
 }
@@ -61,9 +72,9 @@ std::uint32_t RecordChecker::record_length(std::uint64_t head, std::uint64_t at,
     if (kind == RecordKind::cpu) {
         return record_words(kind);  // no site: it belongs to the activity before it
     }
-    if (kind < RecordKind::hit || kind > RecordKind::load) {
+    if ((kind < RecordKind::hit || kind > RecordKind::load) && kind != RecordKind::memory) {
         corrupt(at, "unknown record kind " + std::to_string(static_cast<int>(kind)) +
-                        " (expected 1 to 7)");
+                        " (expected 1 to 7, or 16)");
     }
     if (id == 0 || id >= sites) {
         corrupt(at, "record of undeclared site " + std::to_string(id) + " (" +

@@ -43,6 +43,7 @@ class TraceMerger {
         add_runs(trace, offset_ns);
         merged_.events += trace.events;
         merged_.keys_recorded = merged_.keys_recorded || trace.keys_recorded;
+        merged_.memory_recorded = merged_.memory_recorded || trace.memory_recorded;
         merged_.selection.add_left_out(trace.selection);
         merged_.clock =
             merged_.clock.empty() || merged_.clock == trace.clock ? trace.clock : "mixed";
@@ -96,6 +97,14 @@ class TraceMerger {
         return new_site;
     }
 
+    static void add_memory(MemoryUse& sum, const MemoryUse& more) {
+        sum.allocated_bytes += more.allocated_bytes;
+        sum.allocations += more.allocations;
+        sum.retained_bytes =
+            static_cast<std::int64_t>(static_cast<std::uint64_t>(sum.retained_bytes) +
+                                      static_cast<std::uint64_t>(more.retained_bytes));
+    }
+
     void add_totals(const Trace& trace) {
         for (const ProviderTotals& provider : trace.providers) {
             ProviderTotals& sum = merged_.providers[provider_index(provider)];
@@ -107,6 +116,8 @@ class TraceMerger {
             sum.blocked_ns += provider.blocked_ns;
             sum.load_ns += provider.load_ns;
             sum.cpu_ns += provider.cpu_ns;
+            add_memory(sum.memory_total, provider.memory_total);
+            add_memory(sum.memory_self, provider.memory_self);
         }
     }
 

@@ -116,6 +116,12 @@ void apply_profile_queries_and_keys(SessionOptions& options, const FlagUse& use)
     }
 }
 
+void apply_memory(SessionOptions& options, const FlagUse& use) {
+    reject_value(use);
+    options.profile_queries = true;
+    options.record_memory = true;
+}
+
 void apply_output_dir(SessionOptions& options, const FlagUse& use) {
     options.output_dir = std::string(require_value(use, "=PATH"));
 }
@@ -294,6 +300,10 @@ constexpr FlagSpec kFlags[] = {
     {"profile-queries-and-keys", "[=REPORTER,...]",
      "the same, and record the key of every query (default reporters: counts, keys, html)",
      apply_profile_queries_and_keys},
+    {"profile-queries-memory", "",
+     "record too what each scope allocates, through the allocation hook the program includes "
+     "(qprof/alloc_hook.hpp)",
+     apply_memory},
     {"profile-queries-dir", "=PATH", "directory the reports are written to (default: .)",
      apply_output_dir},
     {"profile-queries-name", "=PATTERN",

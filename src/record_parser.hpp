@@ -2,11 +2,14 @@
 // the totals-only builder, live and off-line. A sink receives
 //   key(depth, text_id)        the key of the next node completed at that depth
 //   node(head, start, end)     a node (hits: start and end 0)
+//   memory(amount)             the memory of the node just given (-Z profile-queries-memory)
 //   cpu(ns)                    the thread CPU time of the node before it (an activity)
 #pragma once
 
 #include <cstdint>
 #include <qprof/detail/recorder.hpp>
+
+#include "totals.hpp"
 
 namespace qprof::detail {
 
@@ -24,6 +27,14 @@ const std::uint64_t* parse_records(const std::uint64_t* begin, const std::uint64
             }
             sink.key(head_depth(*pos), keys.text_id(head_site(*pos), pos + 1));
             pos += 1 + words;
+            continue;
+        }
+        if (kind == RecordKind::memory) {
+            if (end - pos < record_words(kind)) {
+                return pos;
+            }
+            sink.memory(MemoryAmount{pos[1], pos[2], pos[1] - pos[3]});
+            pos += record_words(kind);
             continue;
         }
         if (kind == RecordKind::cpu) {

@@ -168,7 +168,7 @@ std::string expand_name(const std::string& pattern, std::string program) {
 // begin_recording refuses a second session with std::logic_error; users catch SessionError.
 detail::RecordingStart begin_sole_recording(detail::ClockKind clock, const SessionOptions& opts) {
     try {
-        return detail::begin_recording(clock, opts.record_keys, opts.events);
+        return detail::begin_recording(clock, opts.record_keys, opts.record_memory, opts.events);
     } catch (const std::logic_error& error) {
         throw SessionError(std::string{error.what()} +
                            ". Let the first qprof::Session end (or call its finish()) before "

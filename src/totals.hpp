@@ -17,76 +17,75 @@
 
 namespace qprof::detail {
 
+// Memory used inside a node, summed modulo 2^64 like ticks: what a -Z profile-queries-memory
+// record says of a scope (inclusive of its children).
+struct MemoryAmount {
+    std::uint64_t allocated_bytes = 0;
+    std::uint64_t allocations = 0;
+    std::uint64_t retained_bytes = 0;  // allocated minus freed: a signed value, two's complement
+
+    friend MemoryAmount operator+(const MemoryAmount& a, const MemoryAmount& b) {
+        return {a.allocated_bytes + b.allocated_bytes, a.allocations + b.allocations,
+                a.retained_bytes + b.retained_bytes};
+    }
+    friend MemoryAmount operator-(const MemoryAmount& a, const MemoryAmount& b) {
+        return {a.allocated_bytes - b.allocated_bytes, a.allocations - b.allocations,
+                a.retained_bytes - b.retained_bytes};
+    }
+    friend bool operator==(const MemoryAmount&, const MemoryAmount&) = default;
+
+    static MemoryAmount of(const MemoryUse& use) {
+        return {use.allocated_bytes, use.allocations,
+                static_cast<std::uint64_t>(use.retained_bytes)};
+    }
+    MemoryUse use() const {
+        return {allocated_bytes, allocations, static_cast<std::int64_t>(retained_bytes)};
+    }
+};
+
 // One provider's totals in raw clock ticks, with the meaning of ProviderTotals.
 struct TickTotals {
     std::uint64_t count = 0, hits = 0, misses = 0;
     std::int64_t total = 0, self = 0, blocked = 0, load = 0;
-    std::int64_t cpu_ns = 0;  // activities' thread CPU time: nanoseconds already
+    std::int64_t cpu_ns = 0;                 // activities' thread CPU time: nanoseconds already
+    MemoryAmount memory_total, memory_self;  // with -Z profile-queries-memory
 };
 
-// Nodes arrive as TreeBuilder sees them: a node at depth d adopts every pending node deeper
-// than d. Pending siblings are merged into one group per depth, holding what their parent
-// needs: the sum of their durations (for its self time) and where their subtrees started.
+// Per provider, the self and the inclusive sum of one amount each node carries (a duration, or
+// memory), from the nodes in the order TreeBuilder sees them: a node at depth d adopts every
+// pending node deeper than d. Pending siblings are merged into one group per depth, holding
+// what their parent needs: the sum of their amounts (for its self) and where their subtrees
+// started. Amounts add modulo 2^64: values read from a file must not make a sum undefined.
 //
 // A provider re-entered inside itself counts once in its total. In post-order a node's
 // subtree is the run of nodes since the subtree started, so when a node of provider p
-// arrives, p's total becomes its value at that start plus the node's duration: what the
+// arrives, p's total becomes its value at that start plus the node's amount: what the
 // p-nodes inside added is replaced by their outermost p-ancestor. To recall p's total at the
 // start of any pending group, each provider keeps the changes that were the first after some
 // pending group started -- at most one per pending group.
-class TotalsAccumulator {
+template <typename Amount>
+class InclusiveSums {
   public:
-    // One node in post-order, with its depth as recorded; a hit has no duration.
-    void add(std::uint32_t provider, std::uint32_t depth, Outcome outcome, std::int64_t start,
-             std::int64_t end) {
+    struct Sums {
+        Amount total{};
+        Amount self{};
+    };
+
+    void add(std::uint32_t provider, std::uint32_t depth, Amount amount) {
         const std::uint64_t serial = ++serial_;
-        const std::uint64_t duration =
-            outcome == Outcome::hit
-                ? 0
-                : static_cast<std::uint64_t>(end) - static_cast<std::uint64_t>(start);
-        const Adopted children = adopt_children(depth, serial, duration);
-        if (provider >= totals_.size()) {
-            totals_.resize(std::size_t{provider} + 1);
+        const Adopted children = adopt_children(depth, serial, amount);
+        if (provider >= sums_.size()) {
+            sums_.resize(std::size_t{provider} + 1);
             providers_.resize(std::size_t{provider} + 1);
         }
-        TickTotals& totals = totals_[provider];
-        ++totals.count;
-        totals.hits += outcome == Outcome::hit;
-        totals.misses += outcome == Outcome::miss;
-        add_ticks(totals.self, duration - children.time);
-        add_ticks(totals.blocked, outcome == Outcome::blocked ? duration : 0);
-        add_ticks(totals.load, outcome == Outcome::load ? duration : 0);
-        set_total(provider, children.start, serial, duration);
+        sums_[provider].self = sums_[provider].self + (amount - children.amount);
+        set_total(provider, children.start, serial, amount);
     }
 
-    // The CPU time of the activity just added.
-    void add_cpu(std::uint32_t provider, std::uint64_t ns) {
-        if (provider < totals_.size()) {
-            add_ticks(totals_[provider].cpu_ns, ns);
-        }
-    }
+    // Per provider slot given to add(); slots never seen are absent.
+    const std::vector<Sums>& sums() const { return sums_; }
 
-    // Per provider slot given to add(); slots never seen are absent or zero.
-    const std::vector<TickTotals>& totals() const { return totals_; }
-
-    void add_to(std::vector<TickTotals>& sum) const {
-        if (sum.size() < totals_.size()) {
-            sum.resize(totals_.size());
-        }
-        for (std::size_t slot = 0; slot < totals_.size(); ++slot) {
-            const TickTotals& more = totals_[slot];
-            sum[slot].count += more.count;
-            sum[slot].hits += more.hits;
-            sum[slot].misses += more.misses;
-            add_ticks(sum[slot].total, static_cast<std::uint64_t>(more.total));
-            add_ticks(sum[slot].self, static_cast<std::uint64_t>(more.self));
-            add_ticks(sum[slot].blocked, static_cast<std::uint64_t>(more.blocked));
-            add_ticks(sum[slot].load, static_cast<std::uint64_t>(more.load));
-            add_ticks(sum[slot].cpu_ns, static_cast<std::uint64_t>(more.cpu_ns));
-        }
-    }
-
-    // Entries held for pending nodes, for tests: at most (the most depths pending at once) x
+    // Entries held for pending nodes: at most (the most depths pending at once) x
     // (providers + 1).
     std::size_t pending_entries() const {
         std::size_t entries = groups_.size();
@@ -101,17 +100,17 @@ class TotalsAccumulator {
     struct Group {
         std::uint32_t depth;
         std::uint64_t start;  // serial of the first node of the first subtree
-        std::uint64_t time;   // the nodes' durations summed
+        Amount amount;        // the nodes' amounts summed
     };
     struct Adopted {
         std::uint64_t start;  // serial of the first node of the adopting node's subtree
-        std::uint64_t time;   // its children's durations summed
+        Amount amount;        // its children's amounts summed
     };
     // A provider's total before a change, kept while a group that started before the change
     // and after the previous one is pending.
     struct Change {
         std::uint64_t serial;  // the node that made the change
-        std::uint64_t before;
+        Amount before;
         std::uint32_t group;        // the lowest such group when the change was made
         std::uint64_t group_start;  // its start, to tell it from a later group in its place
     };
@@ -120,33 +119,28 @@ class TotalsAccumulator {
         std::vector<Change> kept;
     };
 
-    // Adds modulo 2^64: ticks read from a file must not make a sum undefined.
-    static void add_ticks(std::int64_t& sum, std::uint64_t ticks) {
-        sum = static_cast<std::int64_t>(static_cast<std::uint64_t>(sum) + ticks);
-    }
-
     // Takes the pending groups deeper than the node (its children), then leaves the node
     // pending at its depth.
-    Adopted adopt_children(std::uint32_t depth, std::uint64_t serial, std::uint64_t duration) {
-        Adopted children{serial, 0};
+    Adopted adopt_children(std::uint32_t depth, std::uint64_t serial, const Amount& amount) {
+        Adopted children{serial, Amount{}};
         while (!groups_.empty() && groups_.back().depth > depth) {
             children.start = groups_.back().start;
-            children.time += groups_.back().time;
+            children.amount = children.amount + groups_.back().amount;
             groups_.pop_back();
         }
         if (!groups_.empty() && groups_.back().depth == depth) {
-            groups_.back().time += duration;
+            groups_.back().amount = groups_.back().amount + amount;
         } else {
-            groups_.push_back(Group{depth, children.start, duration});
+            groups_.push_back(Group{depth, children.start, amount});
         }
         return children;
     }
 
     void set_total(std::uint32_t provider, std::uint64_t subtree_start, std::uint64_t serial,
-                   std::uint64_t duration) {
+                   const Amount& amount) {
         ProviderChanges& changes = providers_[provider];
-        const auto now = static_cast<std::uint64_t>(totals_[provider].total);
-        const std::uint64_t total = total_at(changes, subtree_start, now) + duration;
+        const Amount now = sums_[provider].total;
+        const Amount total = total_at(changes, subtree_start, now) + amount;
         if (total == now) {
             return;
         }
@@ -154,13 +148,12 @@ class TotalsAccumulator {
             keep(changes, serial, now);
         }
         changes.last = serial;
-        totals_[provider].total = static_cast<std::int64_t>(total);
+        sums_[provider].total = total;
     }
 
     // The provider's total when the subtree starting at `start` began. The changes kept after
     // the first one since then were for groups that subtree's root has just adopted.
-    static std::uint64_t total_at(ProviderChanges& changes, std::uint64_t start,
-                                  std::uint64_t now) {
+    static Amount total_at(ProviderChanges& changes, std::uint64_t start, const Amount& now) {
         if (changes.last < start) {
             return now;
         }
@@ -172,7 +165,7 @@ class TotalsAccumulator {
         return kept.back().before;
     }
 
-    void keep(ProviderChanges& changes, std::uint64_t serial, std::uint64_t before) {
+    void keep(ProviderChanges& changes, std::uint64_t serial, const Amount& before) {
         std::vector<Change>& kept = changes.kept;
         while (!kept.empty() && !still_needed(kept.back())) {
             kept.pop_back();  // its groups were adopted: so were those of any later change
@@ -192,8 +185,87 @@ class TotalsAccumulator {
 
     std::uint64_t serial_ = 0;
     std::vector<Group> groups_;  // by increasing depth, as the builder's pending nodes
-    std::vector<TickTotals> totals_;
-    std::vector<ProviderChanges> providers_;  // by provider slot, as totals_
+    std::vector<Sums> sums_;
+    std::vector<ProviderChanges> providers_;  // by provider slot, as sums_
+};
+
+// Per-provider totals of one thread: counts, times and, when recorded, memory.
+class TotalsAccumulator {
+  public:
+    // One node in post-order, with its depth as recorded; a hit has no duration.
+    void add(std::uint32_t provider, std::uint32_t depth, Outcome outcome, std::int64_t start,
+             std::int64_t end) {
+        const std::uint64_t duration =
+            outcome == Outcome::hit
+                ? 0
+                : static_cast<std::uint64_t>(end) - static_cast<std::uint64_t>(start);
+        time_.add(provider, depth, duration);
+        if (provider >= counts_.size()) {
+            counts_.resize(std::size_t{provider} + 1);
+        }
+        TickTotals& counts = counts_[provider];
+        ++counts.count;
+        counts.hits += outcome == Outcome::hit;
+        counts.misses += outcome == Outcome::miss;
+        add_ticks(counts.blocked, outcome == Outcome::blocked ? duration : 0);
+        add_ticks(counts.load, outcome == Outcome::load ? duration : 0);
+    }
+
+    // The memory of the timed node just added (hits and unfinished scopes have none); nodes
+    // without memory are left out of the memory sums, which they would not change.
+    void add_memory(std::uint32_t provider, std::uint32_t depth, const MemoryAmount& memory) {
+        memory_.add(provider, depth, memory);
+    }
+
+    // The CPU time of the activity just added.
+    void add_cpu(std::uint32_t provider, std::uint64_t ns) {
+        if (provider < counts_.size()) {
+            add_ticks(counts_[provider].cpu_ns, ns);
+        }
+    }
+
+    // Per provider slot given to add(); slots never seen are absent or zero.
+    std::vector<TickTotals> totals() const {
+        std::vector<TickTotals> totals;
+        add_to(totals);
+        return totals;
+    }
+
+    void add_to(std::vector<TickTotals>& sum) const {
+        sum.resize(std::max(sum.size(), counts_.size()));
+        for (std::size_t slot = 0; slot < counts_.size(); ++slot) {
+            const TickTotals& more = counts_[slot];
+            TickTotals& to = sum[slot];
+            to.count += more.count;
+            to.hits += more.hits;
+            to.misses += more.misses;
+            add_ticks(to.total, time_.sums()[slot].total);
+            add_ticks(to.self, time_.sums()[slot].self);
+            add_ticks(to.blocked, static_cast<std::uint64_t>(more.blocked));
+            add_ticks(to.load, static_cast<std::uint64_t>(more.load));
+            add_ticks(to.cpu_ns, static_cast<std::uint64_t>(more.cpu_ns));
+        }
+        const auto& memory = memory_.sums();
+        sum.resize(std::max(sum.size(), memory.size()));
+        for (std::size_t slot = 0; slot < memory.size(); ++slot) {
+            sum[slot].memory_total = sum[slot].memory_total + memory[slot].total;
+            sum[slot].memory_self = sum[slot].memory_self + memory[slot].self;
+        }
+    }
+
+    // Entries held for pending nodes, for tests: at most (the most depths pending at once) x
+    // (providers + 1).
+    std::size_t pending_entries() const { return time_.pending_entries(); }
+
+  private:
+    // Adds modulo 2^64: ticks read from a file must not make a sum undefined.
+    static void add_ticks(std::int64_t& sum, std::uint64_t ticks) {
+        sum = static_cast<std::int64_t>(static_cast<std::uint64_t>(sum) + ticks);
+    }
+
+    InclusiveSums<std::uint64_t> time_;
+    InclusiveSums<MemoryAmount> memory_;
+    std::vector<TickTotals> counts_;  // by provider slot: counts, blocked, load and CPU time
 };
 
 }  // namespace qprof::detail

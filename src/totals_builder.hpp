@@ -53,6 +53,7 @@ class TotalsBuilder {
         const std::uint32_t site = head_site(head);
         mark_site_seen(sites_seen_, site);
         // An end before the start (a clock that went back) is no time, as in a completed tree.
+        last_head_ = head;
         last_slot_ = slots_->slot(site);
         last_is_activity_ = head_kind(head) == RecordKind::activity;
         totals_.add(last_slot_, head_depth(head), outcome_of(head_kind(head)),
@@ -60,6 +61,14 @@ class TotalsBuilder {
                     static_cast<std::int64_t>(std::max(start, end)));
         ++events_;
     }
+    // Counted as a completed tree counts it: for a finished timed node only.
+    void memory(const MemoryAmount& amount) {
+        if (carries_memory(last_head_)) {
+            totals_.add_memory(slots_->slot(head_site(last_head_)), head_depth(last_head_), amount);
+            memory_seen_ = true;
+        }
+    }
+    bool memory_seen() const { return memory_seen_; }
     void cpu(std::uint64_t ns) {
         if (last_is_activity_) {
             totals_.add_cpu(last_slot_, ns);
@@ -76,6 +85,8 @@ class TotalsBuilder {
     TotalsAccumulator totals_;
     SitesSeen sites_seen_;
     std::uint64_t events_ = 0;
+    std::uint64_t last_head_ = 0;
+    bool memory_seen_ = false;
     std::uint32_t last_slot_ = 0;
     bool last_is_activity_ = false;  // the last node, until its cpu record comes
 };

@@ -72,11 +72,13 @@ void complete_tree(ThreadTrace& thread, const std::vector<std::uint32_t>& new_si
         if (node.outcome != Outcome::hit && node.end_ns < node.start_ns) {
             node.end_ns = node.start_ns;  // a clock that went back: no time, never a negative one
         }
-        totals.add(trace.sites[node.site].provider_index, node.depth, node.outcome, node.start_ns,
-                   node.end_ns);
+        const std::uint32_t provider = trace.sites[node.site].provider_index;
+        totals.add(provider, node.depth, node.outcome, node.start_ns, node.end_ns);
+        if (!thread.memory.empty() && node.outcome != Outcome::hit && !node.unfinished) {
+            totals.add_memory(provider, node.depth, MemoryAmount::of(thread.memory[index]));
+        }
         if (next_cpu != thread.activity_cpu.end() && next_cpu->node == index) {
-            totals.add_cpu(trace.sites[node.site].provider_index,
-                           static_cast<std::uint64_t>(next_cpu->cpu_ns));
+            totals.add_cpu(provider, static_cast<std::uint64_t>(next_cpu->cpu_ns));
             ++next_cpu;
         }
         ++index;
@@ -102,6 +104,11 @@ std::vector<TickTotals> complete_trees(TraceInputs& inputs, const TickConverter&
         ThreadTrace& thread = add_thread(trace, index, inputs);
         thread.nodes = std::move(builder.nodes());
         thread.keys = std::move(builder.keys());
+        if (!builder.memory().empty()) {
+            thread.memory = std::move(builder.memory());
+            thread.memory.resize(thread.nodes.size());
+            trace.memory_recorded = true;
+        }
         thread.activity_cpu = std::move(builder.activity_cpu());
         complete_tree(thread, new_site, to_ns, trace, ticks);
         trace.events += thread.nodes.size();
@@ -121,6 +128,7 @@ std::vector<TickTotals> complete_totals(TraceInputs& inputs, Trace& trace) {
         add_thread(trace, index, inputs);
         builder.totals().add_to(by_slot);
         trace.events += builder.events();
+        trace.memory_recorded = trace.memory_recorded || builder.memory_seen();
     }
     std::map<std::pair<std::string, bool>, std::uint32_t> slot_of;
     for (std::uint32_t slot = 0; slot < by_slot.size(); ++slot) {
@@ -149,6 +157,8 @@ void set_totals(const std::vector<TickTotals>& ticks, const TickConverter& to_ns
         totals.self_ns = to_ns.duration(sum.self);
         totals.blocked_ns = to_ns.duration(sum.blocked);
         totals.load_ns = to_ns.duration(sum.load);
+        totals.memory_total = sum.memory_total.use();
+        totals.memory_self = sum.memory_self.use();
         totals.cpu_ns = sum.cpu_ns;
     }
 }

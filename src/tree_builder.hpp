@@ -13,6 +13,7 @@
 
 #include "key_texts.hpp"
 #include "record_parser.hpp"
+#include "totals.hpp"
 
 namespace qprof::detail {
 
@@ -24,6 +25,13 @@ inline constexpr Outcome kOutcomeOfKind[] = {Outcome::miss,     Outcome::hit,   
 constexpr Outcome outcome_of(RecordKind kind) {
     const auto index = static_cast<std::size_t>(kind);
     return index < std::size(kOutcomeOfKind) ? kOutcomeOfKind[index] : Outcome::miss;
+}
+
+// Whether a node's memory counts: a finished timed node's (a hit or a scope cut by the end of the
+// session has none).
+constexpr bool carries_memory(std::uint64_t head) {
+    return head_kind(head) != RecordKind::hit && head_kind(head) != RecordKind::key &&
+           head_kind(head) != RecordKind::memory && !head_unfinished(head) && head != 0;
 }
 
 // Which site ids some record used: a byte each, so that marking one, for every record, is one
@@ -62,6 +70,14 @@ class TreeBuilder {
         pending_key(depth) = text_id;
     }
     void node(std::uint64_t head, std::uint64_t start, std::uint64_t end) { add(head, start, end); }
+    // The memory of the last node; the first such record starts an entry for every node.
+    void memory(const MemoryAmount& amount) {
+        if (nodes_.empty() || nodes_.back().outcome == Outcome::hit || nodes_.back().unfinished) {
+            return;  // as the totals builder: a finished timed node's memory only
+        }
+        memory_.resize(nodes_.size());
+        memory_.back() = amount.use();
+    }
     void cpu(std::uint64_t ns) {
         const auto last = static_cast<std::uint32_t>(nodes_.size() - 1);
         if (!nodes_.empty() && nodes_.back().outcome == Outcome::activity &&
@@ -102,6 +118,9 @@ class TreeBuilder {
 
     NodeVector& nodes() { return nodes_; }
     std::vector<std::uint32_t>& keys() { return keys_; }
+    // Per node when some record carried memory (entries for the last nodes may be missing),
+    // otherwise empty.
+    std::vector<MemoryUse>& memory() { return memory_; }
     std::vector<ActivityCpu>& activity_cpu() { return activity_cpu_; }
     // Which site ids the records used.
     const SitesSeen& sites_seen() const { return sites_seen_; }
@@ -135,6 +154,7 @@ class TreeBuilder {
     bool keys_recorded_ = false;
     std::vector<std::uint32_t> keys_;          // per node, when keys are recorded
     std::vector<std::uint32_t> pending_keys_;  // by depth
+    std::vector<MemoryUse> memory_;
     std::vector<ActivityCpu> activity_cpu_;
 };
 

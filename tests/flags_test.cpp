@@ -86,6 +86,20 @@ TEST_CASE("-Z profile-queries-and-keys records, with keys, into the chosen repor
     CHECK(options.reporters == std::vector<std::string>{"counts"});
 }
 
+TEST_CASE("-Z profile-queries-memory records, with memory, and takes no value") {
+    Args plain{{"-Z", "profile-queries"}};
+    CHECK_FALSE(parse(plain).record_memory);
+    Args memory{{"-Z", "profile-queries=raw", "-Z", "profile-queries-memory"}};
+    const SessionOptions options = parse(memory);
+    CHECK(options.profile_queries);
+    CHECK(options.record_memory);
+    CHECK(options.reporters == std::vector<std::string>{"raw"});
+    Args alone{{"-Zprofile-queries-memory"}};
+    CHECK(parse(alone).profile_queries);
+    CHECK_THAT(error_of({"-Z", "profile-queries-memory=yes"}),
+               Catch::Contains("profile-queries-memory"));
+}
+
 TEST_CASE("values of every flag") {
     Args args{{"-Z", "profile-queries=counts", "-Z", "profile-queries-dir=out/profiles", "-Z",
                "profile-clock=tsc", "-Zhelp"}};
@@ -163,9 +177,10 @@ TEST_CASE("QPROF_FLAGS is read first and the command line wins") {
 
 // The end of every unknown-flag message.
 const std::string kValidFlags =
-    "Valid flags: help, profile-queries, profile-queries-and-keys, profile-queries-dir, "
-    "profile-queries-name, profile-queries-inherit, profile-queries-important, "
-    "profile-queries-folded, profile-queries-chrome, profile-queries-events, profile-clock. "
+    "Valid flags: help, profile-queries, profile-queries-and-keys, profile-queries-memory, "
+    "profile-queries-dir, profile-queries-name, profile-queries-inherit, "
+    "profile-queries-important, profile-queries-folded, profile-queries-chrome, "
+    "profile-queries-events, profile-clock. "
     "Run with -Z help for a description of each.";
 
 TEST_CASE("an unknown flag names the nearest one and every valid one") {

@@ -205,6 +205,7 @@ TEST_CASE("records with checksums right but contents wrong are refused at their 
         {{head(2, 1u << 21, 1), 1000, 1001}, "record depth 2097152"},
         {{head(6, 0, 3), 5}, "key record of undeclared key type 3"},
         {{head(2, 0, 1), 1000}, "cut off by the end of its block"},
+        {{head(16, 0, 1), 100, 1, 0}, "a memory record that does not follow a timed record"},
     };
     for (const auto& [records, message] : cases) {
         INFO(message);
@@ -231,6 +232,33 @@ TEST_CASE("a sound forged stream without END is reported with a warning, not dro
     const qprof::Trace trace = qprof::detail::complete_trace(std::move(result.runs[0].inputs));
     CHECK(qprof::test::tree_text(trace) == "typeck(+typeck)");
     CHECK(trace.wall_ns == 10);  // the end estimated from the last tick seen
+}
+
+TEST_CASE("a memory record gives the scope before it its memory; a 1.1 stream reads as before") {
+    std::string stream = forged_stream(
+        {head(2, 1, 1), 1000, 1010, head(16, 1, 1), 4096, 3, 1024, head(2, 0, 1), 990, 1020});
+    ReadResult result = read(stream);
+    REQUIRE(result.runs.size() == 1);
+    const qprof::Trace trace = qprof::detail::complete_trace(std::move(result.runs[0].inputs));
+    CHECK(trace.events == 2);
+    CHECK(trace.memory_recorded);
+    REQUIRE(trace.threads.size() == 1);
+    REQUIRE(trace.threads[0].memory.size() == 2);
+    CHECK(trace.threads[0].memory[0].allocated_bytes == 4096);
+    CHECK(trace.threads[0].memory[0].allocations == 3);
+    CHECK(trace.threads[0].memory[0].retained_bytes == 3072);
+    CHECK(trace.threads[0].memory[1].allocations == 0);  // the outer scope had no record
+
+    std::string older = forged_stream({head(1, 1, 1), head(2, 0, 1), 1000, 1010});
+    older[14] = 1;  // minor 1: no memory records
+    const std::uint32_t crc = raw::crc32c(older.data(), 28);
+    std::memcpy(older.data() + 28, &crc, 4);
+    ReadResult old_result = read(older);
+    REQUIRE(old_result.runs.size() == 1);
+    const qprof::Trace old_trace =
+        qprof::detail::complete_trace(std::move(old_result.runs[0].inputs));
+    CHECK(qprof::test::tree_text(old_trace) == "typeck(+typeck)");
+    CHECK_FALSE(old_trace.memory_recorded);
 }
 
 TEST_CASE("merged streams hold one run per segment") {

@@ -60,6 +60,7 @@ enum class ClockChoice {
 struct SessionOptions {
     bool profile_queries = false;                          // -Z profile-queries
     bool record_keys = false;                              // -Z profile-queries-and-keys
+    bool record_memory = false;                            // -Z profile-queries-memory
     std::vector<std::string> reporters{"counts", "html"};  // -Z profile-queries=REPORTER,...
     std::string output_dir = ".";                          // -Z profile-queries-dir=PATH
     std::string name_pattern = "profile_queries";  // -Z profile-queries-name=PATTERN (%n %p %t)

@@ -76,6 +76,16 @@ struct LargePageAllocator {
 
 using NodeVector = std::vector<Node, detail::LargePageAllocator<Node>>;
 
+// Memory allocated on a scope's own thread while it was open (-Z profile-queries-memory and the
+// allocation hook, qprof/alloc_hook.hpp), in the allocator's usable bytes.
+struct MemoryUse {
+    std::uint64_t allocated_bytes = 0;
+    std::uint64_t allocations = 0;
+    // Allocated minus freed while the scope was open: what it left behind (a memo table's new
+    // entries). Negative when the scope freed more than it allocated.
+    std::int64_t retained_bytes = 0;
+};
+
 // The thread CPU time of one activity (a node), recorded at its entry and exit.
 struct ActivityCpu {
     std::uint32_t node = 0;  // index into ThreadTrace::nodes
@@ -90,6 +100,9 @@ struct ThreadTrace {
     // With -Z profile-queries-and-keys, one entry per node: 0 for none, otherwise the index
     // + 1 of its text in Trace::key_texts. Empty when keys were not recorded.
     std::vector<std::uint32_t> keys;
+    // With -Z profile-queries-memory, one entry per node, inclusive of its children: zero for
+    // hits and unfinished scopes. Empty when memory was not recorded.
+    std::vector<MemoryUse> memory;
     // The CPU time of each activity that recorded one, by ascending node: a pass that waits
     // shows wall time well above its CPU time. Regions and unfinished activities have none.
     std::vector<ActivityCpu> activity_cpu;
@@ -115,7 +128,11 @@ struct ProviderTotals {
     std::int64_t self_ns = 0;     // total minus the time of timed children
     std::int64_t blocked_ns = 0;  // time spent waiting on other threads
     std::int64_t load_ns = 0;     // time spent loading from a persistent cache
-    std::int64_t cpu_ns = 0;      // activities: thread CPU time, summed over their runs
+    // With -Z profile-queries-memory: inclusive (a provider re-entered inside itself counts
+    // once) and self (minus what its timed children used).
+    MemoryUse memory_total{};
+    MemoryUse memory_self{};
+    std::int64_t cpu_ns = 0;  // activities: thread CPU time, summed over their runs
 };
 
 // One run of the program: which process it was and when it ran. Fields a stream does not carry
@@ -155,6 +172,7 @@ struct Trace {
 
     std::vector<std::string> key_texts;  // each distinct key text once
     bool keys_recorded = false;          // -Z profile-queries-and-keys
+    bool memory_recorded = false;        // -Z profile-queries-memory: some scope carries memory
     // What the run recorded (-Z profile-queries-events); every report states what it left out
     // (selection.left_out(keys_recorded)). A merge holds what any run left out.
     EventSelection selection;

@@ -90,35 +90,52 @@ std::string share_text(std::int64_t part, std::int64_t whole) {
 }
 
 std::vector<std::string> table_cells(const SummaryRow& row, std::int64_t summed_self,
-                                     bool hits_recorded) {
+                                     bool hits_recorded, bool memory) {
     const ProviderTotals& p = *row.provider;
     const std::string hit_rate = row.hit_rate ? share_text(static_cast<std::int64_t>(p.hits),
                                                            static_cast<std::int64_t>(p.count))
                                               : "\u2014";
-    return {provider_label(p.provider, p.is_activity, p.is_region),
-            ms_text(p.self_ns),
-            share_text(p.self_ns, summed_self),
-            ms_text(p.total_ns),
-            p.is_activity && !p.is_region ? ms_text(p.cpu_ns) : "\u2014",
-            detail::with_thousands(p.count),
-            hits_recorded ? detail::with_thousands(p.hits) : "\u2014",
-            hit_rate,
-            ms_text(p.blocked_ns),
-            ms_text(p.load_ns)};
+    std::vector<std::string> cells{provider_label(p.provider, p.is_activity, p.is_region),
+                                   ms_text(p.self_ns),
+                                   share_text(p.self_ns, summed_self),
+                                   ms_text(p.total_ns),
+                                   p.is_activity && !p.is_region ? ms_text(p.cpu_ns) : "\u2014",
+                                   detail::with_thousands(p.count),
+                                   hits_recorded ? detail::with_thousands(p.hits) : "\u2014",
+                                   hit_rate,
+                                   ms_text(p.blocked_ns),
+                                   ms_text(p.load_ns)};
+    if (memory) {
+        for (const MemoryUse* use : {&p.memory_self, &p.memory_total}) {
+            cells.push_back(kib_text(static_cast<std::int64_t>(use->allocated_bytes)));
+            cells.push_back(detail::with_thousands(use->allocations));
+            cells.push_back(kib_text(use->retained_bytes));
+        }
+    }
+    return cells;
 }
 
-TextTable summary_table() {
+// With memory, self then inclusive: allocated, allocations, retained.
+TextTable summary_table(bool memory) {
     using Align = TextTable::Align;
-    return TextTable{{{"provider", Align::left},
-                      {"self ms"},
-                      {"self %"},
-                      {"total ms"},
-                      {"cpu ms"},
-                      {"count"},
-                      {"hits"},
-                      {"hit rate"},
-                      {"blocked ms"},
-                      {"load ms"}}};
+    std::vector<TextTable::Column> columns{{"provider", Align::left},
+                                           {"self ms"},
+                                           {"self %"},
+                                           {"total ms"},
+                                           {"cpu ms"},
+                                           {"count"},
+                                           {"hits"},
+                                           {"hit rate"},
+                                           {"blocked ms"},
+                                           {"load ms"}};
+    if (memory) {
+        for (const std::string prefix : {"self ", "total "}) {
+            columns.push_back({prefix + "alloc KiB"});
+            columns.push_back({prefix + "allocs"});
+            columns.push_back({prefix + "retained KiB"});
+        }
+    }
+    return TextTable{std::move(columns)};
 }
 
 void write_totals_line(const Trace& trace, std::size_t hidden, const SummaryOptions& options,
@@ -137,6 +154,13 @@ void write_totals_line(const Trace& trace, std::size_t hidden, const SummaryOpti
             << (trace.selection.hits ? "" : " (hits and hit rates are unknown, shown as \u2014)")
             << '\n';
     }
+}
+
+void append_memory_json(std::string& json, std::string_view prefix, const MemoryUse& use) {
+    const std::string field = ",\"" + std::string{prefix};
+    json += field + "allocated_bytes\":" + std::to_string(use.allocated_bytes);
+    json += field + "allocations\":" + std::to_string(use.allocations);
+    json += field + "retained_bytes\":" + std::to_string(use.retained_bytes);
 }
 
 // The time spent in regions, every thread's summed: what each region's share is of.
@@ -176,7 +200,8 @@ void write_regions(const Trace& trace, std::ostream& out) {
     out << "regions: " << ms_text(in_regions) << " ms in all, every thread's summed\n\n";
 }
 
-void append_json_row(std::string& json, const SummaryRow& row, std::int64_t in_regions) {
+void append_json_row(std::string& json, const SummaryRow& row, std::int64_t in_regions,
+                     bool memory) {
     const ProviderTotals& p = *row.provider;
     json += "{\"provider\":" + detail::json_string(p.provider);
     json += p.is_activity ? ",\"activity\":true" : ",\"activity\":false";
@@ -191,11 +216,15 @@ void append_json_row(std::string& json, const SummaryRow& row, std::int64_t in_r
     json += ",\"load_ns\":" + std::to_string(p.load_ns);
     json += ",\"cpu_ns\":" +
             (p.is_activity && !p.is_region ? std::to_string(p.cpu_ns) : std::string{"null"});
-    json += ",\"region_percent\":" +
-            (p.is_region && in_regions > 0 ? json_number(100.0 * static_cast<double>(p.total_ns) /
-                                                         static_cast<double>(in_regions))
-                                           : std::string{"null"}) +
-            "}";
+    json += ",\"region_percent\":" + (p.is_region && in_regions > 0
+                                          ? json_number(100.0 * static_cast<double>(p.total_ns) /
+                                                        static_cast<double>(in_regions))
+                                          : std::string{"null"});
+    if (memory) {
+        append_memory_json(json, "", p.memory_total);
+        append_memory_json(json, "self_", p.memory_self);
+    }
+    json += "}";
 }
 
 }  // namespace
@@ -257,9 +286,9 @@ std::vector<SummaryRow> summary_rows(const Trace& trace, const SummaryOptions& o
 void write_summary_text(const Trace& trace, const SummaryOptions& options, std::ostream& out) {
     const std::int64_t summed_self = summed_self_ns(trace);
     const std::vector<SummaryRow> rows = summary_rows(trace, options);
-    TextTable table = summary_table();
+    TextTable table = summary_table(trace.memory_recorded);
     for (const SummaryRow& row : rows) {
-        table.add_row(table_cells(row, summed_self, trace.selection.hits));
+        table.add_row(table_cells(row, summed_self, trace.selection.hits, trace.memory_recorded));
     }
     table.write(out);
     write_regions(trace, out);
@@ -280,7 +309,7 @@ void write_summary_json(const Trace& trace, const SummaryOptions& options, std::
     const std::vector<SummaryRow> rows = summary_rows(trace, options);
     for (std::size_t i = 0; i < rows.size(); ++i) {
         json += i > 0 ? ",\n" : "\n";
-        append_json_row(json, rows[i], region_ns(trace));
+        append_json_row(json, rows[i], region_ns(trace), trace.memory_recorded);
     }
     out << json << "]}\n";
 }
@@ -298,6 +327,12 @@ void write_summary(const Trace& trace, const SummaryOptions& options, std::ostre
 std::string provider_label(std::string_view provider, bool is_activity, bool is_region) {
     const std::string name = detail::text_field(provider);
     return is_region ? name + " (region)" : is_activity ? name + " (activity)" : name;
+}
+
+std::string kib_text(std::int64_t bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f", static_cast<double>(bytes) / 1024.0);
+    return text;
 }
 
 std::string ms_text(std::int64_t ns) {

@@ -18,14 +18,18 @@
 //    "not_recorded":S,"total_self_ns":N,"providers":[
 //   {"provider":S,"activity":B,"region":B,"self_ns":N,"self_percent":X,"total_ns":N,"count":N,
 //    "hits":N,"hit_rate":X|null,"blocked_ns":N,"load_ns":N,"cpu_ns":N|null,
-//    "region_percent":X|null},
+//    "region_percent":X|null[,MEMORY]},
 //   ...]}
+// MEMORY, when the run recorded memory (-Z profile-queries-memory), in bytes:
+//   "allocated_bytes":N,"allocations":N,"retained_bytes":N, then the same prefixed "self_":
+//   inclusive (a provider re-entered inside itself counted once), then without its children's.
+//   The table then has the same six columns, self first, in KiB.
 // self_percent is 0..100 (of total_self_ns), hit_rate 0..1 (hits / count; null for an activity
 // or a provider never asked, or when hits were not recorded), region_percent 0..100 (of the
 // time in regions; null but for a region), all rounded to 3 decimals; cpu_ns is null but for an
 // activity; not_recorded is what -Z profile-queries-events left out ("" when nothing); rows in
-// the order and with the filter of the table. RUN is described in run_summary.hpp; --by-process writes those
-// instead.
+// the order and with the filter of the table. RUN is described in run_summary.hpp; --by-process
+// writes those instead.
 #pragma once
 
 #include <cstdint>
@@ -74,6 +78,7 @@ void write_summary(const Trace& trace, const SummaryOptions& options, std::ostre
 std::string provider_label(std::string_view provider, bool is_activity, bool is_region = false);
 
 std::string ms_text(std::int64_t ns);                   // 1234567891 -> "1,234.568"
+std::string kib_text(std::int64_t bytes);               // 1536 -> "1.5"
 std::string json_number(double value);                  // rounded to 3 decimals: "57.143"
 std::string events_text(const Trace& trace);            // "1,234 events"
 std::size_t display_width(std::string_view utf8_text);  // columns, not bytes

@@ -2,6 +2,8 @@
 //
 //   record_hit(site);                        // one 8-byte record, no clock read
 //   { ScopeGuard scope{site, RecordKind::miss}; ... }   // one 24-byte record at scope exit
+//                                            // (and a 32-byte memory record after it with
+//                                            //  -Z profile-queries-memory)
 //
 // Records are 64-bit words. The head word packs the record kind, the depth (number of
 // scopes open on this thread) and the site id; a timed record adds its start and end
@@ -12,6 +14,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <qprof/detail/alloc_counter.hpp>
 #include <qprof/detail/clock.hpp>
 #include <qprof/detail/record_limits.hpp>
 #include <qprof/detail/site.hpp>
@@ -25,7 +28,11 @@ enum class RecordKind : std::uint8_t {
     blocked = 4,
     load = 5,
     key = 6,  // the key of the next record at the same depth (see key_record.hpp)
-    cpu = 7,  // the thread CPU time of the activity record right before it (see activity.hpp)
+    cpu = 7,  // the thread CPU time of the activity record before it (see activity.hpp)
+    // Memory used in the timed record right before it (-Z profile-queries-memory): its head
+    // as that record's, then allocated bytes, allocations and freed bytes. A number apart from
+    // the others, which other record kinds may take.
+    memory = 16,
 };
 
 inline constexpr std::uint32_t kDepthMask = (1u << 24) - 1;
@@ -50,7 +57,10 @@ constexpr std::uint64_t kind_bit(RecordKind kind) {
 }
 // Words of a record other than a key record (whose length depends on the key type).
 constexpr std::uint32_t record_words(RecordKind kind) {
-    return kind == RecordKind::hit ? 1 : kind == RecordKind::cpu ? 2 : 3;
+    return kind == RecordKind::hit      ? 1
+           : kind == RecordKind::cpu    ? 2
+           : kind == RecordKind::memory ? 4
+                                        : 3;
 }
 
 struct Chunk {
@@ -234,6 +244,10 @@ class ScopeGuard {
         const std::uint32_t depth = t.depth++;
         generation_ = t.generation;
         head_ = record_head(kind, depth, site_id(site));
+        if (g_record_memory.load(std::memory_order_relaxed)) [[unlikely]] {
+            memory_at_entry_ = t_allocations;
+            memory_ = true;
+        }
         start_ = now();
         if (depth < kOpenFrames) [[likely]] {
             t.open[depth] = OpenFrame{head_, start_};
@@ -249,6 +263,10 @@ class ScopeGuard {
         ThreadState& t = t_state;
         if (t.generation != generation_) [[unlikely]] {
             return;  // a newer session began inside this scope; it is not part of that one
+        }
+        if (memory_) [[unlikely]] {
+            finish_with_memory<kWithCpu>(t, end, cpu_ns);
+            return;
         }
         const std::uint32_t depth = head_depth(head_);
         if (t.depth != depth + 1) [[unlikely]] {
@@ -269,9 +287,39 @@ class ScopeGuard {
     }
     friend class ActivityGuard;
 
+    // The timed record, its memory record right after it and, for an activity, its cpu record
+    // last, all published together so that no reader sees one without the others.
+    template <bool kWithCpu>
+    void finish_with_memory(ThreadState& t, std::uint64_t end, std::uint64_t cpu_ns) {
+        // Before regions are closed or a new chunk is allocated.
+        const AllocationCounters at_exit = t_allocations;
+        const std::uint32_t depth = head_depth(head_);
+        if (t.depth != depth + 1) [[unlikely]] {
+            close_regions(t, depth + 1, end);  // regions entered inside this scope end with it
+        }
+        t.depth = depth;
+        constexpr std::uint32_t kWords = kWithCpu ? 9 : 7;
+        if (std::uint64_t* pos = reserve_words(t, kWords)) {
+            pos[0] = head_;
+            pos[1] = start_;
+            pos[2] = end;
+            pos[3] = record_head(RecordKind::memory, depth, head_site(head_));
+            pos[4] = at_exit.allocated_bytes - memory_at_entry_.allocated_bytes;
+            pos[5] = at_exit.allocations - memory_at_entry_.allocations;
+            pos[6] = at_exit.freed_bytes - memory_at_entry_.freed_bytes;
+            if constexpr (kWithCpu) {
+                pos[7] = record_head(RecordKind::cpu, depth, 0);
+                pos[8] = cpu_ns;
+            }
+            publish(t, pos + kWords);
+        }
+    }
+
     std::uint64_t head_ = 0;  // 0: not recording
     std::uint64_t start_ = 0;
     std::uint32_t generation_ = 0;
+    bool memory_ = false;  // the session records memory: the counters at entry are kept
+    AllocationCounters memory_at_entry_;  // set and read only when memory_: not zeroed on entry
 };
 
 }  // namespace qprof::detail

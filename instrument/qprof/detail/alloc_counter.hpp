@@ -1,0 +1,49 @@
+// Counts the calling thread's allocations while a session records memory
+// (-Z profile-queries-memory). The allocation hook (qprof/alloc_hook.hpp) calls these from the
+// program's operator new and delete; a scope reads the counters when it opens and closes
+// (recorder.hpp), so that what it allocated is the difference.
+//
+//   void* block = std::malloc(size);
+//   count_allocation(block);          // one predictable branch while memory is not recorded
+//   ...
+//   count_free(block);
+//   std::free(block);
+//
+// Sizes are the allocator's usable sizes (malloc_usable_size): what a block really takes, and
+// the only size a plain `delete p` can know of without a header in front of every block.
+#pragma once
+
+#include <malloc.h>
+
+#include <atomic>
+#include <cstdint>
+
+namespace qprof::detail {
+
+// One thread's allocations since it started, while memory was recorded.
+struct AllocationCounters {
+    std::uint64_t allocated_bytes;
+    std::uint64_t allocations;
+    std::uint64_t freed_bytes;
+};
+
+// Whether the recording session counts allocations; relaxed, read on every allocation.
+extern std::atomic<bool> g_record_memory;
+extern thread_local constinit AllocationCounters t_allocations
+    __attribute__((tls_model("initial-exec")));
+
+inline void count_allocation(void* block) {
+    if (g_record_memory.load(std::memory_order_relaxed) && block != nullptr) [[unlikely]] {
+        AllocationCounters& counters = t_allocations;
+        counters.allocated_bytes += malloc_usable_size(block);
+        ++counters.allocations;
+    }
+}
+
+inline void count_free(void* block) {
+    if (g_record_memory.load(std::memory_order_relaxed) && block != nullptr) [[unlikely]] {
+        t_allocations.freed_bytes += malloc_usable_size(block);
+    }
+}
+
+}  // namespace qprof::detail

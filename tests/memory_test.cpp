@@ -1,0 +1,233 @@
+// -Z profile-queries-memory: nested providers allocate known byte counts, some kept in a memo
+// table, and every report that shows memory gives them exactly. This executable includes the
+// allocation hook, so its own operator new is qprof's.
+#include <malloc.h>
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <memory>
+#include <qprof/alloc_hook.hpp>
+#include <qprof/qprof.hpp>
+#include <vector>
+
+#include "json.hpp"
+#include "test_support.hpp"
+
+using qprof::MemoryUse;
+using qprof::test::totals_of;
+
+namespace {
+
+// The sizes the providers allocate; the reports count the allocator's usable size of each.
+constexpr std::size_t kInnerKept = 1000;
+constexpr std::size_t kInnerTemporary = 2000;
+constexpr std::size_t kOuterKept = 500;
+constexpr std::size_t kOuterTemporary = 4000;
+constexpr std::size_t kLevel = 100;
+
+std::uint64_t usable(std::size_t size) {
+    void* block = std::malloc(size);
+    const std::uint64_t bytes = malloc_usable_size(block);
+    std::free(block);
+    return bytes;
+}
+
+// The memo table: results the providers keep. Its room is made before any scope opens.
+std::vector<std::unique_ptr<char[]>>& memo() {
+    static std::vector<std::unique_ptr<char[]>> table;
+    return table;
+}
+
+void inner() {
+    PROFILE_QUERY(inner);
+    memo().push_back(std::unique_ptr<char[]>(new char[kInnerKept]));
+    const auto temporary = std::make_unique<char[]>(kInnerTemporary);  // freed inside
+}
+
+// Re-entered: its inclusive memory counts the outermost call once.
+void nested(int levels) {
+    PROFILE_QUERY(nested);
+    memo().push_back(std::unique_ptr<char[]>(new char[kLevel]));
+    if (levels > 1) {
+        nested(levels - 1);
+    }
+}
+
+void outer() {
+    PROFILE_QUERY(outer);
+    const auto temporary = std::make_unique<char[]>(kOuterTemporary);
+    inner();
+    PROFILE_QUERY_HIT(inner);  // a hit allocates nothing and records no memory
+    inner();
+    nested(3);
+    memo().push_back(std::unique_ptr<char[]>(new char[kOuterKept]));
+}
+
+// Runs the workload once in a session with these options, after a run that registers every
+// site (a site's first use allocates, inside its parent's scope).
+qprof::Trace run_workload(qprof::SessionOptions options) {
+    {
+        qprof::Session warm_up{qprof::test::recording_options()};
+        outer();
+    }
+    memo().clear();
+    memo().reserve(64);
+    qprof::Session session{std::move(options)};
+    outer();
+    session.finish();
+    return session.trace();
+}
+
+qprof::SessionOptions memory_options() {
+    qprof::SessionOptions options = qprof::test::recording_options();
+    options.record_memory = true;
+    return options;
+}
+
+struct Expected {
+    MemoryUse inner, nested_total, nested_self, outer_self, outer_total;
+};
+
+Expected expected() {
+    const std::uint64_t inner_kept = usable(kInnerKept);
+    const std::uint64_t inner_bytes = inner_kept + usable(kInnerTemporary);
+    const std::uint64_t level = usable(kLevel);
+    const std::uint64_t outer_kept = usable(kOuterKept);
+    Expected e;
+    e.inner = {2 * inner_bytes, 4, static_cast<std::int64_t>(2 * inner_kept)};
+    e.nested_total = {3 * level, 3, static_cast<std::int64_t>(3 * level)};
+    e.nested_self = e.nested_total;
+    e.outer_self = {usable(kOuterTemporary) + outer_kept, 2, static_cast<std::int64_t>(outer_kept)};
+    e.outer_total = {
+        e.outer_self.allocated_bytes + e.inner.allocated_bytes + e.nested_total.allocated_bytes, 9,
+        e.outer_self.retained_bytes + e.inner.retained_bytes + e.nested_total.retained_bytes};
+    return e;
+}
+
+std::string text(const MemoryUse& use) {
+    return std::to_string(use.allocated_bytes) + " bytes in " + std::to_string(use.allocations) +
+           ", " + std::to_string(use.retained_bytes) + " retained";
+}
+
+}  // namespace
+
+TEST_CASE("memory: each provider's allocations, self and inclusive, and what it retained") {
+    const qprof::Trace trace = run_workload(memory_options());
+    const Expected e = expected();
+    CHECK(trace.memory_recorded);
+    CHECK(text(totals_of(trace, "inner").memory_total) == text(e.inner));
+    CHECK(text(totals_of(trace, "inner").memory_self) == text(e.inner));
+    CHECK(text(totals_of(trace, "nested").memory_total) == text(e.nested_total));
+    CHECK(text(totals_of(trace, "nested").memory_self) == text(e.nested_self));
+    CHECK(text(totals_of(trace, "outer").memory_self) == text(e.outer_self));
+    CHECK(text(totals_of(trace, "outer").memory_total) == text(e.outer_total));
+}
+
+TEST_CASE("memory: each node carries what was allocated while it was open") {
+    const qprof::Trace trace = run_workload(memory_options());
+    const Expected e = expected();
+    REQUIRE(trace.threads.size() == 1);
+    const qprof::ThreadTrace& thread = trace.threads[0];
+    REQUIRE(qprof::test::tree_text(trace) == "outer(inner +inner inner nested(nested(nested)))");
+    REQUIRE(thread.memory.size() == thread.nodes.size());
+    const std::uint64_t level = usable(kLevel);
+    const std::vector<std::string> by_node{
+        text({e.inner.allocated_bytes / 2, 2, e.inner.retained_bytes / 2}),  // inner
+        text({}),                                                            // the hit
+        text({e.inner.allocated_bytes / 2, 2, e.inner.retained_bytes / 2}),  // inner
+        text({level, 1, static_cast<std::int64_t>(level)}),                  // nested, deepest
+        text({2 * level, 2, static_cast<std::int64_t>(2 * level)}),
+        text({3 * level, 3, static_cast<std::int64_t>(3 * level)}),
+        text(e.outer_total),
+    };
+    for (std::size_t node = 0; node < by_node.size(); ++node) {
+        INFO("node " << node);
+        CHECK(text(thread.memory[node]) == by_node[node]);
+    }
+}
+
+TEST_CASE("memory: without the flag nothing is counted and scopes keep their 24 bytes") {
+    const qprof::Trace trace = run_workload(qprof::test::recording_options());
+    CHECK_FALSE(trace.memory_recorded);
+    REQUIRE(trace.threads.size() == 1);
+    CHECK(trace.threads[0].memory.empty());
+    CHECK(text(totals_of(trace, "outer").memory_total) == text({}));
+    CHECK(qprof::detail::record_words(qprof::detail::RecordKind::miss) == 3);
+}
+
+#ifdef QPROF_TOOL
+TEST_CASE("memory: qprof summarize --json gives the bytes of a saved run exactly") {
+    qprof::test::TempDir dir;
+    qprof::SessionOptions options = memory_options();
+    options.reporters = {"raw"};
+    options.output_dir = dir.path().string();
+    run_workload(options);
+    const qprof::test::CommandResult run =
+        qprof::test::run_command(std::string(QPROF_TOOL) + " summarize -q --json " +
+                                     (dir.path() / "profile_queries.qprof").string(),
+                                 dir);
+    REQUIRE(run.status == 0);
+    const auto doc = qprof::test::json::parse(run.out);
+    const Expected e = expected();
+    auto row = [&](const std::string& provider) -> const qprof::test::json::Value& {
+        for (const auto& item : doc["providers"].items) {
+            if (item["provider"].text == provider) {
+                return item;
+            }
+        }
+        FAIL("no row for " << provider);
+        throw std::logic_error("unreachable");
+    };
+    auto json_text = [](const qprof::test::json::Value& row, const std::string& prefix) {
+        return row[prefix + "allocated_bytes"].text + " bytes in " +
+               row[prefix + "allocations"].text + ", " + row[prefix + "retained_bytes"].text +
+               " retained";
+    };
+    CHECK(json_text(row("inner"), "") == text(e.inner));
+    CHECK(json_text(row("inner"), "self_") == text(e.inner));
+    CHECK(json_text(row("nested"), "") == text(e.nested_total));
+    CHECK(json_text(row("nested"), "self_") == text(e.nested_self));
+    CHECK(json_text(row("outer"), "self_") == text(e.outer_self));
+    CHECK(json_text(row("outer"), "") == text(e.outer_total));
+}
+#endif
+
+#ifdef QPROF_TOOL
+// An activity recording memory writes its memory record and then its cpu record (kind 7 after
+// kind 16): both reach the live trace and a saved run's summary.
+TEST_CASE("memory: an activity keeps its CPU time next to its memory") {
+    qprof::test::TempDir dir;
+    qprof::SessionOptions options = memory_options();
+    options.reporters = {"raw"};
+    options.output_dir = dir.path().string();
+    qprof::Trace trace;
+    {
+        qprof::Session session{std::move(options)};
+        {
+            PROFILE_ACTIVITY("memory pass");
+            outer();
+        }
+        session.finish();
+        trace = session.trace();
+    }
+    memo().clear();
+    const auto& pass = totals_of(trace, "memory pass");
+    CHECK(pass.cpu_ns > 0);
+    CHECK(pass.memory_total.allocations >= 9);
+    const qprof::test::CommandResult run =
+        qprof::test::run_command(std::string(QPROF_TOOL) + " summarize -q --json " +
+                                     (dir.path() / "profile_queries.qprof").string(),
+                                 dir);
+    REQUIRE(run.status == 0);
+    const auto doc = qprof::test::json::parse(run.out);
+    bool found = false;
+    for (const auto& item : doc["providers"].items) {
+        if (item["provider"].text == "memory pass") {
+            found = true;
+            CHECK(item["cpu_ns"].text != "null");
+            CHECK(item["allocations"].text == std::to_string(pass.memory_total.allocations));
+        }
+    }
+    CHECK(found);
+}
+#endif
