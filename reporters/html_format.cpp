@@ -84,6 +84,24 @@ std::string duration_text(std::int64_t ns) {
     return text;
 }
 
+std::string bytes_text(std::int64_t bytes) {
+    const std::uint64_t magnitude = bytes < 0 ? 0 - static_cast<std::uint64_t>(bytes) : bytes;
+    const auto value = static_cast<double>(magnitude);
+    const char* sign = bytes < 0 ? "-" : "";
+    char text[40];
+    if (magnitude < 1024) {
+        std::snprintf(text, sizeof text, "%s%llu B", sign,
+                      static_cast<unsigned long long>(magnitude));
+    } else if (magnitude < 1024 * 1024) {
+        std::snprintf(text, sizeof text, "%s%.1f KiB", sign, value / 1024);
+    } else if (magnitude < 1024 * 1024 * 1024) {
+        std::snprintf(text, sizeof text, "%s%.2f MiB", sign, value / (1024 * 1024));
+    } else {
+        std::snprintf(text, sizeof text, "%s%.3f GiB", sign, value / (1024 * 1024 * 1024));
+    }
+    return text;
+}
+
 std::string percent_text(std::int64_t ns, std::int64_t wall) {
     const double percent = percent_of(ns, wall);
     if (percent < 0.05) {

@@ -134,9 +134,10 @@ void write_viewer_css(std::ostream& out);
 void write_viewer_js(std::ostream& out);
 
 // Texts and classes.
-std::string escape(std::string_view text);                     // for HTML text and attribute values
-std::string duration_text(std::int64_t ns);                    // "850 ns", "12.3 µs", "4.56 ms"
-std::string percent_text(std::int64_t ns, std::int64_t wall);  // "12.3 %", "<0.1 %"
+std::string escape(std::string_view text);   // for HTML text and attribute values
+std::string duration_text(std::int64_t ns);  // "850 ns", "12.3 µs", "4.56 ms"
+std::string bytes_text(std::int64_t bytes);  // "512 B", "1.5 KiB", "2.25 MiB", "-1.000 GiB"
+std::string percent_text(std::int64_t ns, std::int64_t wall);    // "12.3 %", "<0.1 %"
 std::string rate_text(std::uint64_t part, std::uint64_t whole);  // "12.3 %", "–" of nothing
 // Shares are of work (Work::of); a wait has none: its label says "waiting".
 std::string node_class(const Preorder& order, const Work& work, std::uint32_t n,

@@ -42,8 +42,16 @@ std::uint64_t zigzag(std::int64_t value) {
     return (static_cast<std::uint64_t>(value) << 1) ^ static_cast<std::uint64_t>(value >> 63);
 }
 
-bool has_keys(const Preorder& order) {
-    return !order.thread().keys.empty();  // keys recorded, or an activity's argument
+bool present(const Column& column, const Preorder& order) {
+    switch (column.presence) {
+        case layout::Presence::always:
+            return true;
+        case layout::Presence::keys:
+            return !order.thread().keys.empty();  // keys recorded, or an activity's argument
+        case layout::Presence::memory:
+            return !order.thread().memory.empty();
+    }
+    return true;
 }
 
 // Where each node starts, as the viewer rebuilds it (the gap column, html_payload_layout.hpp):
@@ -79,6 +87,13 @@ std::uint64_t value_of(Field field, const Trace& trace, const Preorder& order,
             return static_cast<std::uint64_t>(gaps[n]);
         case Field::key:
             return std::uint64_t{order.thread().keys[order.post_index(n)]};
+        case Field::allocated:
+            return order.thread().memory[order.post_index(n)].allocated_bytes;
+        case Field::allocations:
+            return order.thread().memory[order.post_index(n)].allocations;
+        case Field::retained:
+            return static_cast<std::uint64_t>(
+                order.thread().memory[order.post_index(n)].retained_bytes);
     }
     return 0;
 }
@@ -95,9 +110,17 @@ std::uint64_t write_column(Deflater& deflater, const Column& column, const Trace
         const std::uint32_t to = std::min(order.size(), from + kValuesPerWrite);
         for (std::uint32_t n = from; n < to; ++n) {
             const std::uint64_t value = value_of(column.field, trace, order, important, gaps, n);
-            append_varint(bytes, column.encoding == Encoding::varint
-                                     ? value
-                                     : zigzag(static_cast<std::int64_t>(value - before)));
+            switch (column.encoding) {
+                case Encoding::varint:
+                    append_varint(bytes, value);
+                    break;
+                case Encoding::zigzag_varint:
+                    append_varint(bytes, zigzag(static_cast<std::int64_t>(value)));
+                    break;
+                case Encoding::delta_varint:
+                    append_varint(bytes, zigzag(static_cast<std::int64_t>(value - before)));
+                    break;
+            }
             before = value;
         }
         deflater.write(bytes);
@@ -171,7 +194,7 @@ PayloadColumns write_payload_columns(std::ostream& out, const Trace& trace,
         auto& thread = sizes.emplace_back();
         const std::vector<std::int64_t> gaps = start_gaps(order);
         for (const Column& column : layout::kColumns) {
-            if (!column.optional || has_keys(order)) {
+            if (present(column, order)) {
                 thread.emplace_back(column.name,
                                     write_column(deflater, column, trace, order, important, gaps));
             }
@@ -189,6 +212,7 @@ void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preo
         << ",\"wall_ns\":" << trace.wall_ns << ",\"total_ns\":" << important.total_ns()
         << ",\"clock\":" << json_string(trace.clock)
         << ",\"hits_recorded\":" << (trace.selection.hits ? "true" : "false")
+        << (trace.memory_recorded ? ",\"memory_recorded\":true" : "")
         << ",\"important\":{\"extent\":" << important.extent()
         << ",\"percent\":" << important.percent() << "},\n\"providers\":[";
     for (std::size_t i = 0; i < trace.providers.size(); ++i) {

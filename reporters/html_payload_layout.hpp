@@ -23,37 +23,48 @@ inline constexpr std::uint32_t kUnfinishedFlag = 1u << 3;
 inline constexpr std::uint32_t kImportantFlag = 1u << 4;
 inline constexpr int kProviderShift = 5;
 
-// How a column's values become bytes: each value, or its difference from the value before it
-// (zigzag: 0, -1, 1, -2 ... as 0, 1, 2, 3 ...), as an unsigned LEB128 varint (7 bits a byte,
-// low bits first, the top bit set on every byte but the last).
-enum class Encoding { varint, delta_varint };
+// How a column's values become bytes: each value, each signed value zigzagged (0, -1, 1, -2
+// ... as 0, 1, 2, 3 ...), or its difference from the value before it, zigzagged, as an
+// unsigned LEB128 varint (7 bits a byte, low bits first, the top bit set on every byte but the
+// last).
+enum class Encoding { varint, zigzag_varint, delta_varint };
 
-enum class Field { tag, size, dur, gap, key };
+enum class Field { tag, size, dur, gap, key, allocated, allocations, retained };
+
+// When a column is in the payload: always, with keys (or an activity's argument) on the
+// thread, or when the run recorded memory (-Z profile-queries-memory).
+enum class Presence { always, keys, memory };
 
 struct Column {
     Field field;
     std::string_view name;  // the array in qp.threads[t]
     Encoding encoding;
-    bool optional;           // present only when keys were recorded
+    Presence presence;
     std::string_view array;  // the typed array the viewer holds it in
 };
 
 // Per thread, in this order, one value per node in pre-order. Every thread's columns, one
 // after the other, are compressed together as one zlib stream (kCompression, the name
 // DecompressionStream takes; its Adler-32 reveals a corrupt page), then written as base64.
-inline constexpr std::array<Column, 5> kColumns = {{
-    {Field::tag, "tag", Encoding::varint, false, "Int32Array"},
+inline constexpr std::array<Column, 8> kColumns = {{
+    {Field::tag, "tag", Encoding::varint, Presence::always, "Int32Array"},
     // Nodes in the subtree, the node included.
-    {Field::size, "size", Encoding::varint, false, "Int32Array"},
+    {Field::size, "size", Encoding::varint, Presence::always, "Int32Array"},
     // Inclusive duration in nanoseconds, 0 for hits: past 2^31 after about 2 s.
-    {Field::dur, "dur", Encoding::varint, false, "Float64Array"},
+    {Field::dur, "dur", Encoding::varint, Presence::always, "Float64Array"},
     // Where the node starts, for the timeline: nanoseconds from its cursor -- its parent's
     // start (the session start for the first root) or, after a timed sibling, that sibling's
     // end -- to its start; 0 for a hit, which sits at the cursor without moving it. An idle
     // thread's gap may pass 2^31.
-    {Field::gap, "gap", Encoding::varint, false, "Float64Array"},
+    {Field::gap, "gap", Encoding::varint, Presence::always, "Float64Array"},
     // 0 when none, else 1 + index into `keys`.
-    {Field::key, "key", Encoding::delta_varint, true, "Int32Array"},
+    {Field::key, "key", Encoding::delta_varint, Presence::keys, "Int32Array"},
+    // What was allocated on the node's thread while it was open, its children's included
+    // (qprof::MemoryUse): bytes, allocations, and bytes allocated less bytes freed, which is
+    // negative when it freed older memory. 0 for hits and unfinished scopes.
+    {Field::allocated, "alloc", Encoding::varint, Presence::memory, "Float64Array"},
+    {Field::allocations, "allocs", Encoding::varint, Presence::memory, "Float64Array"},
+    {Field::retained, "retained", Encoding::zigzag_varint, Presence::memory, "Float64Array"},
 }};
 inline constexpr std::string_view kCompression = "deflate";
 

@@ -12,7 +12,27 @@ namespace {
 using namespace qprof::detail::html::layout;
 
 const char* encoding_name(Encoding encoding) {
-    return encoding == Encoding::varint ? "varint" : "delta-varint";
+    switch (encoding) {
+        case Encoding::varint:
+            return "varint";
+        case Encoding::zigzag_varint:
+            return "zigzag-varint";
+        case Encoding::delta_varint:
+            return "delta-varint";
+    }
+    return "varint";
+}
+
+const char* presence_name(Presence presence) {
+    switch (presence) {
+        case Presence::always:
+            return "always";
+        case Presence::keys:
+            return "keys";
+        case Presence::memory:
+            return "memory";
+    }
+    return "always";
 }
 
 }  // namespace
@@ -44,9 +64,8 @@ int main(int argc, char** argv) {
         << "  COLUMNS: Object.freeze([\n";
     for (const Column& column : kColumns) {
         out << "    Object.freeze({ name: '" << column.name << "', encoding: '"
-            << encoding_name(column.encoding)
-            << "', optional: " << (column.optional ? "true" : "false") << ", array: '"
-            << column.array << "' }),\n";
+            << encoding_name(column.encoding) << "', presence: '" << presence_name(column.presence)
+            << "', array: '" << column.array << "' }),\n";
     }
     out << "  ]),\n});\n";
     return out.good() ? 0 : 1;

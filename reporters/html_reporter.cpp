@@ -110,6 +110,28 @@ void write_histogram_cell(std::ostream& out, const ProviderStats& s) {
     out << "</td>";
 }
 
+// With -Z profile-queries-memory, the table's memory columns: inclusive, then self.
+constexpr std::string_view kMemoryHeads =
+    "<th data-sort=\"alloc\">Allocated</th><th data-sort=\"allocs\">Allocations</th>"
+    "<th data-sort=\"retained\">Retained</th><th data-sort=\"self-alloc\">Self allocated</th>"
+    "<th data-sort=\"self-allocs\">Self allocations</th>"
+    "<th data-sort=\"self-retained\">Self retained</th>";
+
+constexpr std::string_view kMemoryHint =
+    " Memory is what its runs allocated on their own thread while they were open, and what they "
+    "retained (allocated less freed: negative when they freed older memory); self leaves out "
+    "what the queries they asked allocated.";
+
+void write_memory_cells(std::ostream& out, const ProviderStats& s) {
+    for (const MemoryUse* use : {&s.memory_total, &s.memory_self}) {
+        write_number_cell(out, static_cast<std::int64_t>(use->allocated_bytes),
+                          bytes_text(static_cast<std::int64_t>(use->allocated_bytes)));
+        write_number_cell(out, static_cast<std::int64_t>(use->allocations),
+                          with_thousands(use->allocations));
+        write_number_cell(out, use->retained_bytes, bytes_text(use->retained_bytes));
+    }
+}
+
 void write_provider_table(std::ostream& out, const Trace& trace,
                           const std::vector<ProviderStats>& stats) {
     std::vector<std::uint32_t> rows(trace.providers.size());
@@ -121,12 +143,14 @@ void write_provider_table(std::ostream& out, const Trace& trace,
     });
     out << "<section id=\"providers\">\n<h2>Providers</h2>\n<p class=\"hint\">A run is a call "
            "whose provider ran; a hit, one the cache answered; a wait is not work. Click a "
-           "provider for its slowest runs and most-asked keys.</p>\n<table id=\"provider-table\">\n"
+           "provider for its slowest runs and most-asked keys."
+        << (trace.memory_recorded ? kMemoryHint : "") << "</p>\n<table id=\"provider-table\">\n"
         << "<thead><tr><th data-sort=\"provider\">Provider</th><th data-sort=\"runs\">Runs</th>"
            "<th data-sort=\"hits\">Hits</th><th data-sort=\"hit-rate\">Hit rate</th>"
            "<th data-sort=\"total\">Total</th><th data-sort=\"self\">Self</th>"
            "<th data-sort=\"mean\">Mean</th><th data-sort=\"median\">Median</th>"
-           "<th data-sort=\"max\">Max</th><th>Runs by duration</th></tr></thead>\n<tbody>\n";
+           "<th data-sort=\"max\">Max</th><th>Runs by duration</th>"
+        << (trace.memory_recorded ? kMemoryHeads : "") << "</tr></thead>\n<tbody>\n";
     for (std::uint32_t i : rows) {
         const ProviderTotals& p = trace.providers[i];
         const ProviderStats& s = stats[i];
@@ -155,6 +179,9 @@ void write_provider_table(std::ostream& out, const Trace& trace,
         write_number_cell(out, s.median_ns, runs > 0 ? duration_text(s.median_ns) : "\u2013");
         write_number_cell(out, s.max_ns, runs > 0 ? duration_text(s.max_ns) : "\u2013");
         write_histogram_cell(out, s);
+        if (s.memory) {
+            write_memory_cells(out, s);
+        }
         out << "</tr>\n";
     }
     out << "</tbody>\n</table>\n</section>\n";

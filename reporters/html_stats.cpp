@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <utility>
 
 #include "html_parts.hpp"
 
@@ -104,6 +105,16 @@ void add_waits_inside(const Trace& trace, const Preorder& order,
     }
 }
 
+// ,"alloc_bytes":N,"allocs":N,"retained_bytes":N and the same prefixed "self_".
+void write_memory(std::ostream& out, const ProviderStats& s) {
+    for (const auto& [prefix, use] :
+         {std::pair{"", &s.memory_total}, std::pair{"self_", &s.memory_self}}) {
+        out << ",\"" << prefix << "alloc_bytes\":" << use->allocated_bytes << ",\"" << prefix
+            << "allocs\":" << use->allocations << ",\"" << prefix
+            << "retained_bytes\":" << use->retained_bytes;
+    }
+}
+
 void write_run(std::ostream& out, const RunRef& run) {
     out << '[' << run.thread << ',' << run.n << ',' << run.ns << ',' << run.key << ']';
 }
@@ -165,6 +176,9 @@ std::vector<ProviderStats> provider_stats(const Trace& trace, const std::vector<
         stats[p].work_ns = std::max<std::int64_t>(0, stats[p].total_ns - waits_inside[p]);
         const ProviderTotals& totals = trace.providers[p];
         stats[p].cpu_ns = totals.is_activity && !totals.is_region ? totals.cpu_ns : -1;
+        stats[p].memory = trace.memory_recorded;
+        stats[p].memory_total = totals.memory_total;
+        stats[p].memory_self = totals.memory_self;
         finish_durations(stats[p], durations[p]);
     }
     finish_keys(stats, asks);
@@ -183,6 +197,9 @@ void write_stats(std::ostream& out, const std::vector<ProviderStats>& stats) {
             << ",\"max_ns\":" << s.max_ns;
         if (s.cpu_ns >= 0) {
             out << ",\"cpu_ns\":" << s.cpu_ns;
+        }
+        if (s.memory) {
+            write_memory(out, s);
         }
         out << ",\"histogram\":[";
         for (std::size_t b = 0; b < s.histogram.size(); ++b) {

@@ -54,6 +54,11 @@ struct ProviderStats {
     std::int64_t median_ns = 0;  // the middle run; the lower middle one of an even count
     std::int64_t max_ns = 0;
     std::int64_t cpu_ns = -1;  // an activity's thread CPU time; -1 for others
+    // With -Z profile-queries-memory, ProviderTotals' memory: inclusive (a provider inside
+    // itself counted once) and self.
+    bool memory = false;
+    MemoryUse memory_total{};
+    MemoryUse memory_self{};
     std::array<std::uint64_t, kHistogramBuckets> histogram{};
     std::vector<RunRef> slowest;    // longest first, ties in thread and call order
     std::vector<KeyAsks> keys;      // most asked first, ties by key text order of first use

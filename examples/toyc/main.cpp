@@ -3,9 +3,11 @@
 //   $ toyc -Z profile-queries            # writes profile_queries.counts.txt
 //   $ toyc -Z profile-queries-and-keys   # and profile_queries.keys.txt: the costliest DefIds
 //   $ toyc --items 200 --threads 1 -Z profile-queries=counts
+//   $ toyc -Z profile-queries-memory     # and what each query allocated (the hook, below)
 #include <cinttypes>
 #include <cstdio>
 #include <iostream>
+#include <qprof/alloc_hook.hpp>  // once in the program: counts operator new for the memory flag
 #include <qprof/qprof.hpp>
 
 #include "driver.hpp"

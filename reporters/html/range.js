@@ -88,6 +88,7 @@
     const dense = P * P <= 1 << 20; // calls per (caller, callee): an array, or a map
     return {
       P, c: new Float64Array(P * 4), ns: new Float64Array(P * 5), histogram: new Int32Array(P * BUCKETS),
+      memory: new Float64Array(P * 6), // inclusive and self: bytes, allocations, retained bytes
       slowest: new Array(P).fill(null), floor: new Float64Array(P).fill(-1),
       calls: dense ? new Float64Array(P * P) : null, callNs: dense ? new Float64Array(P * P) : null,
       edges: dense ? null : new Map(), asks: new Map(),
@@ -122,6 +123,7 @@
     const { tag, dur, start, parent, self } = T;
     const keys = T.key;
     const waitsIn = T.waits.size > 0 ? T.waits : null;
+    const M = T.memory;
     const { P, c, histogram, slowest, floor, calls, callNs } = acc;
     const sums = acc.ns;
     const b = firstStart(T, to, true);
@@ -151,7 +153,9 @@
         sums[p * 5 + 1] += self[n];
         if (waitsIn !== null) sums[p * 5 + 2] += waitsIn.get(n) || 0;
         const u = up[n]; // a provider inside itself counts once in its total: the outermost
-        if (!(u >= 0 && start[u] >= from && start[u] + dur[u] <= to)) sums[p * 5 + 3] += ns;
+        const outermost = !(u >= 0 && start[u] >= from && start[u] + dur[u] <= to);
+        if (outermost) sums[p * 5 + 3] += ns;
+        if (M !== null) addMemory(acc.memory, p * 6, M, n, outermost);
       }
       if (parent[n] >= 0) {
         const id = (tag[parent[n]] >>> L.PROVIDER_SHIFT) * P + p;
@@ -175,6 +179,20 @@
       }
     }
   }
+
+  // Node n's memory: its self always, its inclusive when it is its provider's outermost node.
+  function addMemory(memory, at, M, n, outermost) {
+    if (outermost) {
+      memory[at] += M.alloc[n];
+      memory[at + 1] += M.allocs[n];
+      memory[at + 2] += M.retained[n];
+    }
+    memory[at + 3] += M.selfAlloc[n];
+    memory[at + 4] += M.selfAllocs[n];
+    memory[at + 5] += M.selfRetained[n];
+  }
+
+  const MEMORY_FIELDS = ['alloc_bytes', 'allocs', 'retained_bytes', 'self_alloc_bytes', 'self_allocs', 'self_retained_bytes'];
 
   function emptyStats(p) {
     return {
@@ -209,6 +227,7 @@
       s.total_ns = sums[p * 5 + 3];
       s.work_ns = Math.max(0, s.total_ns - sums[p * 5 + 2]); // as provider_stats: less the waits inside
       s.histogram = Array.from(histogram.subarray(p * BUCKETS, (p + 1) * BUCKETS));
+      if (qp.memoryRecorded) MEMORY_FIELDS.forEach((field, i) => { s[field] = acc.memory[p * 6 + i]; });
       if (s.runs > 0) {
         s.mean_ns = Math.trunc(sums[p * 5 + 4] / s.runs);
         s.slowest = acc.slowest[p];
@@ -321,7 +340,14 @@
     return cell(s.total_ns, qp.durationText(s.total_ns)) + cell(s.self_ns, qp.durationText(s.self_ns)) +
       cell(s.mean_ns, s.runs > 0 ? qp.durationText(s.mean_ns) : none) +
       cell(s.median_ns, s.runs > 0 ? qp.durationText(s.median_ns) : none) +
-      cell(s.max_ns, s.runs > 0 ? qp.durationText(s.max_ns) : none) + histogramCell(s);
+      cell(s.max_ns, s.runs > 0 ? qp.durationText(s.max_ns) : none) + histogramCell(s) + memoryCells(s);
+  }
+
+  // With memory, as write_memory_cells in html_reporter.cpp: inclusive, then self.
+  function memoryCells(s) {
+    if (!qp.memoryRecorded) return '';
+    const text = [qp.bytesText, qp.thousands, qp.bytesText];
+    return MEMORY_FIELDS.map((field, i) => cell(s[field] || 0, text[i % 3](s[field] || 0))).join('');
   }
 
   // The provider's cell as the page wrote it, with the waits of the statistics in force.

@@ -28,6 +28,10 @@
       qp.durationText(work) + ' of it work') + ' \u00b7 ' + qp.percentText(work));
     h += row('self', 'Self', qp.durationText(s.self_ns) + ' \u00b7 ' + qp.percentText(s.self_ns));
     if (s.cpu_ns != null) h += row('cpu', 'CPU time', qp.durationText(s.cpu_ns) + ' of ' + qp.durationText(s.total_ns) + ' wall');
+    // Inclusive, a provider inside itself counted once; self without its callees'.
+    if (s.alloc_bytes != null) {
+      h += qp.memoryRows(row, [s.alloc_bytes, s.allocs, s.retained_bytes], [s.self_alloc_bytes, s.self_allocs, s.self_retained_bytes]);
+    }
     if (s.runs > 0) {
       h += row('mean', 'Mean run', qp.durationText(s.mean_ns));
       h += row('median', 'Median run', qp.durationText(s.median_ns));

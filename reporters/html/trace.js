@@ -105,7 +105,26 @@
       name: String(name == null ? '' : name),
       len, tag, size, dur, key: columns.key || null, depth, extent, parent, self, start,
       waits: waitsInside(blocked, tag, dur, parent),
+      memory: columns.alloc ? memoryOf(columns, tag, parent) : null,
     };
+  }
+
+  // With -Z profile-queries-memory: per node, inclusive (the columns) and self memory. Hits and
+  // unfinished scopes carry none, so a node's self is its memory less that of its nearest
+  // descendants that carry some, as the C++ totals count it (InclusiveSums in src/totals.hpp).
+  function memoryOf(columns, tag, parent) {
+    const inclusive = [columns.alloc, columns.allocs, columns.retained];
+    const self = inclusive.map((values) => new Float64Array(values));
+    const carries = (n) => (tag[n] & L.OUTCOME_MASK) !== HIT && (tag[n] & L.UNFINISHED) === 0;
+    const above = new Int32Array(tag.length); // the nearest ancestor that carries memory, or -1
+    for (let n = 0; n < tag.length; n++) {
+      const p = parent[n];
+      above[n] = p < 0 ? -1 : carries(p) ? p : above[p];
+      if (above[n] < 0 || !carries(n)) continue;
+      for (let i = 0; i < 3; i++) self[i][above[n]] -= inclusive[i][n];
+    }
+    return { alloc: inclusive[0], allocs: inclusive[1], retained: inclusive[2],
+      selfAlloc: self[0], selfAllocs: self[1], selfRetained: self[2] };
   }
 
   function base64Bytes(text) {
@@ -154,22 +173,24 @@
     return p;
   }
 
-  // A column: its values, each a zigzag difference from the one before when `delta` (0, -1,
-  // 1, -2 ... written as 0, 1, 2, 3 ...).
-  function readColumn(bytes, at, end, out, delta, what) {
+  // A column: its values as written by `encoding` (html_payload_layout.hpp): plain, zigzag
+  // (0, -1, 1, -2 ... written as 0, 1, 2, 3 ...), or each a zigzag difference from the one before.
+  function readColumn(bytes, at, end, out, encoding, what) {
     if (end > bytes.length) throw new Error(what + ' runs past the decompressed data');
     const p = readVarints(bytes, at, end, out);
     if (p !== end) {
       throw new Error(what + (p > end ? ' holds fewer values than its nodes' :
         ' has ' + (end - p) + ' bytes more than its values'));
     }
-    if (delta) {
+    const unzig = (z) => (z % 2 === 1 ? -(z + 1) / 2 : z / 2);
+    if (encoding === 'delta-varint') {
       let before = 0;
       for (let i = 0; i < out.length; i++) {
-        const z = out[i];
-        before += z % 2 === 1 ? -(z + 1) / 2 : z / 2;
+        before += unzig(out[i]);
         out[i] = before;
       }
+    } else if (encoding === 'zigzag-varint') {
+      for (let i = 0; i < out.length; i++) out[i] = unzig(out[i]);
     }
     return end;
   }
@@ -185,12 +206,12 @@
       const columns = {};
       for (const c of L.COLUMNS) {
         if (sizes[c.name] == null) {
-          if (c.optional) continue;
+          if (c.presence !== 'always') continue;
           throw new Error('thread ' + i + ' has no column ' + c.name);
         }
         const out = new ARRAYS[c.array](nodes);
-        at = readColumn(bytes, at, at + Number(sizes[c.name]), out,
-          c.encoding === 'delta-varint', 'thread ' + i + "'s column " + c.name);
+        at = readColumn(bytes, at, at + Number(sizes[c.name]), out, c.encoding,
+          'thread ' + i + "'s column " + c.name);
         columns[c.name] = out;
       }
       const T = deriveThread(t.name, columns);
@@ -220,6 +241,7 @@
     }));
     qp.keys = payload.keys || [];
     qp.hitsRecorded = payload.hits_recorded !== false; // -Z profile-queries-events=-hits: false
+    qp.memoryRecorded = payload.memory_recorded === true; // -Z profile-queries-memory
     const bytes = await inflate(columnsText, payload.compression || L.COMPRESSION);
     qp.threads = readThreads(bytes, payload.threads || []);
   };
@@ -248,6 +270,14 @@
 
   qp.thousands = qv.thousands;
   qp.durationText = qv.durationText;
+  qp.bytesText = qv.bytesText;
+  // The rows of a details list for memory, `row(field, name, text)` making each: bytes
+  // allocated, allocations and bytes retained, inclusive and self (three values each).
+  qp.memoryRows = function memoryRows(row, inclusive, self) {
+    const pair = (text, i) => text(inclusive[i]) + ' \u00b7 self ' + text(self[i]);
+    return row('alloc', 'Allocated', pair(qp.bytesText, 0)) + row('allocs', 'Allocations', pair(qp.thousands, 1)) +
+      row('retained', 'Retained', pair(qp.bytesText, 2));
+  };
   qp.percentOf = (ns) => (qp.total > 0 ? (100 * ns) / qp.total : 0);
   qp.percentText = (ns) => qv.shareText(ns, qp.total); // every share on the page is of qp.total
 

@@ -1,7 +1,7 @@
 // qprof viewers' common base, part 1 of 2: numbers and text as every page shows them. The
 // HTML report, the flame graph and the diff page each start with these files (see
 // reporters/embed_viewer.py), so a duration or a share reads the same on all three, and as the
-// C++ side prints it (reporters/html_format.cpp: duration_text, percent_text).
+// C++ side prints it (reporters/html_format.cpp: duration_text, bytes_text, percent_text).
 //
 // This file declares the common namespace `qv`; the viewers' own scripts read it.
 const qv = {};
@@ -42,6 +42,16 @@ const qv = {};
     if (ns < 1e6) return qv.fixed(ns / 1e3, 1) + ' \u00b5s';
     if (ns < 1e9) return qv.fixed(ns / 1e6, 2) + ' ms';
     return qv.fixed(ns / 1e9, 3) + ' s';
+  };
+
+  // "512 B", "1.5 KiB", "2.25 MiB", "1.000 GiB"; negative with a sign, as bytes_text in C++.
+  qv.bytesText = function bytesText(bytes) {
+    const sign = bytes < 0 ? '-' : '';
+    const b = Math.abs(bytes);
+    if (b < 1024) return sign + String(Math.round(b)) + ' B';
+    if (b < 1024 * 1024) return sign + qv.fixed(b / 1024, 1) + ' KiB';
+    if (b < 1024 * 1024 * 1024) return sign + qv.fixed(b / (1024 * 1024), 2) + ' MiB';
+    return sign + qv.fixed(b / (1024 * 1024 * 1024), 3) + ' GiB';
   };
 
   // The share of `part` in `whole`: "12.3 %", or "<0.1 %" below 0.05 %.

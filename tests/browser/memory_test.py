@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""Memory per query in the html report and the flame graph, in a real browser (headless
+Chromium).
+
+Runs toyc with -Z profile-queries-memory, writing its raw stream, html report and flame graph,
+and checks what a user looking for allocations meets: the provider table's memory columns give
+each provider's bytes exactly as `qprof summarize --json` of the same run; the viewer's own
+statistics of the whole run (statsOfRange) give the payload's memory; each thread's self memory,
+derived by the viewer, adds up to what its top-level scopes allocated; a provider's statistics
+and a node's details show memory; the flame graph's switch weighs its frames by bytes.
+
+Each check prints "ok - ..." or "FAIL - ... reason"; the exit status is 1 when any failed.
+Without Chromium it exits 77 (Meson's "skipped"), or 1 when CI=true.
+
+    memory_test.py --toyc build/examples/toyc --qprof build/qprof --out /tmp/memory
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cdp  # noqa: E402
+
+READY_TIMEOUT_S = 60
+MEMORY_FIELDS = ["alloc_bytes", "allocs", "retained_bytes",
+                 "self_alloc_bytes", "self_allocs", "self_retained_bytes"]
+
+
+class CheckFailed(Exception):
+    pass
+
+
+def run_toyc(toyc, tool, out_dir):
+    """toyc's reports with memory, and `qprof summarize --json` of its raw stream."""
+    for name in os.listdir(out_dir):
+        if name.startswith("profile_queries"):
+            os.remove(os.path.join(out_dir, name))
+    run = subprocess.run([toyc, "--items", "400", "-Z", "profile-queries=raw,html,flamegraph",
+                          "-Z", "profile-queries-memory"], cwd=out_dir, capture_output=True,
+                         text=True, timeout=120)
+    if run.returncode != 0:
+        raise CheckFailed("toyc exited with %d: %s" % (run.returncode, run.stderr))
+    summary = subprocess.run([tool, "summarize", "--json", "-q",
+                              os.path.join(out_dir, "profile_queries.qprof")],
+                             capture_output=True, text=True, timeout=120)
+    if summary.returncode != 0:
+        raise CheckFailed("qprof summarize exited with %d: %s" % (summary.returncode,
+                                                                   summary.stderr))
+    return json.loads(summary.stdout)
+
+
+# ----- the html report -----
+
+TABLE_JS = """(() => {
+    const heads = Array.from(document.querySelectorAll('#provider-table thead th'))
+        .map((th) => th.dataset.sort || '');
+    return Array.from(document.querySelectorAll('#provider-table tbody tr')).map((r) => {
+        const p = qp.providers[Number(r.dataset.provider)];
+        const cells = {};
+        heads.forEach((h, i) => { if (h) cells[h] = r.cells[i].dataset.value; });
+        return [p.name, p.activity, cells];
+    });
+})()"""
+
+
+def check_table(browser, summary):
+    """Each provider's memory in the table is its memory in `qprof summarize --json`."""
+    rows = browser.evaluate(TABLE_JS)
+    wanted = {(p["provider"], p["activity"]): p for p in summary["providers"]}
+    columns = {"alloc": "allocated_bytes", "allocs": "allocations", "retained": "retained_bytes",
+               "self-alloc": "self_allocated_bytes", "self-allocs": "self_allocations",
+               "self-retained": "self_retained_bytes"}
+    allocating = 0
+    for name, activity, cells in rows:
+        expected = wanted.get((name, activity))
+        if expected is None:
+            raise CheckFailed("the table has %r, summarize has not" % name)
+        for column, field in columns.items():
+            if column not in cells:
+                raise CheckFailed("the table has no column %r" % column)
+            if int(cells[column]) != expected[field]:
+                raise CheckFailed("%s: %s %s in the table, %s %d in summarize"
+                                  % (name, column, cells[column], field, expected[field]))
+        allocating += expected["self_allocated_bytes"] > 0
+    if allocating == 0:
+        raise CheckFailed("no provider allocated anything: is toyc's allocation hook in?")
+    return "%d providers, %d of them allocating" % (len(rows), allocating)
+
+
+def check_whole_run(browser):
+    """The viewer's statistics of the whole run give the payload's memory exactly, and its
+    per-node self memory adds up to what each thread's top-level scopes allocated."""
+    found = browser.evaluate("""((fields) => {
+        const p = JSON.parse(document.getElementById('qprof-trace').textContent);
+        const mine = window.qprof.statsOfRange(0, Infinity), out = [];
+        for (const s of p.stats) {
+            const m = mine[s.provider];
+            for (const f of fields) {
+                if ((m ? m[f] : 0) !== s[f]) out.push(p.providers[s.provider].name + '.' + f + ': ' + (m && m[f]) + ' vs ' + s[f]);
+            }
+        }
+        qp.threads.forEach((T, t) => {
+            if (!T.memory) { out.push('thread ' + t + ' has no memory'); return; }
+            let self = 0, top = 0;
+            for (let n = 0; n < T.len; n++) self += T.memory.selfAlloc[n];
+            for (let n = 0; n < T.len; n += T.size[n]) top += T.memory.alloc[n];
+            if (self !== top) out.push('thread ' + t + ': self memory sums to ' + self + ', its roots allocated ' + top);
+        });
+        return {problems: out.slice(0, 6), count: out.length, providers: p.stats.length};
+    })""".replace("\n", " ") + "(%s)" % json.dumps(MEMORY_FIELDS))
+    if found["count"]:
+        raise CheckFailed("%d differences, e.g. %s" % (found["count"], found["problems"]))
+    return "%d providers agree" % found["providers"]
+
+
+def check_provider_details(browser):
+    """A click on the provider that allocated most shows its memory, inclusive and self."""
+    shown = browser.evaluate("""(() => {
+        const stats = qp.stats.filter((s) => s.alloc_bytes > 0);
+        stats.sort((a, b) => b.self_alloc_bytes - a.self_alloc_bytes);
+        const s = stats[0];
+        document.querySelector('#provider-table tbody tr[data-provider="' + s.provider + '"] a').click();
+        const dd = document.querySelector('#details dd[data-field="alloc"]');
+        return {name: qp.providers[s.provider].name, text: dd ? dd.textContent : null,
+                expected: qv.bytesText(s.alloc_bytes) + ' \\u00b7 self ' + qv.bytesText(s.self_alloc_bytes)};
+    })()""")
+    if shown["text"] != shown["expected"]:
+        raise CheckFailed("%s's statistics read %r, expected %r" % (shown["name"], shown["text"],
+                                                                     shown["expected"]))
+    return "%s: Allocated %s" % (shown["name"], shown["text"])
+
+
+def check_node_details(browser):
+    """A click on the first drawn box shows what its node allocated."""
+    box = browser.evaluate("""(() => {
+        const el = document.querySelector('#tree-0 .node:not(.hit)[data-n]');
+        el.scrollIntoView({block: 'center'});
+        const r = el.getBoundingClientRect();
+        return {n: Number(el.dataset.n), x: r.left + 4, y: r.top + 4};
+    })()""")
+    browser.click_at(box["x"], box["y"])
+    browser.settle()
+    shown = browser.evaluate("""((n) => {
+        const dd = document.querySelector('#details dd[data-field="alloc"]');
+        const M = qp.threads[0].memory;
+        return {text: dd ? dd.textContent : null,
+                expected: qv.bytesText(M.alloc[n]) + ' \\u00b7 self ' + qv.bytesText(M.selfAlloc[n])};
+    })""" + "(%d)" % box["n"])
+    if shown["text"] != shown["expected"]:
+        raise CheckFailed("node %d's details read %r, expected %r" % (box["n"], shown["text"],
+                                                                     shown["expected"]))
+    return "node %d: %s" % (box["n"], shown["text"])
+
+
+# ----- the flame graph -----
+
+def check_flame_weight(browser):
+    """The switch makes frames as wide as their bytes: each drawn frame's width is its share
+    of the root's bytes, and off again, of its time."""
+    result = browser.evaluate("""(() => {
+        const api = window.qprofFlame;
+        const box = document.getElementById('weight-bytes');
+        if (!box || !api.state().memory) return {error: 'no switch, or no bytes in the payload'};
+        box.click();
+        const state = api.state();
+        const root = api.frame(0);
+        const out = [];
+        for (let i = 1; i < state.frames; i++) {
+            const f = api.frame(i), b = api.frameBox(i);
+            if (b === null) continue;
+            const expected = state.canvasWidth * f.total_bytes / root.total_bytes;
+            if (Math.abs(b.width - expected) > 1.5) out.push(f.name + ': ' + b.width.toFixed(1) + ' px, expected ' + expected.toFixed(1));
+        }
+        const header = document.getElementById('total-allocated').textContent;
+        box.click();
+        return {weight: state.weight, after: api.state().weight, drawn: state.drawn, problems: out.slice(0, 5),
+                header, expected: qv.bytesText(root.total_bytes)};
+    })()""")
+    if result.get("error"):
+        raise CheckFailed(result["error"])
+    if result["weight"] != "bytes" or result["after"] != "time":
+        raise CheckFailed("the switch gave weights %s then %s" % (result["weight"],
+                                                                  result["after"]))
+    if result["problems"]:
+        raise CheckFailed("frames not as wide as their bytes: %s" % result["problems"])
+    if result["header"] != result["expected"]:
+        raise CheckFailed("the header says %r allocated, the root frame %r"
+                          % (result["header"], result["expected"]))
+    return "%d frames drawn by bytes; %s allocated" % (result["drawn"], result["header"])
+
+
+def run_checks(browser, out_dir, summary):
+    failures = 0
+
+    def run(name, check, *args):
+        nonlocal failures
+        try:
+            print("ok - %s (%s)" % (name, check(*args)), flush=True)
+        except (CheckFailed, cdp.CdpError) as error:
+            failures += 1
+            print("FAIL - %s: %s" % (name, error), flush=True)
+
+    browser.navigate("file://" + os.path.join(out_dir, "profile_queries.html"),
+                     timeout=READY_TIMEOUT_S)
+    error = browser.evaluate("window.qprof.ready.then(() => window.qprof.error)")
+    if error:
+        print("FAIL - the page loads: %s" % error, flush=True)
+        return 1
+    run("the table's memory is summarize's", check_table, browser, summary)
+    run("the viewer's memory of the whole run is the payload's", check_whole_run, browser)
+    run("a provider's statistics show its memory", check_provider_details, browser)
+    run("a node's details show its memory", check_node_details, browser)
+    browser.navigate("file://" + os.path.join(out_dir, "profile_queries.flamegraph.html"),
+                     timeout=READY_TIMEOUT_S)
+    error = browser.evaluate("window.qprofFlame.ready.then(() => window.qprofFlame.error)")
+    if error:
+        print("FAIL - the flame graph loads: %s" % error, flush=True)
+        return failures + 1
+    run("the flame graph weighs its frames by bytes at the switch", check_flame_weight, browser)
+    browser.settle()
+    if browser.problems:
+        failures += 1
+        print("FAIL - no console problems: %s" % "; ".join(browser.problems[:5]), flush=True)
+    else:
+        print("ok - no console problems", flush=True)
+    return failures
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--toyc", required=True, help="the toyc executable")
+    parser.add_argument("--qprof", required=True, help="the qprof tool")
+    parser.add_argument("--out", required=True, help="directory for the run and its reports")
+    args = parser.parse_args()
+    chromium = cdp.chromium_for_test()
+    if isinstance(chromium, int):
+        return chromium  # no Chromium: skipped, or failed under CI
+    out_dir = os.path.abspath(args.out)
+    os.makedirs(out_dir, exist_ok=True)
+    try:
+        summary = run_toyc(os.path.abspath(args.toyc), args.qprof, out_dir)
+    except (CheckFailed, subprocess.TimeoutExpired) as error:
+        print("FAIL - toyc with memory: %s" % error, flush=True)
+        return 1
+    print("ok - toyc ran with -Z profile-queries-memory", flush=True)
+    try:
+        with cdp.Browser(chromium, width=1440, height=900) as browser:
+            failures = run_checks(browser, out_dir, summary)
+    except cdp.CdpError as error:
+        print("FAIL - driving Chromium: %s" % error, flush=True)
+        return 1
+    print("# %d check(s) failed" % failures if failures else "# all checks passed", flush=True)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
