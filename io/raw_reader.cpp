@@ -37,6 +37,7 @@ ReportOptions report_options(std::uint8_t bits, std::uint32_t extent, double per
     report.chrome_hits = (bits & 8) != 0;
     report.chrome_keys = (bits & 16) != 0;
     report.folded_args = (bits & 32) != 0;
+    report.folded_bytes = (bits & 64) != 0;
     report.important_extent = extent;
     report.important_percent = std::isfinite(percent) ? percent : 1.0;
     return report;

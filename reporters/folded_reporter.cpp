@@ -7,7 +7,10 @@
 //   the program and then the thread's own name), then activity and provider names; with
 //   -Z profile-queries-folded=keys, `provider(key)`; with =args, an activity's argument,
 //   `codegen unit(math)` (keys imply it).
-// - The value is the self time in nanoseconds; stacks with none are left out.
+// - The value is the self time in nanoseconds; stacks with none are left out. With
+//   -Z profile-queries-folded=bytes it is the self allocated bytes instead (a run recorded with
+//   -Z profile-queries-memory; any other run's report fails, naming that flag): hits allocate
+//   nothing and are left out.
 // - Blocked waits end in `_[k]` and loads in `_[j]`, which the tools colour apart from runs
 //   (as kernel and JIT frames). With -Z profile-queries-folded=hits, cache hits are leaves
 //   ending in `_[i]` (coloured as inlined frames) whose value is their count: a hit reads no
@@ -24,9 +27,11 @@
 // Memory stays linear in the trace: the distinct stacks are kept as a tree of frame texts and
 // each line is written from the path down to it, never stored whole.
 #include <algorithm>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "builtin_reporters.hpp"
+#include "report_writer.hpp"
 #include "stack_tree.hpp"
 #include "text_escape.hpp"
 
@@ -58,15 +63,18 @@ std::string frame_text(const StackFrame& frame) {
     }
 }
 
-// Hits have no time: they are counted.
-std::int64_t value_of(const StackFrame& frame) {
+// Hits have no time: they are counted. Weighed by bytes, they weigh nothing.
+std::int64_t value_of(const StackFrame& frame, bool bytes) {
+    if (bytes) {
+        return frame.self_bytes;
+    }
     return frame.kind == FrameKind::hit ? static_cast<std::int64_t>(frame.count) : frame.self_ns;
 }
 
 // The distinct lines as a tree: a stack is its parent stack and one more frame text.
 class FoldedStacks {
   public:
-    FoldedStacks(const StackTree& tree, bool merge_threads) {
+    FoldedStacks(const StackTree& tree, bool merge_threads, bool bytes) {
         const std::vector<StackFrame>& frames = tree.frames();
         std::vector<std::uint32_t> stack_of(frames.size());
         std::vector<std::uint32_t> depth_of(frames.size());  // frames in its line
@@ -86,7 +94,7 @@ class FoldedStacks {
                 stack_of[f] = parent;  // summed into the deeper frame above
             }
             depth_of[f] = depth;
-            stacks_[stack_of[f]].value += value_of(frame);
+            stacks_[stack_of[f]].value += value_of(frame, bytes);
         }
         index_.clear();
         link_children();
@@ -230,19 +238,24 @@ class FoldedReporter : public Reporter {
         options_.hits = options.folded_hits;
         options_.keys = options.folded_keys;
         options_.args = options.folded_args;
+        bytes_ = options.folded_bytes;
     }
 
     void write(const Trace& trace, std::ostream& out) override {
+        if (bytes_ && !trace.memory_recorded) {
+            throw std::invalid_argument(std::string{kFoldedBytesNeedMemory});
+        }
         if (const std::string left_out = trace.selection.left_out(trace.keys_recorded);
             !left_out.empty()) {
             out << "# not recorded: " << text_field(left_out) << '\n';
         }
         const StackTree tree{trace, options_};
-        FoldedStacks{tree, options_.merge_threads}.write(out);
+        FoldedStacks{tree, options_.merge_threads, bytes_}.write(out);
     }
 
   private:
     StackOptions options_;
+    bool bytes_ = false;
 };
 
 }  // namespace

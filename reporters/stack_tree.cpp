@@ -61,11 +61,17 @@ class Builder {
             const std::uint32_t parent_frame = parent == order.size() ? root : frame_of[parent];
             frame_of[n] = frame(parent_frame, thread, order.post_index(n));
             const std::int64_t duration = order.duration_ns(n);
+            const auto bytes =
+                thread.memory.empty()
+                    ? std::int64_t{0}
+                    : static_cast<std::int64_t>(thread.memory[order.post_index(n)].allocated_bytes);
             frames_[frame_of[n]].count += 1;
             frames_[frame_of[n]].total_ns += duration;
+            frames_[frame_of[n]].total_bytes += bytes;
             if (parent == order.size()) {  // the thread's time, and its process's
                 for (std::uint32_t f = root; f != StackFrame::kNoParent; f = frames_[f].parent) {
                     frames_[f].total_ns += duration;
+                    frames_[f].total_bytes += bytes;
                 }
             }
         }
@@ -140,6 +146,20 @@ class Builder {
     std::map<std::pair<std::uint32_t, std::string>, std::uint32_t> thread_frames_;
 };
 
+// A scope cut by the end of the session carries no memory, though the finished scopes inside
+// it do: such a frame is given at least what its children allocated, so that no frame is
+// narrower than its children when the flame graph is weighted by bytes.
+void at_least_children_bytes(std::vector<StackFrame>& frames) {
+    std::vector<std::int64_t> children(frames.size());
+    for (std::size_t f = frames.size(); f-- > 0;) {  // children come after their parent
+        StackFrame& frame = frames[f];
+        frame.total_bytes = std::max(frame.total_bytes, children[f]);
+        if (frame.parent != StackFrame::kNoParent) {
+            children[frame.parent] += frame.total_bytes;
+        }
+    }
+}
+
 }  // namespace
 
 StackTree::StackTree(const Trace& trace, const StackOptions& options) {
@@ -147,12 +167,15 @@ StackTree::StackTree(const Trace& trace, const StackOptions& options) {
     for (const ThreadTrace& thread : trace.threads) {
         builder.add_thread(thread);
     }
+    at_least_children_bytes(frames_);
     for (StackFrame& frame : frames_) {
         frame.self_ns = frame.total_ns;
+        frame.self_bytes = frame.total_bytes;
     }
     for (const StackFrame& frame : frames_) {  // children come after their parent
         if (frame.parent != StackFrame::kNoParent) {
             frames_[frame.parent].self_ns -= frame.total_ns;
+            frames_[frame.parent].self_bytes -= frame.total_bytes;
         }
     }
 }

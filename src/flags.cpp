@@ -207,12 +207,14 @@ std::vector<bool> parse_choices(const FlagUse& use, std::string_view syntax,
 }
 
 void apply_folded(SessionOptions& options, const FlagUse& use) {
-    const std::vector<bool> given = parse_choices(use, "=merge-threads,hits,keys,args",
-                                                  {"merge-threads", "hits", "keys", "args"});
+    const std::vector<bool> given =
+        parse_choices(use, "=merge-threads,hits,keys,args,bytes",
+                      {"merge-threads", "hits", "keys", "args", "bytes"});
     options.report.folded_merge_threads = given[0];
     options.report.folded_hits = given[1];
     options.report.folded_keys = given[2];
     options.report.folded_args = given[3];
+    options.report.folded_bytes = given[4];
 }
 
 void apply_chrome(SessionOptions& options, const FlagUse& use) {

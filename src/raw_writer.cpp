@@ -33,7 +33,8 @@ constexpr std::size_t kMaxKeyTextBytes = 1u << 20;
 std::uint8_t report_bits(const ReportOptions& report) {
     return static_cast<std::uint8_t>(report.folded_merge_threads | report.folded_hits << 1 |
                                      report.folded_keys << 2 | report.chrome_hits << 3 |
-                                     report.chrome_keys << 4 | report.folded_args << 5);
+                                     report.chrome_keys << 4 | report.folded_args << 5 |
+                                     report.folded_bytes << 6);
 }
 
 }  // namespace

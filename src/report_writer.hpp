@@ -13,6 +13,13 @@
 
 namespace qprof::detail {
 
+// Why -Z profile-queries-folded=bytes has no stacks to weigh: said by the session at its start,
+// and by the folded report of a trace without memory (qprof report of such a run).
+inline constexpr std::string_view kFoldedBytesNeedMemory =
+    "-Z profile-queries-folded=bytes weighs stacks by the bytes allocated in them, but this run "
+    "does not record memory: add -Z profile-queries-memory (and include <qprof/alloc_hook.hpp> "
+    "in one source file of the program)";
+
 // The output directory, absolute: resolved once, before the program may change directory.
 std::filesystem::path absolute_dir(const std::string& dir);
 

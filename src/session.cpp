@@ -219,6 +219,9 @@ Session::Session(SessionOptions options, bool build_trace) : state_(std::make_un
                             "'. Valid reporters: " + detail::join(reporter_names(), ", ") + ".");
         }
     }
+    if (opts.report.folded_bytes && !opts.record_memory) {
+        throw FlagError("qprof: " + std::string{detail::kFoldedBytesNeedMemory} + '.');
+    }
     // Resolved now: the program may change directory before the reports are written.
     state_->options.output_dir = detail::absolute_dir(opts.output_dir).string();
     detail::check_output_dir(opts.output_dir);

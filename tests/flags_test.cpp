@@ -160,10 +160,26 @@ TEST_CASE("options of the folded and chrome reports") {
     CHECK_FALSE(parse(args).report.folded_keys);
     CHECK(error_of({"-Z", "profile-queries-folded=hit"}) ==
           "qprof: unknown option 'hit' in '-Z profile-queries-folded=hit'. Did you mean 'hits'? "
-          "Valid options: merge-threads, hits, keys, args.");
+          "Valid options: merge-threads, hits, keys, args, bytes.");
     CHECK(error_of({"-Z", "profile-queries-chrome"}) ==
           "qprof: flag '-Z profile-queries-chrome' needs a value, as in "
           "'-Z profile-queries-chrome=hits,keys'.");
+}
+
+TEST_CASE("-Z profile-queries-folded=bytes: parsed, and a session without memory refuses it") {
+    Args bytes{{"-Z", "profile-queries=folded", "-Z", "profile-queries-folded=bytes"}};
+    const SessionOptions options = parse(bytes);
+    CHECK(options.report.folded_bytes);
+    CHECK_FALSE(options.report.folded_hits);
+    try {
+        qprof::Session session{options};
+        FAIL("the session started without memory");
+    } catch (const FlagError& error) {
+        CHECK(std::string{error.what()} ==
+              "qprof: -Z profile-queries-folded=bytes weighs stacks by the bytes allocated in "
+              "them, but this run does not record memory: add -Z profile-queries-memory (and "
+              "include <qprof/alloc_hook.hpp> in one source file of the program).");
+    }
 }
 
 TEST_CASE("QPROF_FLAGS is read first and the command line wins") {

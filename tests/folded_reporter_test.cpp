@@ -74,6 +74,38 @@ void check_tool_friendly(const std::string& text) {
     CHECK(std::adjacent_find(lines.begin(), lines.end()) == lines.end());
 }
 
+// The trace with memory, as -Z profile-queries-memory would give it: each finished timed node
+// allocated 1000 + 100 * depth bytes of its own, its children's on top (inclusive).
+qprof::Trace with_memory(qprof::Trace trace) {
+    for (qprof::ThreadTrace& thread : trace.threads) {
+        thread.memory.resize(thread.nodes.size());
+        std::vector<std::pair<std::uint32_t, std::uint64_t>> pending;  // depth, inclusive bytes
+        for (std::size_t i = 0; i < thread.nodes.size(); ++i) {        // post-order
+            const qprof::Node& node = thread.nodes[i];
+            std::uint64_t children = 0;
+            while (!pending.empty() && pending.back().first > node.depth) {
+                children += pending.back().second;
+                pending.pop_back();
+            }
+            if (node.outcome == qprof::Outcome::hit || node.unfinished) {
+                pending.emplace_back(node.depth, children);  // carries none, passes them up
+                continue;
+            }
+            const std::uint64_t bytes = 1000 + 100 * std::uint64_t{node.depth} + children;
+            thread.memory[i] = {bytes, 1, static_cast<std::int64_t>(bytes / 4)};
+            pending.emplace_back(node.depth, bytes);
+        }
+    }
+    trace.memory_recorded = true;
+    return trace;
+}
+
+qprof::ReportOptions bytes_options() {
+    qprof::ReportOptions options;
+    options.folded_bytes = true;
+    return options;
+}
+
 }  // namespace
 
 TEST_CASE("folded matches the golden file") {
@@ -205,4 +237,35 @@ TEST_CASE("folded: a 100,000-deep chain takes memory linear in the trace, lines 
     CHECK_THAT(text, Catch::Contains(";g;[frames_1000_and_deeper] " +
                                      std::to_string(2 * (kDepth - 998)) + "\n"));
     CHECK(text.size() < 4'000'000);
+}
+
+TEST_CASE("folded bytes: each stack valued by its self allocated bytes, golden file") {
+    const qprof::Trace trace = with_memory(compile_trace());
+    const std::string text = folded(trace, bytes_options());
+    check_tool_friendly(text);
+    qprof::test::check_golden(text, "folded_bytes.approved.txt");
+    CHECK(folded(trace) == folded(compile_trace()));  // without the option: time, as before
+}
+
+TEST_CASE("folded bytes: the values add up to each thread's top-level allocated bytes") {
+    const qprof::Trace trace = with_memory(compile_trace());
+    std::map<std::string, std::int64_t> per_thread;
+    for (const std::string& line : lines_of(folded(trace, bytes_options()))) {
+        per_thread[line.substr(0, line.find(';'))] += std::stoll(line.substr(line.rfind(' ')));
+    }
+    std::map<std::string, std::int64_t> allocated;
+    for (const qprof::ThreadTrace& thread : trace.threads) {
+        std::string name = thread.name;
+        std::replace(name.begin(), name.end(), ' ', '_');
+        for (std::uint32_t root : thread.roots()) {
+            allocated[name] += static_cast<std::int64_t>(thread.memory[root].allocated_bytes);
+        }
+    }
+    CHECK(per_thread == allocated);
+    CHECK(per_thread.size() == 2);
+}
+
+TEST_CASE("folded bytes: a run without memory is refused, naming -Z profile-queries-memory") {
+    CHECK_THROWS_WITH(folded(compile_trace(), bytes_options()),
+                      Catch::Contains("-Z profile-queries-memory"));
 }

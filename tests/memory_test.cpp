@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <qprof/alloc_hook.hpp>
 #include <qprof/qprof.hpp>
@@ -229,5 +231,113 @@ TEST_CASE("memory: an activity keeps its CPU time next to its memory") {
         }
     }
     CHECK(found);
+}
+#endif
+
+namespace {
+
+qprof::ReportOptions folded_bytes() {
+    qprof::ReportOptions options;
+    options.folded_bytes = true;
+    return options;
+}
+
+// The data-value of the provider table's cell in the row of `provider`, column `sort`.
+std::string table_value(const std::string& page, const std::string& provider,
+                        const std::string& sort) {
+    const std::string table = page.substr(page.find("<table id=\"provider-table\">"));
+    const std::string heads = table.substr(0, table.find("</thead>"));
+    const std::size_t sort_at = heads.find("data-sort=\"" + sort + "\"");
+    REQUIRE(sort_at != std::string::npos);
+    std::size_t column = 0;  // the headers closed before it
+    for (std::size_t at = heads.find("</th>"); at < sort_at; at = heads.find("</th>", at + 1)) {
+        ++column;
+    }
+    std::size_t cell = table.find("<a href=\"#\">" + provider + "</a>");
+    REQUIRE(cell != std::string::npos);
+    for (std::size_t next = 0; next < column; ++next) {
+        cell = table.find("<td", cell + 1);
+    }
+    const std::size_t value = table.find("data-value=\"", cell) + 12;
+    return table.substr(value, table.find('"', value) - value);
+}
+
+// The workload's folded stacks by self allocated bytes, on a thread of that name.
+std::string folded_bytes_text(const std::string& thread) {
+    const Expected e = expected();
+    const std::string level = std::to_string(usable(kLevel));
+    return thread + ";outer " + std::to_string(e.outer_self.allocated_bytes) + "\n" + thread +
+           ";outer;inner " + std::to_string(e.inner.allocated_bytes) + "\n" + thread +
+           ";outer;nested " + level + "\n" + thread + ";outer;nested;nested " + level + "\n" +
+           thread + ";outer;nested;nested;nested " + level + "\n";
+}
+
+}  // namespace
+
+TEST_CASE("memory: the HTML report's table, statistics and columns give the bytes") {
+    const qprof::Trace trace = run_workload(memory_options());
+    const Expected e = expected();
+    const std::string page = qprof::test::report_text("html", trace);
+    CHECK(table_value(page, "inner", "alloc") == std::to_string(e.inner.allocated_bytes));
+    CHECK(table_value(page, "outer", "alloc") == std::to_string(e.outer_total.allocated_bytes));
+    CHECK(table_value(page, "outer", "self-alloc") == std::to_string(e.outer_self.allocated_bytes));
+    CHECK(table_value(page, "outer", "allocs") == "9");
+    CHECK(table_value(page, "nested", "retained") == std::to_string(e.nested_total.retained_bytes));
+    CHECK(table_value(page, "outer", "self-retained") ==
+          std::to_string(e.outer_self.retained_bytes));
+    CHECK_THAT(page, Catch::Contains("\"memory_recorded\":true"));
+    CHECK_THAT(page,
+               Catch::Contains(",\"alloc_bytes\":" + std::to_string(e.outer_total.allocated_bytes) +
+                               ",\"allocs\":9,"));
+    CHECK_THAT(page, Catch::Contains("\"alloc\":") && Catch::Contains("\"retained\":"));
+    // Without memory, none of it (the viewer's scripts, which know the names, left out).
+    const std::string plain = qprof::test::without_viewer(
+        qprof::test::report_text("html", run_workload(qprof::test::recording_options())));
+    CHECK_THAT(plain, !Catch::Contains("memory_recorded") && !Catch::Contains("alloc_bytes") &&
+                          !Catch::Contains("data-sort=\"alloc\""));
+}
+
+TEST_CASE("memory: folded=bytes values each stack by its self allocated bytes, exactly") {
+    const qprof::Trace trace = run_workload(memory_options());
+    CHECK(qprof::test::report_text("folded", trace, folded_bytes()) ==
+          folded_bytes_text(trace.threads.at(0).name));
+}
+
+TEST_CASE("memory: the flame graph carries each frame's bytes and offers the switch") {
+    const std::string page = qprof::test::report_text("flamegraph", run_workload(memory_options()));
+    const Expected e = expected();
+    CHECK_THAT(page, Catch::Contains("id=\"weight-bytes\""));
+    // The root, the thread and outer: the workload is outer and what it asked.
+    const std::string outer = std::to_string(e.outer_total.allocated_bytes);
+    CHECK_THAT(page,
+               Catch::Contains("\"total_bytes\":[" + outer + "," + outer + "," + outer + ","));
+    const std::string plain = qprof::test::without_viewer(
+        qprof::test::report_text("flamegraph", run_workload(qprof::test::recording_options())));
+    CHECK_THAT(plain, !Catch::Contains("weight-bytes") && !Catch::Contains("total_bytes"));
+}
+
+#ifdef QPROF_TOOL
+TEST_CASE("memory: qprof report --folded=bytes of a saved run; a run without memory fails") {
+    qprof::test::TempDir dir;
+    for (const bool memory : {true, false}) {
+        qprof::SessionOptions options =
+            memory ? memory_options() : qprof::test::recording_options();
+        options.reporters = {"raw"};
+        options.output_dir = dir.path().string();
+        options.name_pattern = memory ? "with" : "without";
+        run_workload(options);
+    }
+    memo().clear();
+    const std::string report = std::string(QPROF_TOOL) + " report -q --reporters=folded " +
+                               "--folded=bytes -o " + dir.path().string() + " ";
+    const qprof::test::CommandResult with =
+        qprof::test::run_command(report + (dir.path() / "with.qprof").string(), dir);
+    CHECK(with.status == 0);
+    std::ifstream written{dir.path() / "profile_queries.folded"};
+    CHECK(std::string{std::istreambuf_iterator<char>{written}, {}} == folded_bytes_text("main"));
+    const qprof::test::CommandResult without =
+        qprof::test::run_command(report + (dir.path() / "without.qprof").string(), dir);
+    CHECK(without.status != 0);
+    CHECK_THAT(without.err, Catch::Contains("-Z profile-queries-memory"));
 }
 #endif

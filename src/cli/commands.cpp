@@ -53,7 +53,8 @@ CommandSpec report_command() {
         {{"reporters", 0, "LIST", "reports to write, separated by commas (default: counts,html)"},
          {"output", 'o', "DIR", "directory to write them in (default: the current one)"},
          {"important", 0, "EXTENT,PERCENT", "as -Z profile-queries-important"},
-         {"folded", 0, "OPTIONS", "as -Z profile-queries-folded (merge-threads,hits,keys)"},
+         {"folded", 0, "OPTIONS",
+          "as -Z profile-queries-folded (merge-threads,hits,keys,args,bytes)"},
          {"chrome", 0, "OPTIONS", "as -Z profile-queries-chrome (hits,keys)"},
          kNoProgress},
         {{"FILE", "a saved run (.qprof)"}}};
@@ -102,6 +103,7 @@ SessionOptions report_session(const ParsedArgs& args, const ReportOptions& recor
         options.report.folded_hits = given.folded_hits;
         options.report.folded_keys = given.folded_keys;
         options.report.folded_args = given.folded_args;
+        options.report.folded_bytes = given.folded_bytes;
     }
     if (args.has("chrome")) {
         options.report.chrome_hits = given.chrome_hits;
@@ -215,6 +217,7 @@ int run_summarize(std::span<const std::string> words) {
         const SummaryOptions options = summary_options(args);
         const LoadedTrace loaded = load_trace(args.positionals[0], load_options(args, false));
         if (loaded.status != kExitFailed) {
+            check_sort(loaded.trace, options);
             write_summary(loaded.trace, options, std::cout);
         }
         return loaded.status;
