@@ -16,13 +16,15 @@ namespace qprof::detail::flamegraph {
 struct GraphTotals {
     std::uint64_t queries = 0;  // every query node: runs, hits, blocked waits and loads
     std::uint64_t hits = 0;
-    std::uint64_t frames = 0;   // in the payload: the root and every frame but hits
-    std::int64_t total_ns = 0;  // the full width: the threads' time added up
+    std::uint64_t frames = 0;      // in the payload: the root and every frame but hits
+    std::int64_t total_ns = 0;     // the full width: the threads' time added up
+    std::int64_t total_bytes = 0;  // the same in allocated bytes (-Z profile-queries-memory)
 };
 GraphTotals graph_totals(const StackTree& tree);
 
 // The frames as JSON (docs/flamegraph-report.md): an "all threads" root, then the stack
-// tree's frames in its order without the hit frames, whose counts go to their parent.
+// tree's frames in its order without the hit frames, whose counts go to their parent. With
+// memory recorded, each frame's allocated bytes too, for the switch that weighs by them.
 void write_payload(std::ostream& out, const Trace& trace, const StackTree& tree,
                    const GraphTotals& totals);
 

@@ -25,6 +25,8 @@ struct Row {
     std::int64_t total_ns = 0;
     std::int64_t self_ns = 0;
     std::int64_t hits = 0;  // cache hits among the queries this frame asked
+    std::int64_t total_bytes = 0;
+    std::int64_t self_bytes = 0;
 };
 
 class Names {
@@ -47,7 +49,10 @@ std::vector<Row> rows_of(const Trace& trace, const StackTree& tree, const GraphT
                          Names& names) {
     const std::vector<StackFrame>& frames = tree.frames();
     const std::string root = trace.runs.size() > 1 ? "all processes" : "all threads";
-    std::vector<Row> rows{Row{.name = names.index(root), .count = 1, .total_ns = totals.total_ns}};
+    std::vector<Row> rows{Row{.name = names.index(root),
+                              .count = 1,
+                              .total_ns = totals.total_ns,
+                              .total_bytes = totals.total_bytes}};
     std::vector<std::int64_t> row_of(frames.size(), 0);
     for (std::uint32_t f = 0; f < frames.size(); ++f) {
         const StackFrame& frame = frames[f];
@@ -59,8 +64,8 @@ std::vector<Row> rows_of(const Trace& trace, const StackTree& tree, const GraphT
         }
         row_of[f] = static_cast<std::int64_t>(rows.size());
         rows.push_back(Row{parent, names.index(frame.name), static_cast<std::int64_t>(frame.kind),
-                           static_cast<std::int64_t>(frame.count), frame.total_ns, frame.self_ns,
-                           0});
+                           static_cast<std::int64_t>(frame.count), frame.total_ns, frame.self_ns, 0,
+                           frame.total_bytes, frame.self_bytes});
     }
     return rows;
 }
@@ -81,6 +86,7 @@ GraphTotals graph_totals(const StackTree& tree) {
     for (const StackFrame& frame : tree.frames()) {
         if (frame.kind == FrameKind::thread && frame.parent == StackFrame::kNoParent) {
             totals.total_ns += frame.total_ns;  // a program's threads are inside it
+            totals.total_bytes += frame.total_bytes;
         } else if (frame.kind != FrameKind::activity) {
             totals.queries += frame.count;
         }
@@ -115,6 +121,12 @@ void write_payload(std::ostream& out, const Trace& trace, const StackTree& tree,
     for (const auto& [name, field] : columns) {
         out << (name == columns[0].first ? "" : ",\n");
         write_column(out, name, rows, field);
+    }
+    if (trace.memory_recorded) {
+        out << ",\n";
+        write_column(out, "total_bytes", rows, &Row::total_bytes);
+        out << ",\n";
+        write_column(out, "self_bytes", rows, &Row::self_bytes);
     }
     out << "}}";
 }

@@ -20,7 +20,14 @@ constexpr std::string_view kControls = R"html(<nav id="controls">
 <span id="search-status" aria-live="polite"></span>
 <button id="reset" type="button" title="Reset zoom (Esc)">Reset zoom</button>
 <span id="zoom-status" aria-live="polite"></span>
-</nav>
+)html";
+
+// Offered only when the run recorded memory (-Z profile-queries-memory).
+constexpr std::string_view kWeightSwitch =
+    R"html(<label id="weight" title="Frames as wide as the bytes allocated inside them instead of their time"><input id="weight-bytes" type="checkbox"> Weigh by allocated bytes</label>
+)html";
+
+constexpr std::string_view kCanvas = R"html(</nav>
 <main id="flame">
 <canvas id="flame-canvas" role="img" aria-label="Flame graph of the queries: each frame as wide as its inclusive time, callers below their callees"></canvas>
 <div id="tooltip" role="tooltip" hidden></div>
@@ -67,6 +74,9 @@ void write_header(std::ostream& out, const Trace& trace, const GraphTotals& tota
                               : std::string{html::layout::kHitsNotRecorded});
     item("Threads", "total-threads", std::to_string(trace.threads.size()));
     item("Frames", "total-frames", with_thousands(totals.frames));
+    if (trace.memory_recorded) {
+        item("Allocated", "total-allocated", html::bytes_text(totals.total_bytes));
+    }
     if (const std::string left_out = trace.selection.left_out(trace.keys_recorded);
         !left_out.empty()) {
         item("Not recorded", "not-recorded", left_out);
@@ -91,7 +101,8 @@ class FlamegraphReporter : public Reporter {
         write_viewer_css(out);
         out << "</style>\n</head>\n<body>\n";
         write_header(out, trace, totals);
-        out << kControls << kLegend << "<script type=\"application/json\" id=\"qprof-flamegraph\">";
+        out << kControls << (trace.memory_recorded ? kWeightSwitch : "") << kCanvas << kLegend
+            << "<script type=\"application/json\" id=\"qprof-flamegraph\">";
         write_payload(out, trace, tree, totals);
         out << "</script>\n<script id=\"qprof-viewer\">";
         write_viewer_js(out);

@@ -133,7 +133,7 @@
     const F = fg.F;
     const z = fg.view.zoom;
     const from = F.x[z];
-    const scale = width / Math.max(1, F.total_ns[z]);
+    const scale = width / Math.max(1, F.width[z]);
     const drawn = fg.drawn;
     drawn.frame.length = drawn.left.length = drawn.width.length = 0;
     drawn.canvasWidth = width;
@@ -143,7 +143,7 @@
       const i = stack.pop();
       const start = (F.x[i] - from) * scale;
       const left = Math.max(0, start);
-      const right = Math.min(width, start + F.total_ns[i] * scale);
+      const right = Math.min(width, start + F.width[i] * scale);
       if (right - left < MIN_WIDTH) continue; // and so are its children, narrower still
       drawn.frame.push(i);
       drawn.left.push(left);

@@ -1,6 +1,7 @@
 // qprof flame graph, part 1 of 3: the frames. Decodes the JSON payload into typed arrays once,
-// lays every frame out (its start within the root, in nanoseconds, and its depth), and answers
-// searches. The payload is described in docs/flamegraph-report.md.
+// lays every frame out (its start within the root and its depth), and answers searches. A
+// frame's width (F.width) is its inclusive time, or with memory recorded and the switch on,
+// the bytes allocated inside it. The payload is described in docs/flamegraph-report.md.
 //
 // The three files are concatenated (frames.js, draw.js, main.js) into one classic script,
 // after the viewers' common base (reporters/viewer_common/: `qv`, formatting and the palette).
@@ -11,6 +12,7 @@ const fg = {};
   'use strict';
 
   const COLUMNS = ['parent', 'name', 'kind', 'count', 'total_ns', 'self_ns', 'hits'];
+  const MEMORY_COLUMNS = ['total_bytes', 'self_bytes']; // with -Z profile-queries-memory
 
   function column(frames, name, Type, len) {
     const values = frames[name];
@@ -28,31 +30,51 @@ const fg = {};
     for (const name of COLUMNS) {
       F[name] = column(raw, name, name === 'parent' || name === 'name' || name === 'kind' ? Int32Array : Float64Array, len);
     }
+    fg.memory = MEMORY_COLUMNS.every((name) => Array.isArray(raw[name]));
+    if (fg.memory) for (const name of MEMORY_COLUMNS) F[name] = column(raw, name, Float64Array, len);
     fg.names = Array.isArray(payload.names) ? payload.names.map(String) : [];
     fg.kinds = Array.isArray(payload.kinds) ? payload.kinds.map(String) : [];
     layout(F);
     fg.F = F;
-    fg.total = len > 0 ? Math.max(0, F.total_ns[0]) : 0;
+    fg.weigh(false);
   };
 
-  // Children follow their parent, so one pass places every frame after its earlier siblings.
-  function layout(F) {
-    const { len, parent, total_ns: total, kind } = F;
-    const x = new Float64Array(len);
-    const depth = new Int32Array(len);
+  // Frames as wide as their bytes (with memory recorded) or as their time; lays them out again.
+  fg.weigh = function weigh(bytes) {
+    const F = fg.F;
+    fg.byBytes = bytes && fg.memory;
+    F.width = fg.byBytes ? F.total_bytes : F.total_ns;
+    F.selfWidth = fg.byBytes ? F.self_bytes : F.self_ns;
+    place(F);
+    fg.total = F.len > 0 ? Math.max(0, F.width[0]) : 0;
+  };
+
+  // Each frame's start within the root, after its earlier siblings (children follow their parent).
+  function place(F) {
+    const { len, parent, width } = F;
+    const x = F.x || (F.x = new Float64Array(len));
     const used = new Float64Array(len); // width already taken by children
+    for (let i = 0; i < len; i++) {
+      if (width[i] < 0 || !Number.isFinite(width[i])) width[i] = 0;
+      if (i === 0) continue;
+      x[i] = x[parent[i]] + used[parent[i]];
+      used[parent[i]] += width[i];
+    }
+  }
+
+  // Depth, queries asked and children, once; checks that parents come first.
+  function layout(F) {
+    const { len, parent, kind } = F;
+    const depth = new Int32Array(len);
     const asked = new Float64Array(len); // queries asked that were not hits
     const childCount = new Int32Array(len + 1);
     const queryKind = fg.kinds.map((k) => k === 'miss' || k === 'blocked' || k === 'load');
     for (let i = 0; i < len; i++) {
-      if (total[i] < 0 || !Number.isFinite(total[i])) total[i] = 0;
       const p = parent[i];
       if (i === 0 ? p !== -1 : !(p >= 0 && p < i)) {
         throw new Error('frame ' + i + ' has parent ' + p + '; parents come first and frame 0 is the root');
       }
       if (i === 0) continue;
-      x[i] = x[p] + used[p];
-      used[p] += total[i];
       depth[i] = depth[p] + 1;
       childCount[p]++;
       if (queryKind[kind[i]]) asked[p] += F.count[i];
@@ -63,7 +85,7 @@ const fg = {};
     const children = new Int32Array(Math.max(0, len - 1));
     const fill = childStart.slice(0, len);
     for (let i = 1; i < len; i++) children[fill[parent[i]]++] = i;
-    Object.assign(F, { x, depth, asked, childStart, children });
+    Object.assign(F, { depth, asked, childStart, children });
   }
 
   fg.kindOf = (i) => fg.kinds[fg.F.kind[i]] || '?';
@@ -86,7 +108,7 @@ const fg = {};
       if (named[F.name[i]] && fg.isProvider(i)) {
         mask[i] = 1;
         count++;
-        if (!under) ns += F.total_ns[i];
+        if (!under) ns += F.width[i];
       }
       covered[i] = mask[i] === 1 || under ? 1 : 0;
     }
@@ -94,5 +116,7 @@ const fg = {};
   };
 
   // Shares are of the full width (reporters/viewer_common/format.js formats them).
-  fg.percentText = (ns) => qv.shareText(ns, fg.total);
+  fg.percentText = (width) => qv.shareText(width, fg.total);
+  // A width as time or bytes, as the frames are weighed.
+  fg.widthText = (width) => (fg.byBytes ? qv.bytesText(width) : qv.durationText(width));
 })();

@@ -44,13 +44,17 @@
     title.append(name, ' ', tag);
     const list = document.createElement('dl');
     const z = fg.view.zoom;
-    const ofZoom = z > 0 && F.total_ns[z] > 0
-      ? ', ' + qv.rateText(F.total_ns[i], F.total_ns[z]) + ' of the zoomed frame' : '';
-    line(list, 'Inclusive', qv.durationText(F.total_ns[i]) + ' \u00b7 ' + fg.percentText(F.total_ns[i]) +
+    const { width, selfWidth } = F;
+    const ofZoom = z > 0 && width[z] > 0
+      ? ', ' + qv.rateText(width[i], width[z]) + ' of the zoomed frame' : '';
+    line(list, 'Inclusive', fg.widthText(width[i]) + ' \u00b7 ' + fg.percentText(width[i]) +
       ' of total' + ofZoom);
     // A blocked frame is a wait, not work: its own time is waiting.
-    line(list, kind === 'blocked' ? 'Waiting (not work)' : 'Self', qv.durationText(Math.max(0, F.self_ns[i])) + ' \u00b7 ' +
-      fg.percentText(Math.max(0, F.self_ns[i])));
+    line(list, kind === 'blocked' && !fg.byBytes ? 'Waiting (not work)' : 'Self', fg.widthText(Math.max(0, selfWidth[i])) +
+      ' \u00b7 ' + fg.percentText(Math.max(0, selfWidth[i])));
+    // The other weight, in a line of its own.
+    if (fg.byBytes) line(list, 'Time', qv.durationText(F.total_ns[i]) + ', self ' + qv.durationText(Math.max(0, F.self_ns[i])));
+    else if (fg.memory) line(list, 'Allocated', qv.bytesText(F.total_bytes[i]) + ', self ' + qv.bytesText(Math.max(0, F.self_bytes[i])));
     if (COUNT_LABEL[kind]) line(list, COUNT_LABEL[kind], qv.thousands(F.count[i]));
     if (F.hits[i] > 0) {
       line(list, 'Cache hits asked', qv.thousands(F.hits[i]) + ' \u00b7 ' +
@@ -88,7 +92,7 @@
     fg.view.zoom = i;
     const status = $('zoom-status');
     status.textContent = i === 0 ? ''
-      : 'Zoomed to ' + fg.nameOf(i) + ' \u00b7 ' + fg.percentText(fg.F.total_ns[i]) + ' of total';
+      : 'Zoomed to ' + fg.nameOf(i) + ' \u00b7 ' + fg.percentText(fg.F.width[i]) + ' of total';
     if (i !== 0 && fg.isProvider(i)) {
       // The HTML report beside this page (-Z profile-queries=html,flamegraph) opens on that
       // provider's statistics: its slowest runs, keys, callers and callees.
@@ -123,6 +127,16 @@
     search('');
   }
 
+  // Frames as wide as their allocated bytes, or their time again; the zoom and search stay.
+  function weigh(bytes) {
+    fg.weigh(bytes);
+    const box = $('weight-bytes');
+    if (box) box.checked = fg.byBytes;
+    search($('search').value);
+    zoomTo(fg.view.zoom);
+    return fg.byBytes;
+  }
+
   // ---- events ----
 
   function initEvents() {
@@ -142,6 +156,8 @@
       if (i >= 0) zoomTo(i);
     });
     $('reset').addEventListener('click', () => zoomTo(0));
+    const weight = $('weight-bytes');
+    if (weight) weight.addEventListener('change', () => weigh(weight.checked));
     let timer = 0;
     input.addEventListener('input', () => {
       clearTimeout(timer);
@@ -173,6 +189,7 @@
     readyAt: null,
     error: null,
     zoomTo: (i) => zoomTo(i),
+    weigh: (bytes) => weigh(Boolean(bytes)),
     search: (text) => { $('search').value = String(text); return search(String(text)); },
     // Where frame i is on screen (viewport CSS px), or null when it is not drawn.
     frameBox: (i) => {
@@ -184,12 +201,15 @@
     frame: (i) => (valid(i) ? {
       name: fg.nameOf(i), kind: fg.kindOf(i), parent: fg.F.parent[i], count: fg.F.count[i],
       total_ns: fg.F.total_ns[i], self_ns: fg.F.self_ns[i], hits: fg.F.hits[i],
+      total_bytes: fg.memory ? fg.F.total_bytes[i] : null, self_bytes: fg.memory ? fg.F.self_bytes[i] : null,
     } : null),
     state: () => ({
       frames: fg.F ? fg.F.len : 0,
       drawn: fg.drawn.frame.length,
       canvasWidth: fg.drawn.canvasWidth || 0,
       zoom: fg.view.zoom,
+      weight: fg.byBytes ? 'bytes' : 'time',
+      memory: Boolean(fg.memory),
       zoomName: fg.F ? fg.nameOf(fg.view.zoom) : '',
       hover: fg.view.hover,
       search: fg.view.match ? fg.view.match.query : '',
