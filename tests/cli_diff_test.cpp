@@ -208,3 +208,54 @@ TEST_CASE("diff: the HTML page holds the --json document, safe inside its <scrip
     const json::Value doc = json::parse(payload);
     CHECK(doc["providers"][2]["provider"].text == "typeck");
 }
+
+namespace {
+
+// type_of allocated 8 KiB of its own in base and 24 KiB in new; typeck 4 KiB in base only;
+// only base recorded memory for the others (new's count 0).
+std::pair<qprof::Trace, qprof::Trace> memory_runs() {
+    qprof::Trace base = diff_base();
+    qprof::Trace next = diff_new();
+    base.memory_recorded = next.memory_recorded = true;
+    qprof::test::set_memory(base.providers[0], 8, 10);  // type_of
+    qprof::test::set_memory(next.providers[0], 24, 30);
+    qprof::test::set_memory(base.providers[1], 4, 2);  // typeck
+    return {std::move(base), std::move(next)};
+}
+
+}  // namespace
+
+TEST_CASE("diff: self memory and its change when the runs recorded memory (golden)") {
+    const auto [base, next] = memory_runs();
+    const std::vector<cli::DiffRow> rows = cli::diff_rows(base, next, cli::DiffSort::alloc_change);
+    REQUIRE(rows.size() == 7);
+    CHECK(rows[0].provider == "type_of");  // +16 KiB
+    CHECK(rows[0].base_self_allocated == 8 * 1024);
+    CHECK(rows[0].allocated_change == 16 * 1024);
+    CHECK(rows[0].allocations_change == 20);
+    CHECK(rows[0].retained_change == 4 * 1024);
+    CHECK(rows[1].provider == "typeck");  // -4 KiB
+    CHECK(rows[1].allocated_change == -4 * 1024);
+    std::ostringstream text;
+    cli::write_diff({"base.qprof", base}, {"new.qprof", next},
+                    {cli::DiffSort::change, cli::DiffFormat::text}, text);
+    qprof::test::check_golden(text.str(), "diff_memory.approved.txt");
+    std::ostringstream out;
+    cli::write_diff({"base.qprof", base}, {"new.qprof", next},
+                    {cli::DiffSort::alloc_change, cli::DiffFormat::json}, out);
+    const json::Value doc = json::parse(out.str());
+    CHECK(doc["memory"].boolean);
+    const json::Value& type_of = doc["providers"][0];
+    CHECK(type_of["base_self_allocated_bytes"].text == "8192");
+    CHECK(type_of["new_self_allocated_bytes"].text == "24576");
+    CHECK(type_of["allocated_change_bytes"].text == "16384");
+    CHECK(type_of["allocations_change"].text == "20");
+    CHECK(type_of["retained_change_bytes"].text == "4096");
+    CHECK(cli::diff_options(parse(cli::diff_command(), {"--sort=alloc-change", "a", "b"})).sort ==
+          cli::DiffSort::alloc_change);
+}
+
+TEST_CASE("diff: runs without memory have no memory columns nor fields") {
+    CHECK(diff_output(cli::DiffFormat::text).find("alloc") == std::string::npos);
+    CHECK(diff_output(cli::DiffFormat::json).find("alloc") == std::string::npos);
+}

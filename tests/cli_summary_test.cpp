@@ -44,6 +44,22 @@ std::vector<std::string> summary_names(const std::vector<std::string>& words) {
     return row_names(cli::summary_rows(summary_trace(), cli::summary_options(args)));
 }
 
+// The same run with memory: type_of allocated 8 KiB of its own, optimized_mir 64 KiB and
+// 32 KiB more in the queries it asked, parsing 2 KiB and 100 KiB in its callees.
+qprof::Trace memory_trace() {
+    qprof::Trace trace = summary_trace();
+    trace.memory_recorded = true;
+    qprof::test::set_memory(trace.providers[0], 2, 3, 100);   // parsing
+    qprof::test::set_memory(trace.providers[1], 8, 1'234);    // type_of
+    qprof::test::set_memory(trace.providers[3], 64, 20, 32);  // optimized_mir
+    return trace;
+}
+
+std::vector<std::string> memory_names(const std::vector<std::string>& words) {
+    const cli::ParsedArgs args = parse(cli::summarize_command(), words);
+    return row_names(cli::summary_rows(memory_trace(), cli::summary_options(args)));
+}
+
 }  // namespace
 
 TEST_CASE("summary: by self time by default, ties by name, then the provider before the activity") {
@@ -170,4 +186,36 @@ TEST_CASE(
     CHECK(text.find('\t') == std::string::npos);
     CHECK(text.find('\xff') == std::string::npos);
     qprof::test::check_golden(text, "tables_escaping.approved.txt");
+}
+
+TEST_CASE("summary: memory columns, self then total, only for a run that recorded memory") {
+    std::ostringstream out;
+    cli::write_summary(memory_trace(), {}, out);
+    qprof::test::check_golden(out.str(), "summarize_memory.approved.txt");
+    std::ostringstream plain;
+    cli::write_summary(summary_trace(), {}, plain);
+    CHECK(plain.str().find("alloc") == std::string::npos);
+}
+
+TEST_CASE("summary: --sort by each memory column, largest first") {
+    using Names = std::vector<std::string>;
+    CHECK(memory_names({"--sort=self-alloc", "t"}) ==
+          Names{"optimized_mir", "type_of", "parsing", "def_span", "unused"});
+    CHECK(memory_names({"--sort=total-alloc", "t"}) ==
+          Names{"parsing", "optimized_mir", "type_of", "def_span", "unused"});
+    CHECK(memory_names({"--sort=self-allocs", "t"})[0] == "type_of");
+    CHECK(memory_names({"--sort=total-allocs", "t"})[0] == "type_of");
+    CHECK(memory_names({"--sort=self-retained", "t"})[0] == "optimized_mir");
+    CHECK(memory_names({"--sort=total-retained", "t"})[0] == "parsing");
+}
+
+TEST_CASE("summary: --sort by memory of a run without memory names the flag to record it") {
+    const cli::ParsedArgs args = parse(cli::summarize_command(), {"--sort=self-alloc", "t"});
+    CHECK_THROWS_WITH(cli::check_sort(summary_trace(), cli::summary_options(args)),
+                      "qprof summarize: '--sort=self-alloc' sorts by memory, but this run did not "
+                      "record memory: record it with -Z profile-queries-memory, or sort by another "
+                      "key. See 'qprof summarize --help'.");
+    CHECK_NOTHROW(cli::check_sort(memory_trace(), cli::summary_options(args)));
+    const cli::ParsedArgs by_time = parse(cli::summarize_command(), {"--sort=total", "t"});
+    CHECK_NOTHROW(cli::check_sort(summary_trace(), cli::summary_options(by_time)));
 }

@@ -12,6 +12,11 @@
     ['change', 'change'], ['change-pct', 'change %'], ['bar', 'faster \u00b7 slower'],
     ['base-run', 'base per run'], ['new-run', 'new per run'], ['count', 'count'], ['hits', 'hits'],
   ];
+  // With memory recorded in either run (doc.memory): self memory, as `qprof diff` prints it.
+  const MEMORY_COLUMNS = [
+    ['base-alloc', 'base self allocated'], ['new-alloc', 'new self allocated'], ['alloc-change', 'allocated change'],
+    ['allocs-change', 'allocations change'], ['retained-change', 'retained change'],
+  ];
   const ABSENT = '\u2014';
 
   const changeClass = (ns) => (ns < 0 ? 'faster' : ns > 0 ? 'slower' : '');
@@ -22,6 +27,7 @@
   const signedDurationText = (ns) => sign(ns) + qv.durationText(Math.abs(ns));
   const signedCountText = (v) => sign(v) + qv.thousands(Math.abs(v));
   const signedPercentText = (p) => (p == null ? ABSENT : sign(p) + qv.fixed(Math.abs(p), 1) + ' %');
+  const signedBytesText = (bytes) => sign(bytes) + qv.bytesText(Math.abs(bytes));
 
   function cell(value, text, className = '') {
     const classes = className ? ' class="' + className + '"' : '';
@@ -66,7 +72,15 @@
   const selfCell = (ns, present) => (present ? cell(ns, qv.durationText(ns)) : cell(0, ABSENT));
   const meanCell = (ns) => (ns == null ? cell(null, ABSENT) : cell(ns, qv.durationText(ns)));
 
-  function rowHtml(row, largest, report) {
+  function memoryCells(row) {
+    return cell(row.base_self_allocated_bytes, qv.bytesText(row.base_self_allocated_bytes)) +
+      cell(row.new_self_allocated_bytes, qv.bytesText(row.new_self_allocated_bytes)) +
+      cell(row.allocated_change_bytes, signedBytesText(row.allocated_change_bytes)) +
+      cell(row.allocations_change, signedCountText(row.allocations_change)) +
+      cell(row.retained_change_bytes, signedBytesText(row.retained_change_bytes));
+  }
+
+  function rowHtml(row, largest, report, memory) {
     const classes = (row.noise ? 'noise' : row.status !== 'both' ? 'only' : '') +
       (row.status !== 'only in base' ? ' linked' : '');
     return '<tr class="' + classes.trim() + '">' + nameCell(row, report) +
@@ -76,14 +90,15 @@
       cell(row.change_percent, signedPercentText(row.change_percent)) +
       barCell(row.change_ns, largest) + meanCell(row.base_mean_ns) + meanCell(row.new_mean_ns) +
       cell(row.count_change, signedCountText(row.count_change)) +
-      cell(row.hits_change, signedCountText(row.hits_change)) + '</tr>';
+      cell(row.hits_change, signedCountText(row.hits_change)) + (memory ? memoryCells(row) : '') + '</tr>';
   }
 
-  function drawTable(table, rows) {
+  function drawTable(table, rows, memory) {
     const report = table.dataset.report;
     const largest = rows.reduce((most, row) => Math.max(most, Math.abs(row.change_ns)), 0);
-    table.tHead.innerHTML = '<tr>' + COLUMNS.map(([key, title]) => '<th data-sort="' + key + '">' + title + '</th>').join('') + '</tr>';
-    table.tBodies[0].innerHTML = rows.map((row) => rowHtml(row, largest, report)).join('');
+    const columns = memory ? COLUMNS.concat(MEMORY_COLUMNS) : COLUMNS;
+    table.tHead.innerHTML = '<tr>' + columns.map(([key, title]) => '<th data-sort="' + key + '">' + title + '</th>').join('') + '</tr>';
+    table.tBodies[0].innerHTML = rows.map((row) => rowHtml(row, largest, report, memory)).join('');
     // The rows come in the order the command chose (--sort): no column is marked at first.
     qv.sortableTable(table, { key: null, textKeys: ['provider'] });
     table.tBodies[0].addEventListener('click', followRow);
@@ -102,7 +117,7 @@
       throw new Error('the page holds no qprof diff');
     }
     document.getElementById('runs').innerHTML = runsHtml(doc);
-    drawTable(document.getElementById('diff-table'), doc.providers);
+    drawTable(document.getElementById('diff-table'), doc.providers, doc.memory === true);
     return { rows: doc.providers.length };
   }
 

@@ -56,6 +56,12 @@ DiffRow row_of(const ProviderTotals* base, const ProviderTotals* next, std::int6
         static_cast<std::int64_t>(after.count) - static_cast<std::int64_t>(before.count);
     row.hits_change =
         static_cast<std::int64_t>(after.hits) - static_cast<std::int64_t>(before.hits);
+    row.base_self_allocated = static_cast<std::int64_t>(before.memory_self.allocated_bytes);
+    row.new_self_allocated = static_cast<std::int64_t>(after.memory_self.allocated_bytes);
+    row.allocated_change = row.new_self_allocated - row.base_self_allocated;
+    row.allocations_change = static_cast<std::int64_t>(after.memory_self.allocations) -
+                             static_cast<std::int64_t>(before.memory_self.allocations);
+    row.retained_change = after.memory_self.retained_bytes - before.memory_self.retained_bytes;
     return row;
 }
 
@@ -89,6 +95,9 @@ SortKey sort_key(const DiffRow& row, DiffSort sort) {
     } else if (sort == DiffSort::change_percent) {
         value = row.change_percent ? std::optional(std::abs(*row.change_percent)) : std::nullopt;
     }
+    if (sort == DiffSort::alloc_change) {
+        value = std::abs(static_cast<double>(row.allocated_change));  // memory has no noise
+    }
     return {value, row.provider, row.is_activity};
 }
 
@@ -111,7 +120,7 @@ void write_text_header(const DiffRun& base, const DiffRun& next, std::ostream& o
         << noise_text(base) << "\n\n";
 }
 
-std::vector<std::string> text_cells(const DiffRow& row) {
+std::vector<std::string> time_cells(const DiffRow& row) {
     const std::string absent = "\u2014";
     return {provider_label(row.provider, row.is_activity),
             row.presence == Presence::only_new ? absent : ms_text(row.base_self_ns),
@@ -127,18 +136,38 @@ std::vector<std::string> text_cells(const DiffRow& row) {
                                              : std::string(presence_name(row.presence))};
 }
 
-TextTable diff_table() {
+bool memory_recorded(const DiffRun& base, const DiffRun& next) {
+    return base.trace.memory_recorded || next.trace.memory_recorded;
+}
+
+std::string signed_kib_text(std::int64_t bytes) { return (bytes > 0 ? "+" : "") + kib_text(bytes); }
+
+std::vector<std::string> text_cells(const DiffRow& row, bool memory) {
+    std::vector<std::string> cells = time_cells(row);
+    if (memory) {
+        cells.insert(
+            cells.end() - 1,
+            {kib_text(row.base_self_allocated), kib_text(row.new_self_allocated),
+             signed_kib_text(row.allocated_change), signed_count_text(row.allocations_change),
+             signed_kib_text(row.retained_change)});
+    }
+    return cells;
+}
+
+TextTable diff_table(bool memory) {
     using Align = TextTable::Align;
-    return TextTable{{{"provider", Align::left},
-                      {"base self ms"},
-                      {"new self ms"},
-                      {"change ms"},
-                      {"change %"},
-                      {"base ms/run"},
-                      {"new ms/run"},
-                      {"count change"},
-                      {"hits change"},
-                      {"", Align::left}}};
+    std::vector<TextTable::Column> columns{
+        {"provider", Align::left}, {"base self ms"}, {"new self ms"},  {"change ms"},  {"change %"},
+        {"base ms/run"},           {"new ms/run"},   {"count change"}, {"hits change"}};
+    if (memory) {
+        columns.insert(columns.end(), {{"base self alloc KiB"},
+                                       {"new self alloc KiB"},
+                                       {"alloc change KiB"},
+                                       {"allocs change"},
+                                       {"retained change KiB"}});
+    }
+    columns.push_back({"", Align::left});
+    return TextTable{std::move(columns)};
 }
 
 // JSON.
@@ -149,7 +178,15 @@ std::string json_run(const DiffRun& run) {
            ",\"events\":" + std::to_string(run.trace.events) + "}";
 }
 
-std::string json_row(const DiffRow& row) {
+std::string json_memory(const DiffRow& row) {
+    return ",\"base_self_allocated_bytes\":" + std::to_string(row.base_self_allocated) +
+           ",\"new_self_allocated_bytes\":" + std::to_string(row.new_self_allocated) +
+           ",\"allocated_change_bytes\":" + std::to_string(row.allocated_change) +
+           ",\"allocations_change\":" + std::to_string(row.allocations_change) +
+           ",\"retained_change_bytes\":" + std::to_string(row.retained_change);
+}
+
+std::string json_row(const DiffRow& row, bool memory) {
     return "{\"provider\":" + detail::json_string(row.provider) +
            ",\"activity\":" + (row.is_activity ? "true" : "false") +
            ",\"status\":" + detail::json_string(presence_name(row.presence)) +
@@ -161,7 +198,8 @@ std::string json_row(const DiffRow& row) {
            ",\"new_mean_ns\":" + (row.new_mean_ns ? std::to_string(*row.new_mean_ns) : "null") +
            ",\"noise\":" + (row.noise ? "true" : "false") +
            ",\"count_change\":" + std::to_string(row.count_change) +
-           ",\"hits_change\":" + std::to_string(row.hits_change) + "}";
+           ",\"hits_change\":" + std::to_string(row.hits_change) +
+           (memory ? json_memory(row) : "") + "}";
 }
 
 }  // namespace
@@ -225,8 +263,9 @@ CommandSpec diff_command() {
               0,
               "KEY",
               "order of the rows: largest absolute change first, largest absolute change in "
-              "percent first, or by name",
-              {"change", "change-pct", "name"}},
+              "percent first, largest absolute change of self allocated bytes first (runs "
+              "recorded with -Z profile-queries-memory), or by name",
+              {"change", "change-pct", "alloc-change", "name"}},
              {"json", 0, "", "write JSON instead of a table"},
              {"html", 0, "", "write an HTML page instead of a table"},
              {"no-progress", 'q', "", "no progress bar on stderr while reading the runs"}},
@@ -236,9 +275,10 @@ CommandSpec diff_command() {
 DiffOptions diff_options(const ParsedArgs& args) {
     DiffOptions options;
     const std::string sort = args.value_or("sort", "change");
-    options.sort = sort == "name"         ? DiffSort::name
-                   : sort == "change-pct" ? DiffSort::change_percent
-                                          : DiffSort::change;
+    options.sort = sort == "name"           ? DiffSort::name
+                   : sort == "change-pct"   ? DiffSort::change_percent
+                   : sort == "alloc-change" ? DiffSort::alloc_change
+                                            : DiffSort::change;
     if (args.has("json") && args.has("html")) {
         throw usage_error(diff_command(),
                           "'--json' and '--html' write different formats; give one.");
@@ -259,9 +299,10 @@ std::vector<DiffRow> diff_rows(const Trace& base, const Trace& next, DiffSort so
 
 void write_diff_text(const DiffRun& base, const DiffRun& next, DiffSort sort, std::ostream& out) {
     write_text_header(base, next, out);
-    TextTable table = diff_table();
+    const bool memory = memory_recorded(base, next);
+    TextTable table = diff_table(memory);
     for (const DiffRow& row : diff_rows(base.trace, next.trace, sort)) {
-        table.add_row(text_cells(row));
+        table.add_row(text_cells(row, memory));
     }
     table.write(out);
 }
@@ -271,10 +312,12 @@ void write_diff_json(const DiffRun& base, const DiffRun& next, DiffSort sort, st
     json += ",\"wall_change_ns\":" + std::to_string(next.trace.wall_ns - base.trace.wall_ns);
     json += ",\"noise_threshold\":{\"percent\":" + json_number(kNoisePercent) +
             ",\"wall_percent\":" + json_number(kNoiseWallPercent) + '}';
+    const bool memory = memory_recorded(base, next);
+    json += memory ? ",\"memory\":true" : "";
     json += ",\"providers\":[";
     const std::vector<DiffRow> rows = diff_rows(base.trace, next.trace, sort);
     for (std::size_t i = 0; i < rows.size(); ++i) {
-        json += (i > 0 ? ",\n" : "\n") + json_row(rows[i]);
+        json += (i > 0 ? ",\n" : "\n") + json_row(rows[i], memory);
     }
     out << json << "]}\n";
 }

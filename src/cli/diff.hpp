@@ -27,6 +27,14 @@
 //   ...]}
 // change_percent is 100 * change_ns / base_self_ns rounded to 3 decimals; rows in the order
 // of the table.
+//
+// Memory: when either run recorded memory (-Z profile-queries-memory), the document has
+// "memory":true after "noise_threshold", and each provider, after "hits_change", its self
+// memory (without the queries it asked) in bytes, NEW minus BASE as for time:
+//   "base_self_allocated_bytes":N,"new_self_allocated_bytes":N,"allocated_change_bytes":N,
+//   "allocations_change":N,"retained_change_bytes":N
+// The table then has the same five columns, in KiB. A run without memory counts 0. Memory is
+// counted, not timed: it has no noise threshold.
 #pragma once
 
 #include <cstdint>
@@ -43,7 +51,8 @@ namespace qprof::cli {
 
 // change: largest absolute change first; change-pct: largest absolute percent first, rows
 // without one last; name: A to Z. Ties by name.
-enum class DiffSort { change, change_percent, name };
+// alloc-change: largest absolute change of self allocated bytes first.
+enum class DiffSort { change, change_percent, alloc_change, name };
 enum class DiffFormat { text, json, html };
 
 struct DiffOptions {
@@ -70,6 +79,12 @@ struct DiffRow {
     bool noise = false;  // within the noise threshold
     std::int64_t count_change = 0;
     std::int64_t hits_change = 0;
+    // Self memory (ProviderTotals::memory_self), of runs that recorded it.
+    std::int64_t base_self_allocated = 0;
+    std::int64_t new_self_allocated = 0;
+    std::int64_t allocated_change = 0;
+    std::int64_t allocations_change = 0;
+    std::int64_t retained_change = 0;
 };
 
 // A run and the file it was read from, as the reports name it.

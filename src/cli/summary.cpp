@@ -18,7 +18,9 @@ namespace {
 
 // In the order of SummarySort.
 std::vector<std::string> sort_names() {
-    return {"self", "total", "count", "hits", "hit-rate", "blocked", "load", "name"};
+    return {"self",       "total",       "count",         "hits",         "hit-rate",
+            "blocked",    "load",        "total-alloc",   "total-allocs", "total-retained",
+            "self-alloc", "self-allocs", "self-retained", "name"};
 }
 
 SummarySort sort_named(const std::string& name) {
@@ -75,6 +77,18 @@ std::optional<double> sort_value(const SummaryRow& row, SummarySort sort) {
             return provider.blocked_ns;
         case SummarySort::load:
             return provider.load_ns;
+        case SummarySort::total_alloc:
+            return static_cast<double>(provider.memory_total.allocated_bytes);
+        case SummarySort::total_allocs:
+            return static_cast<double>(provider.memory_total.allocations);
+        case SummarySort::total_retained:
+            return static_cast<double>(provider.memory_total.retained_bytes);
+        case SummarySort::self_alloc:
+            return static_cast<double>(provider.memory_self.allocated_bytes);
+        case SummarySort::self_allocs:
+            return static_cast<double>(provider.memory_self.allocations);
+        case SummarySort::self_retained:
+            return static_cast<double>(provider.memory_self.retained_bytes);
         case SummarySort::name:
             break;
     }
@@ -266,6 +280,17 @@ SummaryOptions summary_options(const ParsedArgs& args) {
         }
     }
     return options;
+}
+
+void check_sort(const Trace& trace, const SummaryOptions& options) {
+    const bool by_memory =
+        options.sort >= SummarySort::total_alloc && options.sort <= SummarySort::self_retained;
+    if (by_memory && !trace.memory_recorded && !options.by_process) {
+        throw usage_error(summarize_command(),
+                          "'--sort=" + sort_names()[static_cast<std::size_t>(options.sort)] +
+                              "' sorts by memory, but this run did not record memory: record it "
+                              "with -Z profile-queries-memory, or sort by another key.");
+    }
 }
 
 std::vector<SummaryRow> summary_rows(const Trace& trace, const SummaryOptions& options) {

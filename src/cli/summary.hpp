@@ -45,7 +45,24 @@
 namespace qprof::cli {
 
 // Every key sorts largest first, ties by name; `name` sorts A to Z.
-enum class SummarySort { self, total, count, hits, hit_rate, blocked, load, name };
+// The memory keys (-Z profile-queries-memory) sort by the columns of that name: total_alloc,
+// total_allocs and total_retained inclusive, self_alloc ... without the callees'.
+enum class SummarySort {
+    self,
+    total,
+    count,
+    hits,
+    hit_rate,
+    blocked,
+    load,
+    total_alloc,
+    total_allocs,
+    total_retained,
+    self_alloc,
+    self_allocs,
+    self_retained,
+    name
+};
 
 struct SummaryOptions {
     SummarySort sort = SummarySort::self;
@@ -64,6 +81,8 @@ struct SummaryRow {
 CommandSpec summarize_command();
 // Throws UsageError when --percent-above is not a number from 0 to 100.
 SummaryOptions summary_options(const ParsedArgs& args);
+// Throws UsageError when the rows are to be sorted by memory the trace did not record.
+void check_sort(const Trace& trace, const SummaryOptions& options);
 
 std::vector<SummaryRow> summary_rows(const Trace& trace, const SummaryOptions& options);
 void write_summary_text(const Trace& trace, const SummaryOptions& options, std::ostream& out);
