@@ -91,6 +91,10 @@ inline constexpr std::size_t kDefault = __STDCPP_DEFAULT_NEW_ALIGNMENT__;
 
 // Replacement functions may not be inline ([replacement.functions]): hence "one .cpp file".
 // NOLINTBEGIN(misc-definitions-in-headers,misc-new-delete-overloads)
+// One hook per program: qprof/alloc_hook_malloc.hpp defines the same symbol, so a program that
+// included both, and would count each block twice, does not link.
+extern "C" const int qprof_detail_allocation_hook = 1;
+
 void* operator new(std::size_t size) {
     return qprof::detail::alloc_hook::allocate(size, qprof::detail::alloc_hook::kDefault);
 }

@@ -46,4 +46,11 @@ inline void count_free(void* block) {
     }
 }
 
+// A block's bytes freed after it is gone (a realloc that moved it), measured before.
+inline void count_freed_bytes(std::size_t bytes) {
+    if (g_record_memory.load(std::memory_order_relaxed)) [[unlikely]] {
+        t_allocations.freed_bytes += bytes;
+    }
+}
+
 }  // namespace qprof::detail
