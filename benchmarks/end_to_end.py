@@ -13,7 +13,9 @@ its overhead against the build whose macros are compiled out:
 
 and, with --toyc, the example compiler with every core busy (one codegen thread per core);
 with --selection, toyc on one codegen thread recording less (-Z profile-queries-events): no
-hits, and keys of one provider only, each against recording everything.
+hits, and keys of one provider only, each against recording everything; with --memory, toyc on
+one codegen thread recording what each query allocates (-Z profile-queries-memory, through the
+allocation hook toyc includes), against recording without it.
 It checks that every recording run of a program recorded the same number of events, whatever
 its reports: a difference would be a lost event.
 
@@ -23,6 +25,7 @@ its reports: a difference would be a lost event.
     benchmarks/end_to_end.py build-bench --cpu          # CPU time, for a machine others load
     benchmarks/end_to_end.py build-bench --cpu --before ../old/build-bench   # a change's effect
     benchmarks/end_to_end.py build-bench --cpu --selection --runs 11    # what leaving out saves
+    benchmarks/end_to_end.py build-bench --cpu --memory --runs 11       # what memory costs
 
 On a machine other programs keep busy, wall time mostly measures the wait for a core; --cpu
 measures each process's CPU time instead (user and system, every thread, the collector's
@@ -101,10 +104,10 @@ def print_table(title, medians, baseline, events, budgets, runs, cpu):
         print(f"{name:<36}{seconds * 1e3:>8.1f} ms{cells:>21}  {budget}")
 
 
-def print_selection_table(medians, events, runs, cpu):
+def print_selection_table(medians, events, runs, cpu, title="toyc --threads 1, recording less"):
     """Variants that record different events: each with its own count, against the first."""
     measure = "CPU time" if cpu else "wall time"
-    print(f"\ntoyc --threads 1, recording less: median {measure} of {runs} interleaved runs")
+    print(f"\n{title}: median {measure} of {runs} interleaved runs")
     print(f"{'run':<44}{'time':>10}{'overhead':>10}{'events':>12}")
     base = medians["not instrumented"]
     for name, seconds in medians.items():
@@ -129,6 +132,19 @@ def selection_variants(build_dir, quick):
     ]
 
 
+def memory_variants(build_dir, quick):
+    toyc = [os.path.join(build_dir, "examples", "toyc"), "--threads", "1"]
+    toyc += ["--items", "1000"] if quick else []
+    off = [os.path.join(build_dir, "examples", "toyc_off")] + toyc[1:]
+    return [
+        ("not instrumented", off),
+        ("compiled in (with the hook), no flags", toyc),
+        ("-Z profile-queries=counts", toyc + ["-Zprofile-queries=counts"]),
+        ("  ... -Z profile-queries-memory", toyc + ["-Zprofile-queries=counts",
+                                                "-Zprofile-queries-memory"]),
+    ]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("build_dir", help="a build directory with benchmarks and examples")
@@ -143,6 +159,8 @@ def main():
     parser.add_argument("--before", metavar="BUILD_DIR",
                         help="also run the recording variants of this other build (the code "
                              "before a change), interleaved with the others")
+    parser.add_argument("--memory", action="store_true",
+                        help="only toyc recording memory (-Z profile-queries-memory), against not")
     args = parser.parse_args()
     if args.quick:
         args.runs, args.nodes = 1, 2_000
@@ -150,6 +168,11 @@ def main():
         medians, events = measure(selection_variants(args.build_dir, args.quick), args.runs,
                                   args.cpu)
         print_selection_table(medians, events, args.runs, args.cpu)
+        return
+    if args.memory:
+        medians, events = measure(memory_variants(args.build_dir, args.quick), args.runs, args.cpu)
+        print_selection_table(medians, events, args.runs, args.cpu,
+                              "toyc --threads 1, recording memory")
         return
 
     bench = os.path.join(args.build_dir, "benchmarks")
