@@ -194,16 +194,7 @@ def check_flame_weight(browser):
 
 
 def run_checks(browser, out_dir, summary):
-    failures = 0
-
-    def run(name, check, *args):
-        nonlocal failures
-        try:
-            print("ok - %s (%s)" % (name, check(*args)), flush=True)
-        except (CheckFailed, cdp.CdpError) as error:
-            failures += 1
-            print("FAIL - %s: %s" % (name, error), flush=True)
-
+    run = cdp.CheckRunner(CheckFailed)
     browser.navigate("file://" + os.path.join(out_dir, "profile_queries.html"),
                      timeout=READY_TIMEOUT_S)
     error = browser.evaluate("window.qprof.ready.then(() => window.qprof.error)")
@@ -219,15 +210,9 @@ def run_checks(browser, out_dir, summary):
     error = browser.evaluate("window.qprofFlame.ready.then(() => window.qprofFlame.error)")
     if error:
         print("FAIL - the flame graph loads: %s" % error, flush=True)
-        return failures + 1
+        return run.failures + 1
     run("the flame graph weighs its frames by bytes at the switch", check_flame_weight, browser)
-    browser.settle()
-    if browser.problems:
-        failures += 1
-        print("FAIL - no console problems: %s" % "; ".join(browser.problems[:5]), flush=True)
-    else:
-        print("ok - no console problems", flush=True)
-    return failures
+    return run.failures + cdp.console_problems_check(browser)
 
 
 def main():
@@ -247,14 +232,7 @@ def main():
         print("FAIL - toyc with memory: %s" % error, flush=True)
         return 1
     print("ok - toyc ran with -Z profile-queries-memory", flush=True)
-    try:
-        with cdp.Browser(chromium, width=1440, height=900) as browser:
-            failures = run_checks(browser, out_dir, summary)
-    except cdp.CdpError as error:
-        print("FAIL - driving Chromium: %s" % error, flush=True)
-        return 1
-    print("# %d check(s) failed" % failures if failures else "# all checks passed", flush=True)
-    return 1 if failures else 0
+    return cdp.run_in_chromium(chromium, lambda browser: run_checks(browser, out_dir, summary))
 
 
 if __name__ == "__main__":
