@@ -50,6 +50,14 @@
 #include <cerrno>
 #include <cstddef>
 #include <qprof/detail/alloc_counter.hpp>
+#if __has_include(<mm_malloc.h>)
+// Clang's copy declares posix_memalign without noexcept: it must come before the definition.
+#include <mm_malloc.h>
+#endif
+
+// Parameters are named as glibc's headers name them, and its allocator's entry points are
+// reserved names: both as they must be.
+// NOLINTBEGIN(misc-definitions-in-headers,bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp)
 
 // glibc's allocator under its exported names (GLIBC_2.0), declared by no header.
 extern "C" {
@@ -84,69 +92,68 @@ inline bool power_of_two(std::size_t value) { return value != 0 && (value & (val
 
 }  // namespace qprof::detail::alloc_hook_malloc
 
-// NOLINTBEGIN(misc-definitions-in-headers,bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp)
 // One hook per program: alloc_hook.hpp defines the same symbol.
 extern "C" const int qprof_detail_allocation_hook = 2;
 
 extern "C" {
 
-void* malloc(std::size_t size) noexcept {
-    return qprof::detail::alloc_hook_malloc::counted(__libc_malloc(size));
+void* malloc(std::size_t __size) noexcept {
+    return qprof::detail::alloc_hook_malloc::counted(__libc_malloc(__size));
 }
 
-void free(void* block) noexcept {
-    qprof::detail::count_free(block);
-    __libc_free(block);
+void free(void* __ptr) noexcept {
+    qprof::detail::count_free(__ptr);
+    __libc_free(__ptr);
 }
 
-void* calloc(std::size_t count, std::size_t size) noexcept {
-    return qprof::detail::alloc_hook_malloc::counted(__libc_calloc(count, size));
+void* calloc(std::size_t __nmemb, std::size_t __size) noexcept {
+    return qprof::detail::alloc_hook_malloc::counted(__libc_calloc(__nmemb, __size));
 }
 
-void* realloc(void* block, std::size_t size) noexcept {
-    return qprof::detail::alloc_hook_malloc::reallocate(block, size);
+void* realloc(void* __ptr, std::size_t __size) noexcept {
+    return qprof::detail::alloc_hook_malloc::reallocate(__ptr, __size);
 }
 
-void* reallocarray(void* block, std::size_t count, std::size_t size) noexcept {
+void* reallocarray(void* __ptr, std::size_t __nmemb, std::size_t __size) noexcept {
     std::size_t bytes = 0;
-    if (__builtin_mul_overflow(count, size, &bytes)) {
+    if (__builtin_mul_overflow(__nmemb, __size, &bytes)) {
         errno = ENOMEM;
         return nullptr;
     }
-    return qprof::detail::alloc_hook_malloc::reallocate(block, bytes);
+    return qprof::detail::alloc_hook_malloc::reallocate(__ptr, bytes);
 }
 
-void* memalign(std::size_t alignment, std::size_t size) noexcept {
-    return qprof::detail::alloc_hook_malloc::counted(__libc_memalign(alignment, size));
+void* memalign(std::size_t __alignment, std::size_t __size) noexcept {
+    return qprof::detail::alloc_hook_malloc::counted(__libc_memalign(__alignment, __size));
 }
 
-void* aligned_alloc(std::size_t alignment, std::size_t size) noexcept {
-    if (!qprof::detail::alloc_hook_malloc::power_of_two(alignment)) {
+void* aligned_alloc(std::size_t __alignment, std::size_t __size) noexcept {
+    if (!qprof::detail::alloc_hook_malloc::power_of_two(__alignment)) {
         errno = EINVAL;
         return nullptr;
     }
-    return qprof::detail::alloc_hook_malloc::counted(__libc_memalign(alignment, size));
+    return qprof::detail::alloc_hook_malloc::counted(__libc_memalign(__alignment, __size));
 }
 
-int posix_memalign(void** out, std::size_t alignment, std::size_t size) noexcept {
-    if (!qprof::detail::alloc_hook_malloc::power_of_two(alignment) ||
-        alignment % sizeof(void*) != 0) {
+int posix_memalign(void** __memptr, std::size_t __alignment, std::size_t __size) noexcept {
+    if (!qprof::detail::alloc_hook_malloc::power_of_two(__alignment) ||
+        __alignment % sizeof(void*) != 0) {
         return EINVAL;
     }
-    void* block = __libc_memalign(alignment, size);
+    void* block = __libc_memalign(__alignment, __size);
     if (block == nullptr) {
         return ENOMEM;
     }
-    *out = qprof::detail::alloc_hook_malloc::counted(block);
+    *__memptr = qprof::detail::alloc_hook_malloc::counted(block);
     return 0;
 }
 
-void* valloc(std::size_t size) noexcept {
-    return qprof::detail::alloc_hook_malloc::counted(__libc_valloc(size));
+void* valloc(std::size_t __size) noexcept {
+    return qprof::detail::alloc_hook_malloc::counted(__libc_valloc(__size));
 }
 
-void* pvalloc(std::size_t size) noexcept {
-    return qprof::detail::alloc_hook_malloc::counted(__libc_pvalloc(size));
+void* pvalloc(std::size_t __size) noexcept {
+    return qprof::detail::alloc_hook_malloc::counted(__libc_pvalloc(__size));
 }
 
 }  // extern "C"
