@@ -49,6 +49,16 @@ constexpr std::string_view kLegend = R"(<section id="legend">
 </section>
 )";
 
+void write_legend(std::ostream& out, bool memory) {
+    const std::size_t end = kLegend.rfind("</section>");
+    out << kLegend.substr(0, end);
+    if (memory) {
+        out << "<p>With <em>Weigh by allocated bytes</em> checked, width is the bytes allocated "
+               "inside a frame instead, and the percentages are of all the bytes allocated.</p>\n";
+    }
+    out << kLegend.substr(end);
+}
+
 void write_header(std::ostream& out, const Trace& trace, const GraphTotals& totals) {
     auto item = [&](std::string_view term, std::string_view id, const std::string& value) {
         out << "<div><dt>" << term << "</dt><dd id=\"" << id << "\">" << escape(value)
@@ -101,8 +111,9 @@ class FlamegraphReporter : public Reporter {
         write_viewer_css(out);
         out << "</style>\n</head>\n<body>\n";
         write_header(out, trace, totals);
-        out << kControls << (trace.memory_recorded ? kWeightSwitch : "") << kCanvas << kLegend
-            << "<script type=\"application/json\" id=\"qprof-flamegraph\">";
+        out << kControls << (trace.memory_recorded ? kWeightSwitch : "") << kCanvas;
+        write_legend(out, trace.memory_recorded);
+        out << "<script type=\"application/json\" id=\"qprof-flamegraph\">";
         write_payload(out, trace, tree, totals);
         out << "</script>\n<script id=\"qprof-viewer\">";
         write_viewer_js(out);
