@@ -25,11 +25,12 @@
     if (key !== null) h += row('key', outcome === qp.ACTIVITY ? 'Argument' : 'Key', key);
     h += row('outcome', 'Outcome', qp.OUTCOMES[outcome] || '?');
     h += row('inclusive', 'Inclusive time', qp.durationText(T.dur[n]));
-    h += row('self', 'Self time', qp.durationText(Math.max(0, T.self[n])));
+    h += row('self', 'Self time', qp.durationText(Math.max(0, qp.selfOf(T, n))));
     if (T.cpu && T.cpu.has(n)) h += row('cpu', 'CPU time', qp.durationText(T.cpu.get(n)) + ' of ' + qp.durationText(T.dur[n]) + ' wall');
     h += row('share', 'Share of busy time', qp.isWait(T, n) ? 'none: waiting is not work' : qp.percentText(qp.workOf(T, n)));
     h += row('depth', 'Depth', String(T.depth[n]));
-    h += row('extent', 'Extent', qp.thousands(T.extent[n]) + (T.extent[n] === 1 ? ' child' : ' children'));
+    const extent = qp.extentOf(T, n);
+    h += row('extent', 'Extent', qp.thousands(extent) + (extent === 1 ? ' child' : ' children'));
     h += row('subtree', 'Subtree', qp.thousands(T.size[n]) + (T.size[n] === 1 ? ' node' : ' nodes'));
     h += row('unfinished', 'Unfinished', qp.isUnfinished(T, n) ? 'yes' : 'no');
     if (qp.threads.length > 1) h += row('thread', 'Thread', T.name);

@@ -91,9 +91,8 @@
     tl.collapsed = build ? BUILD_COLLAPSED : COLLAPSED;
     tl.maxHeight = build ? BUILD_MAX_HEIGHT : MAX_HEIGHT;
     tl.tracks = qp.threads.map((T, t) => {
-      let depth = 1;
+      const depth = Math.max(1, T.levels); // its depths, counted as trace.js derived them
       let busy = 0;
-      for (let n = 0; n < T.len; n++) if (T.depth[n] + 1 > depth) depth = T.depth[n] + 1;
       for (let n = 0; n < T.len; n += T.size[n]) busy += qp.workOf(T, n); // waits are not busy
       return { t, y: 0, depth, rows: 0, busy, open: false, band: null };
     });

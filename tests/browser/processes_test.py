@@ -26,14 +26,21 @@ import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import analysis_checks  # noqa: E402
 import cdp  # noqa: E402
+import timeline_checks  # noqa: E402
 
 READY_TIMEOUT_S = 60
 WAVES = [["200"], ["600", "300"], ["100", "800", "400"]]  # toyc --items, per wave
 
+CheckFailed = analysis_checks.CheckFailed  # one kind of failure for every check
 
-class CheckFailed(Exception):
-    pass
+
+class PageOf:
+    """The browser as the shared checks (timeline_checks.py) take a page."""
+
+    def __init__(self, browser):
+        self.js = browser.evaluate
 
 
 def run_build(toyc, out_dir):
@@ -253,6 +260,9 @@ def run_checks(browser, page, processes, own, shots):
     run("a click on a band limits the statistics to its process", check_band_click, browser,
         processes)
     run("all processes again: the page's own table", check_all_again, browser, table_before)
+    # A page of `qprof report`: its nodes' times come from ticks read back from the streams.
+    run("the statistics of the whole run as a range are the payload's, to the ns",
+        timeline_checks.check_whole_run_stats, PageOf(browser))
     run("screenshot of the build", screenshot, browser, shots)
     browser.settle()
     if browser.problems:
