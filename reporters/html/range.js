@@ -133,7 +133,7 @@
   function addThread(t, from, to, acc) {
     const T = qp.threads[t];
     const { up } = indexOf(T);
-    const { tag, dur, start, parent, self } = qp.derived(T);
+    const { tag, dur, start, parent } = T;
     const keys = T.key;
     const waitsIn = T.waits.size > 0 ? T.waits : null;
     const { P, c, histogram, slowest, floor, calls, callNs } = acc;
@@ -153,7 +153,7 @@
           sums[p * 5] += ns;
         } else {
           c[p * 4 + 3]++;
-          sums[p * 5 + 1] += self[n]; // a wait's self is waiting, not work
+          sums[p * 5 + 1] += ns; // less its children's, below; a wait's self is waiting, not work
           sums[p * 5 + 4] += ns;
           histogram[p * BUCKETS + bucket(ns)]++;
           addRun(acc, p, ns);
@@ -171,8 +171,15 @@
           if (waitsIn !== null) sums[p * 5 + 2] += waitsIn.get(n) || 0;
         }
       }
-      if (parent[n] >= 0) {
-        const id = (tag[parent[n]] >>> L.PROVIDER_SHIFT) * P + p;
+      const q = parent[n];
+      if (q >= 0) {
+        const caller = tag[q] >>> L.PROVIDER_SHIFT;
+        const id = caller * P + p;
+        // Self time: a run's children come off its time, when the run is in the range (then
+        // so are they all). A parent is never a hit.
+        if (ns > 0 && (tag[q] & L.OUTCOME_MASK) !== BLOCKED && start[q] >= from && start[q] + dur[q] <= to) {
+          sums[caller * 5 + 1] -= ns;
+        }
         if (calls !== null) {
           calls[id]++;
           callNs[id] += ns;

@@ -1,6 +1,6 @@
 // qprof viewer, part 1 of 10: the trace. Decompresses the payload's columns into typed arrays
-// once, derives depth, parent and start times in one pass per thread (self time and extent in
-// idle time), and makes the texts and classes of nodes and folds. Every rule here has a twin in reporters/html_format.cpp; the
+// once, derives depth, parent and start times in one pass per thread, and makes the texts and
+// classes of nodes and folds. Every rule here has a twin in reporters/html_format.cpp; the
 // browser test compares what the two write, so a change to one is a change to both.
 //
 // The files are concatenated (trace.js, render.js, chain.js, tree.js, panels.js, stats.js,
@@ -50,8 +50,8 @@
   // stack of open ancestors. `gap` becomes `start` in place (html_payload_layout.hpp): a node
   // starts `gap` after its cursor -- its parent's start, or the end of its last timed sibling;
   // at[d] holds the cursor of depth d -- and a hit sits at the cursor without moving it.
-  // Self time and extent wait for idle time or their first use (derived, below): the first
-  // screen needs neither, and at ten million events every array is 40 to 80 MB to fill.
+  // Self time and extent are counted from a node's children when asked (selfOf, extentOf):
+  // at ten million events every array is 40 to 80 MB to fill.
   function deriveThread(name, columns) {
     const { tag, size, dur } = columns;
     const len = tag.length;
@@ -89,7 +89,6 @@
     return {
       name: String(name == null ? '' : name),
       len, tag, size, dur, key: columns.key || null, depth, parent, start, levels,
-      self: null, extent: null, // derived(T) fills them
       waits: waitsInside(blocked, tag, dur, parent),
     };
   }
@@ -100,53 +99,20 @@
     return bigger;
   }
 
-  // ---- what waits for idle time ----
-
-  // Self time and extent of every node of T, a slice of nodes at a time: `step(until)` goes
-  // on to node `until` and says whether the thread is done.
-  function deriver(T) {
-    const self = new Float64Array(T.dur);
-    const extent = new Int32Array(T.len);
-    let n = 0;
-    return {
-      at: () => n,
-      step(until) {
-        const { parent, dur } = T;
-        for (const end = Math.min(until, T.len); n < end; n++) {
-          const p = parent[n];
-          if (p >= 0) {
-            extent[p]++;
-            self[p] -= dur[n];
-          }
-        }
-        if (n < T.len) return false;
-        T.self = self;
-        T.extent = extent;
-        return true;
-      },
-    };
-  }
-
-  // T with its self and extent arrays, made now when idle time has not made them yet.
-  qp.derived = function derived(T) {
-    if (!T.self) (T.deriver || (T.deriver = deriver(T))).step(Infinity);
-    return T;
-  };
-
-  // One node's self time and extent: from its children while the arrays are not made, so
-  // that a first click or hover never waits for a whole thread.
+  // One node's self time and extent, from its children when asked (details, tooltips, the
+  // classes of nodes drawn): no array of either is made for the whole thread.
   qp.selfOf = function selfOf(T, n) {
-    if (T.self) return T.self[n];
     let self = T.dur[n];
     for (let c = n + 1; c < n + T.size[n]; c += T.size[c]) self -= T.dur[c];
     return self;
   };
   qp.extentOf = function extentOf(T, n) {
-    if (T.extent) return T.extent[n];
     let extent = 0;
     for (let c = n + 1; c < n + T.size[n]; c += T.size[c]) extent++;
     return extent;
   };
+
+  // ---- what waits for idle time ----
 
   // Work the first screen does not need, done in the browser's idle periods once the page is
   // ready, a slice at a time: a job is a function that does about IDLE_SLICE nodes of work and
@@ -274,11 +240,6 @@
       }
       const T = deriveThread(t.name, columns);
       T.cpu = new Map(t.cpu || []); // an activity's thread CPU time, by node
-      qp.addIdleJob(() => {
-        if (T.self) return true;
-        const d = T.deriver || (T.deriver = deriver(T));
-        return d.step(d.at() + IDLE_SLICE);
-      });
       return T;
     });
     if (at !== bytes.length) {
