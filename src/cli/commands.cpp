@@ -102,6 +102,7 @@ SessionOptions report_session(const ParsedArgs& args, const ReportOptions& recor
         options.report.folded_hits = given.folded_hits;
         options.report.folded_keys = given.folded_keys;
         options.report.folded_args = given.folded_args;
+        options.report.folded_classes = given.folded_classes;
     }
     if (args.has("chrome")) {
         options.report.chrome_hits = given.chrome_hits;
