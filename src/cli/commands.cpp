@@ -214,7 +214,8 @@ int run_summarize(std::span<const std::string> words) {
     const CommandSpec command = summarize_command();
     return with_usage(command, words, [&](const ParsedArgs& args) {
         const SummaryOptions options = summary_options(args);
-        const LoadedTrace loaded = load_trace(args.positionals[0], load_options(args, false));
+        const LoadedTrace loaded =
+            load_trace(args.positionals[0], load_options(args, options.arguments));
         if (loaded.status != kExitFailed) {
             write_summary(loaded.trace, options, std::cout);
         }
