@@ -34,6 +34,7 @@ std::vector<ArgumentRow> argument_rows(const Trace& trace) {
         }
     }
     std::vector<ArgumentRow> rows;
+    rows.reserve(by_argument.size());
     for (auto& [id, row] : by_argument) {
         rows.push_back(std::move(row));
     }
