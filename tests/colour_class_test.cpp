@@ -4,7 +4,6 @@
 #include <cstring>
 #include <functional>
 #include <map>
-#include <tuple>
 
 #include "json.hpp"
 #include "raw_format.hpp"
@@ -187,10 +186,17 @@ TEST_CASE("a 1.2 stream, which has no CLASSES block, reads without classes") {
 }
 
 TEST_CASE("a CLASSES block naming an undeclared site or a bad class is refused at its field") {
-    for (const auto& [site, colour_class, message] :
-         std::vector<std::tuple<std::uint32_t, std::string, std::string>>{
-             {99, "jit", "class of site 99, which is not declared"},
-             {1, "j it", "bad class of site 1: a class holds only letters"}}) {
+    struct Forged {
+        std::uint32_t site;
+        std::string colour_class;
+        std::string message;
+    };
+    for (const Forged& forged :
+         std::vector<Forged>{{99, "jit", "class of site 99, which is not declared"},
+                             {1, "j it", "bad class of site 1: a class holds only letters"}}) {
+        const std::uint32_t site = forged.site;
+        const std::string& colour_class = forged.colour_class;
+        const std::string& message = forged.message;
         INFO(message);
         const std::string damaged =
             rewritten(raw_stream({}), 3, [&](std::string& out, std::uint32_t seq) {
