@@ -26,7 +26,8 @@ import sys
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp  # noqa: E402
-from html_report_test import CheckFailed, Results, check_no_problems  # noqa: E402
+from html_report_test import (CheckFailed, Results, check_no_problems,  # noqa: E402
+                              checks_in_chromium)
 
 CLASSES = ("checker", "codegen")  # sorted: slots 0 and 1
 READY_TIMEOUT_MS = 20000
@@ -222,15 +223,8 @@ def main():
     except (CheckFailed, subprocess.TimeoutExpired) as error:
         print("FAIL - toyc writes the pages: %s" % error, flush=True)
         return 1
-    try:
-        with cdp.Browser(chromium, width=1280, height=900) as browser:
-            results = run_checks(browser, html_page, flame_page)
-    except cdp.CdpError as error:
-        print("FAIL - driving Chromium: %s" % error, flush=True)
-        return 1
-    print("# %d check(s) failed" % results.failures if results.failures
-          else "# all checks passed", flush=True)
-    return 1 if results.failures else 0
+    return checks_in_chromium(chromium, lambda browser: run_checks(browser, html_page, flame_page),
+                              width=1280, height=900)
 
 
 if __name__ == "__main__":
