@@ -18,9 +18,12 @@ namespace qprof::detail {
 
 // Whether any of `sites` has a class: a CLASSES block is written only then.
 bool has_colour_classes(const std::vector<RegisteredSite>& sites);
-// The classes of `sites`, whose ids start at `first_id`.
-void write_classes(raw::BlockEncoder& out, std::uint32_t first_id,
-                   const std::vector<RegisteredSite>& sites);
+// The classes of `sites` (whose ids start at `first_id`) from index `next` on, until the
+// payload reaches `max_bytes`; returns the index to go on from in another block (sites.size()
+// when all are written).
+std::size_t write_classes(raw::BlockEncoder& out, std::uint32_t first_id,
+                          const std::vector<RegisteredSite>& sites, std::size_t next,
+                          std::size_t max_bytes);
 // Sets the class of each site the block lists; throws raw::FormatError for a site not yet
 // declared or a class colour_class_problem (colour_classes.hpp) refuses.
 void read_classes(raw::PayloadReader& in, std::vector<RegisteredSite>& sites);

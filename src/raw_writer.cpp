@@ -138,9 +138,11 @@ void RawWriter::sync_sites() {
         out.finish();
         sites_written_ += in_block;
     }
-    if (has_colour_classes(sites)) {
+    // Split like SITES: a program may register a site per object (a qprof::Query each).
+    const std::size_t end = has_colour_classes(sites) ? sites.size() : 0;
+    for (std::size_t next = 0; next < end;) {
         raw::BlockEncoder out = block(raw::BlockType::classes);
-        write_classes(out, first_id, sites);
+        next = write_classes(out, first_id, sites, next, kListBlockBytes);
         out.finish();
     }
 }
