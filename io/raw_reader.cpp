@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "clock_samples.hpp"
+#include "raw_classes.hpp"
 #include "raw_format.hpp"
 #include "raw_process.hpp"
 #include "raw_records.hpp"
@@ -37,6 +38,7 @@ ReportOptions report_options(std::uint8_t bits, std::uint32_t extent, double per
     report.chrome_hits = (bits & 8) != 0;
     report.chrome_keys = (bits & 16) != 0;
     report.folded_args = (bits & 32) != 0;
+    report.folded_classes = (bits & 64) != 0;
     report.important_extent = extent;
     report.important_percent = std::isfinite(percent) ? percent : 1.0;
     return report;
@@ -130,6 +132,8 @@ class StreamReader {
                 return read_process(payload, run_->inputs.run);
             case BlockType::selection:
                 return read_selection(payload, run_->inputs.selection);
+            case BlockType::classes:
+                return read_classes(payload, run_->inputs.sites);
             default:
                 if (block.type < raw::kFirstOptionalType) {
                     corrupt(block.offset, "block #" + std::to_string(block.index) +

@@ -4,6 +4,8 @@
 #include <map>
 #include <tuple>
 
+#include "trace_completion.hpp"
+
 namespace qprof::detail {
 
 namespace {
@@ -50,7 +52,10 @@ class TraceMerger {
         merged_.ns_per_tick = trace.ns_per_tick;
     }
 
-    Trace take() { return std::move(merged_); }
+    Trace take() {
+        number_colour_classes(classes_, merged_);
+        return std::move(merged_);
+    }
 
   private:
     // Timed nodes move by the run's offset; a hit keeps its 0 (it read no clock).
@@ -71,7 +76,8 @@ class TraceMerger {
         }
     }
 
-    std::uint32_t provider_index(const ProviderTotals& provider) {
+    // A provider keeps the colour class of the first run that gave it one.
+    std::uint32_t provider_index(const Trace& trace, const ProviderTotals& provider) {
         auto [it, added] =
             providers_.try_emplace({provider.provider, provider.is_activity},
                                    static_cast<std::uint32_t>(merged_.providers.size()));
@@ -79,6 +85,10 @@ class TraceMerger {
             merged_.providers.push_back(ProviderTotals{.provider = provider.provider,
                                                        .is_activity = provider.is_activity,
                                                        .is_region = provider.is_region});
+            classes_.emplace_back();
+        }
+        if (classes_[it->second].empty()) {
+            classes_[it->second] = trace.colour_class_of(provider);
         }
         return it->second;
     }
@@ -86,7 +96,8 @@ class TraceMerger {
     std::vector<std::uint32_t> add_sites(const Trace& trace) {
         std::vector<std::uint32_t> new_site;
         for (const SiteInfo& site : trace.sites) {
-            const std::uint32_t provider = provider_index(trace.providers[site.provider_index]);
+            const std::uint32_t provider =
+                provider_index(trace, trace.providers[site.provider_index]);
             auto [it, added] = sites_.try_emplace({site.provider, site.file, site.line, provider},
                                                   static_cast<std::uint32_t>(merged_.sites.size()));
             if (added) {
@@ -107,7 +118,7 @@ class TraceMerger {
 
     void add_totals(const Trace& trace) {
         for (const ProviderTotals& provider : trace.providers) {
-            ProviderTotals& sum = merged_.providers[provider_index(provider)];
+            ProviderTotals& sum = merged_.providers[provider_index(trace, provider)];
             sum.count += provider.count;
             sum.hits += provider.hits;
             sum.misses += provider.misses;
@@ -123,6 +134,7 @@ class TraceMerger {
 
     Trace merged_;
     std::map<std::pair<std::string, bool>, std::uint32_t> providers_;
+    std::vector<std::string> classes_;  // by merged provider index; empty: none yet
     std::map<std::tuple<std::string, std::string, std::uint32_t, std::uint32_t>, std::uint32_t>
         sites_;
 };

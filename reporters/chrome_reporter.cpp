@@ -11,7 +11,9 @@
 //   ],"displayTimeUnit":"ns","otherData":{"clock":"tsc","wall_ns":7000}}
 //
 // - Every node but a hit is a complete event ("X"); cat says miss, blocked, load or activity,
-//   with ",unfinished" for a scope still open when the session ended. No args by default:
+//   with ",unfinished" for a scope still open when the session ended and then ",CLASS" for a
+//   provider with a colour class (PROFILE_QUERY_CLASS, -Z profile-queries-colour), so that
+//   Perfetto and DevTools can filter by it. No args by default:
 //   speedscope makes them part of the frame name. With -Z profile-queries-chrome=keys and
 //   keys recorded, args.key. An activity's argument (PROFILE_ACTIVITY_ARG) is always there,
 //   as args.arg: an activity per unit is what the argument is for. An activity's thread CPU
@@ -67,6 +69,9 @@ class EventWriter {
           keys_(trace.key_texts.size()) {
         for (const ProviderTotals& provider : trace.providers) {
             providers_.push_back(json_string(provider.provider));
+            const std::string_view colour_class = trace.colour_class_of(provider);
+            class_categories_.push_back(colour_class.empty() ? std::string{}
+                                                             : "," + std::string{colour_class});
         }
     }
 
@@ -190,11 +195,13 @@ class EventWriter {
         const Node& node = thread.nodes[index];
         const bool hit = node.outcome == Outcome::hit;
         const std::string_view outcome = outcome_name(node.outcome);
+        const std::uint32_t provider = trace_.sites[node.site].provider_index;
         buffer_ += ",\n{\"name\":";
-        buffer_ += providers_[trace_.sites[node.site].provider_index];
+        buffer_ += providers_[provider];
         buffer_ += ",\"cat\":\"";
         buffer_ += outcome;
         buffer_ += node.unfinished ? ",unfinished" : "";
+        buffer_ += class_categories_[provider];
         buffer_ += hit ? "\",\"ph\":\"i\",\"s\":\"t\",\"ts\":" : "\",\"ph\":\"X\",\"ts\":";
         append_microseconds(buffer_, ts);
         if (!hit) {
@@ -243,7 +250,9 @@ class EventWriter {
     std::ostream& out_;
     std::string buffer_;
     std::vector<std::string> providers_;  // escaped names
-    std::vector<std::string> keys_;       // escaped key texts, filled when first used
+    // By provider: ",CLASS" for one with a colour class (a class needs no escaping), else "".
+    std::vector<std::string> class_categories_;
+    std::vector<std::string> keys_;  // escaped key texts, filled when first used
 };
 
 class ChromeReporter : public Reporter {

@@ -34,7 +34,10 @@ constexpr std::string_view kLegend = R"(<section id="legend">
 <li><span class="swatch activity"></span> <code>activity</code> a pass, not a query</li>
 <li><span class="swatch blocked"></span> <code>blocked</code> a wait, not work: for another thread computing the same key, or a PROFILE_WAIT scope; counted apart as Waiting</li>
 <li><span class="swatch load"></span> <code>load</code> read from a persistent cache</li>
-<li><span class="swatch thread"></span> <code>thread</code> a thread; the bottom frame is all threads together</li>
+)";
+
+constexpr std::string_view kLegendEnd =
+    R"(<li><span class="swatch thread"></span> <code>thread</code> a thread; the bottom frame is all threads together</li>
 <li><span class="swatch hits"></span> <code>hits</code> cache hits take no time, so they are no frames: the blue strip on top of a frame is the share of the queries it asked that the cache answered</li>
 </ul>
 <p>Each frame is one call path: every run of that provider under the same callers, merged. Width is inclusive time; the percentages are of the full width, the threads' time added up.</p>
@@ -83,7 +86,8 @@ class FlamegraphReporter : public Reporter {
     std::string_view file_suffix() const override { return "flamegraph.html"; }
 
     void write(const Trace& trace, std::ostream& out) override {
-        const StackTree tree{trace, StackOptions{.hits = true}};
+        // An activity's argument makes frames of its own, "codegen unit(math)".
+        const StackTree tree{trace, StackOptions{.hits = true, .args = true}};
         const GraphTotals totals = graph_totals(tree);
         out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -91,7 +95,9 @@ class FlamegraphReporter : public Reporter {
         write_viewer_css(out);
         out << "</style>\n</head>\n<body>\n";
         write_header(out, trace, totals);
-        out << kControls << kLegend << "<script type=\"application/json\" id=\"qprof-flamegraph\">";
+        out << kControls << kLegend;
+        html::write_colour_legend(out, trace, "swatch");
+        out << kLegendEnd << "<script type=\"application/json\" id=\"qprof-flamegraph\">";
         write_payload(out, trace, tree, totals);
         out << "</script>\n<script id=\"qprof-viewer\">";
         write_viewer_js(out);

@@ -15,6 +15,11 @@
 // - So that every line matches `^[^ ]+( [0-9]+)$`, a space or a control character in a name
 //   becomes '_' and ';' becomes ':'; an empty name becomes '_', and bytes that are not UTF-8
 //   U+FFFD. Stacks that then read the same are merged.
+// - With -Z profile-queries-folded=classes, a provider with a colour class (PROFILE_QUERY_CLASS,
+//   -Z profile-queries-colour) ends its frames in `_[CLASS]`, before any suffix above:
+//   `codegen_[codegen]`, `compile_loop_[jit]_[k]`. flamegraph.pl and inferno colour the suffixes
+//   they know by their palettes (--colors=java: a class named j, i or k is drawn green, aqua or
+//   orange) and show the others as part of the name. Off by default: it renames frames.
 // - A run that left events out (-Z profile-queries-events) starts with one line that says so,
 //   `# not recorded: hits`, which the tools skip as they skip any line without a value.
 // - A line holds at most 1000 frames: the 1000th and all below it are summed into one last
@@ -37,7 +42,7 @@ namespace {
 constexpr std::uint32_t kMaxFoldedDepth = 1000;
 constexpr std::string_view kDeeperFrame = "[frames_1000_and_deeper]";
 
-std::string frame_text(const StackFrame& frame) {
+std::string frame_text(const StackFrame& frame, bool with_class) {
     std::string text = frame.name.empty() ? "_" : valid_utf8(frame.name);
     for (char& c : text) {
         if (c == ' ' || static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
@@ -45,6 +50,9 @@ std::string frame_text(const StackFrame& frame) {
         } else if (c == ';') {
             c = ':';
         }
+    }
+    if (with_class && !frame.colour_class.empty()) {  // a class holds no ' ', ';' nor ']'
+        text += "_[" + std::string{frame.colour_class} + "]";
     }
     switch (frame.kind) {
         case FrameKind::hit:
@@ -66,7 +74,7 @@ std::int64_t value_of(const StackFrame& frame) {
 // The distinct lines as a tree: a stack is its parent stack and one more frame text.
 class FoldedStacks {
   public:
-    FoldedStacks(const StackTree& tree, bool merge_threads) {
+    FoldedStacks(const StackTree& tree, bool merge_threads, bool with_classes) {
         const std::vector<StackFrame>& frames = tree.frames();
         std::vector<std::uint32_t> stack_of(frames.size());
         std::vector<std::uint32_t> depth_of(frames.size());  // frames in its line
@@ -79,7 +87,7 @@ class FoldedStacks {
             const std::uint32_t parent = root ? 0 : stack_of[frame.parent];
             const std::uint32_t depth = root ? 1 : depth_of[frame.parent] + 1;
             if (depth < kMaxFoldedDepth) {
-                stack_of[f] = child(parent, frame_text(frame));
+                stack_of[f] = child(parent, frame_text(frame, with_classes));
             } else if (depth == kMaxFoldedDepth) {
                 stack_of[f] = child(parent, std::string{kDeeperFrame});
             } else {
@@ -230,6 +238,7 @@ class FoldedReporter : public Reporter {
         options_.hits = options.folded_hits;
         options_.keys = options.folded_keys;
         options_.args = options.folded_args;
+        classes_ = options.folded_classes;
     }
 
     void write(const Trace& trace, std::ostream& out) override {
@@ -238,11 +247,12 @@ class FoldedReporter : public Reporter {
             out << "# not recorded: " << text_field(left_out) << '\n';
         }
         const StackTree tree{trace, options_};
-        FoldedStacks{tree, options_.merge_threads}.write(out);
+        FoldedStacks{tree, options_.merge_threads, classes_}.write(out);
     }
 
   private:
     StackOptions options_;
+    bool classes_ = false;
 };
 
 }  // namespace

@@ -139,8 +139,18 @@ std::string duration_text(std::int64_t ns);                    // "850 ns", "12.
 std::string percent_text(std::int64_t ns, std::int64_t wall);  // "12.3 %", "<0.1 %"
 std::string rate_text(std::uint64_t part, std::uint64_t whole);  // "12.3 %", "–" of nothing
 // Shares are of work (Work::of); a wait has none: its label says "waiting".
-std::string node_class(const Preorder& order, const Work& work, std::uint32_t n,
+// A node of a provider with a colour class takes "colour-N" too, unless it is a hit or a wait,
+// which keep their outcome's colour.
+std::string node_class(const Trace& trace, const Preorder& order, const Work& work, std::uint32_t n,
                        const Importance& important);
+// " colour-N" for a provider with a colour class (html_payload_layout.hpp), else "".
+std::string colour_css(const ProviderTotals& provider);
+// [{"name":"codegen","colour":0},...]: Trace::colour_classes with their slots, as the HTML and
+// flame graph payloads give them.
+void write_colour_classes(std::ostream& out, const Trace& trace);
+// One legend item per colour class: `<li><span class="SAMPLE colour-N"></span> <code>CLASS</code>
+// ...</li>`, so that a page's legend names every class it draws.
+void write_colour_legend(std::ostream& out, const Trace& trace, std::string_view sample);
 std::string node_label(const Trace& trace, const Preorder& order, const Work& work, std::uint32_t n,
                        std::int64_t total_ns);  // "typeck · 4.56 ms · 12.3 %"
 std::string fold_text(const Trace& trace, const Preorder& order, const Work& work,

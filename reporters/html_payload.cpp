@@ -194,9 +194,18 @@ void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preo
     for (std::size_t i = 0; i < trace.providers.size(); ++i) {
         out << (i > 0 ? "," : "") << "{\"name\":" << json_string(trace.providers[i].provider)
             << ",\"activity\":" << (trace.providers[i].is_activity ? "true" : "false")
-            << (trace.providers[i].is_region ? ",\"region\":true" : "") << '}';
+            << (trace.providers[i].is_region ? ",\"region\":true" : "");
+        if (trace.providers[i].colour_class != 0) {
+            out << ",\"class\":" << trace.providers[i].colour_class;
+        }
+        out << '}';
     }
-    out << "],\n\"keys\":[";
+    out << ']';
+    if (!trace.colour_classes.empty()) {  // only then: a page without classes stays as it was
+        out << ",\n\"classes\":";
+        write_colour_classes(out, trace);
+    }
+    out << ",\n\"keys\":[";
     for (std::size_t i = 0; i < trace.key_texts.size(); ++i) {
         out << (i > 0 ? "," : "") << json_string(trace.key_texts[i]);
     }

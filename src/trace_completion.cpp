@@ -32,6 +32,7 @@ std::vector<std::uint32_t> add_used_sites(const std::vector<RegisteredSite>& reg
                                           const std::vector<bool>& used, Trace& trace) {
     std::vector<std::uint32_t> new_site(std::max(registered.size(), used.size()), kUnused);
     std::map<std::pair<std::string, bool>, std::uint32_t> provider_index;
+    std::vector<std::string> classes;  // by provider index: its first classed site's
     for (std::uint32_t id = 0; id < registered.size() && id < used.size(); ++id) {
         if (!used[id]) {
             continue;
@@ -41,13 +42,18 @@ std::vector<std::uint32_t> add_used_sites(const std::vector<RegisteredSite>& reg
         auto [it, added] = provider_index.try_emplace(
             {site.provider, is_activity}, static_cast<std::uint32_t>(trace.providers.size()));
         if (added) {
+            classes.emplace_back();
             trace.providers.push_back(ProviderTotals{.provider = site.provider,
                                                      .is_activity = is_activity,
                                                      .is_region = site.kind == SiteKind::region});
         }
         new_site[id] = static_cast<std::uint32_t>(trace.sites.size());
         trace.sites.push_back(qprof::SiteInfo{site.provider, site.file, site.line, it->second});
+        if (!site.colour_class.empty() && classes[it->second].empty()) {
+            classes[it->second] = site.colour_class;
+        }
     }
+    number_colour_classes(classes, trace);
     return new_site;
 }
 
@@ -180,6 +186,25 @@ void name_the_unnamed(Trace& trace) {
 }
 
 }  // namespace
+
+void number_colour_classes(const std::vector<std::string>& classes, Trace& trace) {
+    trace.colour_classes = classes;
+    std::sort(trace.colour_classes.begin(), trace.colour_classes.end());
+    trace.colour_classes.erase(
+        std::unique(trace.colour_classes.begin(), trace.colour_classes.end()),
+        trace.colour_classes.end());
+    if (!trace.colour_classes.empty() && trace.colour_classes.front().empty()) {
+        trace.colour_classes.erase(trace.colour_classes.begin());
+    }
+    for (std::size_t p = 0; p < classes.size(); ++p) {
+        const auto found =
+            std::lower_bound(trace.colour_classes.begin(), trace.colour_classes.end(), classes[p]);
+        trace.providers[p].colour_class =
+            classes[p].empty()
+                ? 0
+                : static_cast<std::uint32_t>(found - trace.colour_classes.begin()) + 1;
+    }
+}
 
 std::int64_t TickConverter::duration(std::int64_t ticks) const {
     if (ns_per_tick == 1.0) {

@@ -74,6 +74,7 @@ TEST_CASE("trace.json matches the golden file") {
     options.reporters = {"chrome"};
     options.report.chrome_hits = true;
     options.output_dir = dir.path().string();
+    options.colours = {{"^mir$", "jit"}};  // cat "load,jit"
     {
         qprof::Session session{options};
         compile();

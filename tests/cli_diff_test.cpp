@@ -208,3 +208,22 @@ TEST_CASE("diff: the HTML page holds the --json document, safe inside its <scrip
     const json::Value doc = json::parse(payload);
     CHECK(doc["providers"][2]["provider"].text == "typeck");
 }
+
+TEST_CASE("diff labels a region as a region, in the table and the JSON") {
+    qprof::ProviderTotals region = activity("eval: load", 3);
+    region.is_region = true;
+    const qprof::Trace base = trace_of({region}, 5, {});
+    region.self_ns = 4 * kMs;
+    region.total_ns = 4 * kMs;
+    const qprof::Trace next = trace_of({region}, 5, {});
+    std::ostringstream text;
+    cli::write_diff({"base.qprof", base}, {"new.qprof", next},
+                    {cli::DiffSort::change, cli::DiffFormat::text}, text);
+    CHECK_THAT(text.str(), Catch::Contains("eval: load (region)"));
+    std::ostringstream json_out;
+    cli::write_diff({"base.qprof", base}, {"new.qprof", next},
+                    {cli::DiffSort::change, cli::DiffFormat::json}, json_out);
+    const json::Value row = json::parse(json_out.str())["providers"].items.at(0);
+    CHECK(row["region"].boolean);
+    CHECK(row["activity"].boolean);
+}

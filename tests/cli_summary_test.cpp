@@ -171,3 +171,38 @@ TEST_CASE(
     CHECK(text.find('\xff') == std::string::npos);
     qprof::test::check_golden(text, "tables_escaping.approved.txt");
 }
+
+TEST_CASE("summarize --args: a row per activity and argument, in the table and the JSON") {
+    qprof::Trace trace;
+    {
+        qprof::test::ManualClock clock;  // every clock read 1 ms later
+        qprof::Session session{qprof::test::recording_options()};
+        for (const char* unit : {"cgu.0", "cgu.1", "cgu.0"}) {
+            PROFILE_ACTIVITY_ARG("codegen unit", unit);
+            PROFILE_QUERY(codegen, 0);
+        }
+        { PROFILE_ACTIVITY("linking"); }
+        session.finish();
+        trace = session.trace();
+    }
+    const auto summary = [&](const std::vector<std::string>& words) {
+        const cli::ParsedArgs args = parse(cli::summarize_command(), words);
+        std::ostringstream out;
+        cli::write_summary(trace, cli::summary_options(args), out);
+        return out.str();
+    };
+    const std::string text = summary({"--args", "run.qprof"});
+    CHECK_THAT(text, Catch::Contains("activity      argument  runs  total ms  cpu ms   share\n"
+                                     "codegen unit  cgu.0        2     6.000"));
+    CHECK_THAT(text, Catch::Contains("66.7 %\ncodegen unit  cgu.1        1     3.000"));
+    CHECK_THAT(text, Catch::Contains("33.3 %\n"));
+    CHECK(summary({"run.qprof"}).find("argument") == std::string::npos);  // asked for only
+    const json::Value document = json::parse(summary({"--args", "--json", "run.qprof"}));
+    const json::Value& rows = document["arguments"];
+    REQUIRE(rows.items.size() == 2);
+    CHECK(rows[0]["activity"].text == "codegen unit");
+    CHECK(rows[0]["argument"].text == "cgu.0");
+    CHECK(rows[0]["runs"].number == 2);
+    CHECK(rows[0]["total_ns"].number == 6'000'000);
+    CHECK(rows[1]["argument"].text == "cgu.1");
+}

@@ -17,6 +17,8 @@ int compiled_out_queries(int n) {
         PROFILE_QUERY_HIT(type_of, id);
         PROFILE_QUERY_HIT_NAMED("mir::borrowck");
         PROFILE_ACTIVITY_ARG("compiled out unit", id);
+        PROFILE_QUERY_CLASS(compile_loop, "jit", id);
+        PROFILE_ACTIVITY_CLASS("compiled out pass", "jit");
         sum += static_cast<int>(id.index);
     }
     PROFILE_WAIT("compiled out wait");

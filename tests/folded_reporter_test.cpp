@@ -31,7 +31,7 @@ void compile() {
     std::thread{[] {
         qprof::name_this_thread("codegen worker");
         {
-            PROFILE_QUERY(codegen, 0);
+            PROFILE_QUERY_CLASS(codegen, "codegen", 0);  // no suffix unless asked
             traced_type_of(1);
         }
         traced_type_of(0);

@@ -110,6 +110,7 @@ TEST_CASE("profile_queries.html matches the golden file") {
     options.reporters = {"html"};
     options.output_dir = dir.path().string();
     options.report.important_percent = 10;
+    options.colours = {{"^typeck$", "checker"}, {"^parsing$", "front"}};  // a legend, colours
     {
         qprof::Session session{options};
         compile();

@@ -32,9 +32,10 @@ void codegen_share(const Ctx& ctx, const std::vector<DefId>& functions,
 
 }  // namespace
 
-// Not memoised: each function is generated exactly once, but it is still a provider run.
+// Not memoised: each function is generated exactly once, but it is still a provider run. Code
+// generation's providers carry the colour class "codegen", so every report colours them apart.
 std::uint64_t CodegenUnit::codegen(DefId id) {
-    PROFILE_QUERY(codegen, id);
+    PROFILE_QUERY_CLASS(codegen, "codegen", id);
     const Mir& mir = ctx_.cached_optimized_mir(id);
     std::uint64_t object = combine(mir.fingerprint, fingerprint(symbol_name(id)));
     for (const std::uint64_t block : mir.blocks) {
@@ -51,7 +52,7 @@ const std::string& CodegenUnit::symbol_name(DefId id) {
         PROFILE_QUERY_HIT(symbol_name, id);
         return it->second;
     }
-    PROFILE_QUERY(symbol_name, id);
+    PROFILE_QUERY_CLASS(symbol_name, "codegen", id);
     // Mangled like a Rust legacy symbol: the path, then a hash of the item's type.
     const std::string item = "item" + std::to_string(id.index);
     char hash[17];

@@ -133,6 +133,9 @@ struct ProviderTotals {
     MemoryUse memory_total{};
     MemoryUse memory_self{};
     std::int64_t cpu_ns = 0;  // activities: thread CPU time, summed over their runs
+    // Its colour class (PROFILE_QUERY_CLASS, -Z profile-queries-colour): 0 for none, else 1 +
+    // its index in Trace::colour_classes. A provider has one: its first classed site's.
+    std::uint32_t colour_class = 0;
 };
 
 // One run of the program: which process it was and when it ran. Fields a stream does not carry
@@ -170,6 +173,9 @@ struct Trace {
     std::vector<RunInfo> runs;
     double ns_per_tick = 1.0;
 
+    // The providers' colour classes, each once, sorted: a class's place here is its colour in
+    // the reports that draw (the palette's --class-N, N its index modulo the palette's size).
+    std::vector<std::string> colour_classes;
     std::vector<std::string> key_texts;  // each distinct key text once
     bool keys_recorded = false;          // -Z profile-queries-and-keys
     bool memory_recorded = false;        // -Z profile-queries-memory: some scope carries memory
@@ -183,6 +189,11 @@ struct Trace {
     // The name a node is shown by: its provider's, and for an activity with an argument
     // (PROFILE_ACTIVITY_ARG), the argument after it: "codegen unit(math)".
     std::string name_of(const ThreadTrace& thread, std::uint32_t node) const;
+    // A provider's colour class; empty when it has none.
+    std::string_view colour_class_of(const ProviderTotals& provider) const {
+        return provider.colour_class == 0 ? std::string_view{}
+                                          : colour_classes[provider.colour_class - 1];
+    }
     const ProviderTotals& provider_of(const Node& node) const {
         return providers[sites[node.site].provider_index];
     }

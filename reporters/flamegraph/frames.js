@@ -28,6 +28,12 @@ const fg = {};
     for (const name of COLUMNS) {
       F[name] = column(raw, name, name === 'parent' || name === 'name' || name === 'kind' ? Int32Array : Float64Array, len);
     }
+    // A colour class: its name and its palette slot, --class-N; frames.class is 1 + its index.
+    fg.classes = Array.isArray(payload.classes)
+      ? payload.classes.map((c) => ({ name: String(c.name), colour: Number(c.colour) | 0 })) : [];
+    F.class = Array.isArray(raw.class) ? column(raw, 'class', Int32Array, len) : new Int32Array(len);
+    // A frame whose name adds an activity's argument names its provider here; else its name.
+    F.provider = Array.isArray(raw.provider) ? column(raw, 'provider', Int32Array, len) : F.name;
     fg.names = Array.isArray(payload.names) ? payload.names.map(String) : [];
     fg.kinds = Array.isArray(payload.kinds) ? payload.kinds.map(String) : [];
     layout(F);
@@ -68,6 +74,8 @@ const fg = {};
 
   fg.kindOf = (i) => fg.kinds[fg.F.kind[i]] || '?';
   fg.nameOf = (i) => fg.names[fg.F.name[i]] || '';
+  fg.providerOf = (i) => fg.names[fg.F.provider[i]] || '';
+  fg.classOf = (i) => fg.classes[fg.F.class[i] - 1] || null; // {name, colour}, or null
   fg.isProvider = (i) => { const k = fg.kindOf(i); return k !== 'all' && k !== 'thread'; };
 
   // Frames whose provider name contains the text, ignoring case. `share` counts the time of a

@@ -24,6 +24,8 @@
     h += row('provider', 'Provider', qp.providerName(t, n));
     if (key !== null) h += row('key', outcome === qp.ACTIVITY ? 'Argument' : 'Key', key);
     h += row('outcome', 'Outcome', qp.OUTCOMES[outcome] || '?');
+    const colour = qp.colourClassOf(T, n);
+    if (colour) h += row('class', 'Colour class', colour.name);
     h += row('inclusive', 'Inclusive time', qp.durationText(T.dur[n]));
     h += row('self', 'Self time', qp.durationText(Math.max(0, qp.selfOf(T, n))));
     if (T.cpu && T.cpu.has(n)) h += row('cpu', 'CPU time', qp.durationText(T.cpu.get(n)) + ' of ' + qp.durationText(T.dur[n]) + ' wall');

@@ -80,6 +80,8 @@
     const line = (name, value) => '<dt>' + name + '</dt><dd>' + qp.escape(value) + '</dd>';
     let h = '<strong>' + qp.escape(qp.nodeName(at.t, n)) + '</strong><dl>';
     h += line('Outcome', qp.OUTCOMES[outcome] || '?');
+    const colour = qp.colourClassOf(T, n);
+    if (colour) h += line('Colour class', colour.name);
     if (outcome !== qp.HIT) {
       h += line('Duration', qp.durationText(T.dur[n]) + ' \u00b7 ' + qp.shareText(T, n));
       h += line('Self', qp.durationText(Math.max(0, qp.selfOf(T, n))));

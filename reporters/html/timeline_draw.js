@@ -76,11 +76,19 @@
 
   // ---- drawing ----
 
+  // A slice's colour: its provider's colour class for a run, a load or a pass, else its outcome's.
+  function fillOf(T, n, outcome) {
+    const colour = outcome === qp.HIT || outcome === qp.BLOCKED ? null : qp.colourClassOf(T, n);
+    if (colour) return colours.classes[colour.index];
+    return colours.outcome[outcome] || colours.outcome[0];
+  }
+
   function readColours() {
     const style = getComputedStyle(document.documentElement);
     const v = (name) => style.getPropertyValue(name).trim() || '#888';
     colours = {
       outcome: qp.OUTCOMES.map((name) => v('--' + name)), // the palette's outcome colours
+      classes: qp.colourClasses.map((c) => v('--class-' + c.colour)), // by colour class index
       bg: v('--bg'), fg: v('--fg'), muted: v('--muted'), panel: v('--panel'), rule: v('--rule'),
       focus: v('--focus'), range: v('--focus'), match: v('--match'),
     };
@@ -251,7 +259,7 @@
         if (lastX[row] !== column || rank > lastRank[row]) {
           lastX[row] = column;
           lastRank[row] = rank;
-          tl.ctx.fillStyle = colours.outcome[outcome] || colours.outcome[0];
+          tl.ctx.fillStyle = fillOf(T, n, outcome);
           tl.ctx.globalAlpha = (hit ? 0.9 : 0.75) * (lit ? 1 : DIM);
           if (hit) tl.ctx.fillRect(column, y + 4, 1, ROW - 8);
           else tl.ctx.fillRect(column, y + 1, 1, ROW - 2);
@@ -316,7 +324,7 @@
     const row = T.depth[n];
     const left = Math.max(x, -1);
     const right = Math.min(x + w, tl.width + 1);
-    tl.ctx.fillStyle = colours.outcome[qp.outcomeOf(T, n)] || colours.outcome[0];
+    tl.ctx.fillStyle = fillOf(T, n, qp.outcomeOf(T, n));
     tl.ctx.globalAlpha = (row % 2 === 0 ? 0.9 : 0.72) * (look === 'dim' ? DIM : 1);
     tl.ctx.fillRect(left, y + 1, Math.max(1, right - left - (w > 4 ? 1 : 0)), ROW - 2);
     tl.ctx.globalAlpha = 1;

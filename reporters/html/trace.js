@@ -260,8 +260,11 @@
     // Every share is of the busy time of all threads together (`total_ns`), as in the header.
     qp.total = Number(payload.total_ns != null ? payload.total_ns : payload.wall_ns) || 0;
     qp.wall = Number(payload.wall_ns) || 0; // the session, start to end: the timeline's extent
+    // A colour class: its name and its palette slot, --class-N (html_payload_layout.hpp).
+    qp.colourClasses = (payload.classes || []).map((c, index) => ({ name: String(c.name), colour: Number(c.colour) | 0, index }));
     qp.providers = (payload.providers || []).map((p) => ({
       name: String(p.name), activity: !!p.activity, region: !!p.region,
+      colourClass: qp.colourClasses[(Number(p.class) || 0) - 1] || null,
     }));
     qp.keys = payload.keys || [];
     qp.hitsRecorded = payload.hits_recorded !== false; // -Z profile-queries-events=-hits: false
@@ -288,6 +291,11 @@
     return argument === null ? name : name + '(' + argument + ')';
   }
   qp.nodeName = (t, n) => nameOf(qp.threads[t], n);
+  // The colour class of a node's provider ({name, colour}), or null.
+  qp.colourClassOf = (T, n) => {
+    const p = qp.providers[qp.providerOf(T, n)];
+    return p ? p.colourClass : null;
+  };
 
   // ---- numbers as the C++ side prints them (reporters/viewer_common/format.js) ----
 
@@ -319,6 +327,8 @@
     const outcome = qp.outcomeOf(T, n);
     let c = 'node ' + (OUTCOMES[outcome] || 'miss') + ' depth-' + T.depth[n] + ' extent-' + qp.extentOf(T, n);
     if (outcome === HIT) return c;
+    const colour = outcome === BLOCKED ? null : qp.colourClassOf(T, n);
+    if (colour) c += ' colour-' + colour.colour;
     c += ' ' + durBucket(T.dur[n]) + ' ' + shareGrade(qp.workOf(T, n));
     if (qp.isImportant(T, n)) c += ' important';
     if (qp.isUnfinished(T, n)) c += ' unfinished';

@@ -102,6 +102,7 @@ SessionOptions report_session(const ParsedArgs& args, const ReportOptions& recor
         options.report.folded_hits = given.folded_hits;
         options.report.folded_keys = given.folded_keys;
         options.report.folded_args = given.folded_args;
+        options.report.folded_classes = given.folded_classes;
     }
     if (args.has("chrome")) {
         options.report.chrome_hits = given.chrome_hits;
@@ -213,7 +214,8 @@ int run_summarize(std::span<const std::string> words) {
     const CommandSpec command = summarize_command();
     return with_usage(command, words, [&](const ParsedArgs& args) {
         const SummaryOptions options = summary_options(args);
-        const LoadedTrace loaded = load_trace(args.positionals[0], load_options(args, false));
+        const LoadedTrace loaded =
+            load_trace(args.positionals[0], load_options(args, options.arguments));
         if (loaded.status != kExitFailed) {
             write_summary(loaded.trace, options, std::cout);
         }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "argument_summary.hpp"
 #include "html_parts.hpp"
 #include "json_text.hpp"
 #include "run_summary.hpp"
@@ -174,7 +175,8 @@ std::int64_t region_ns(const Trace& trace) {
 
 // Each region's share of the time spent in regions, largest first (the JIT profiler's "time
 // spent in which loops"); nothing when the run entered none.
-void write_regions(const Trace& trace, std::ostream& out) {
+// Returns whether it wrote the table (which ends in a blank line).
+bool write_regions(const Trace& trace, std::ostream& out) {
     const std::int64_t in_regions = region_ns(trace);
     std::vector<const ProviderTotals*> regions;
     for (const ProviderTotals& provider : trace.providers) {
@@ -183,7 +185,7 @@ void write_regions(const Trace& trace, std::ostream& out) {
         }
     }
     if (regions.empty()) {
-        return;
+        return false;
     }
     std::stable_sort(regions.begin(), regions.end(), [](const auto* a, const auto* b) {
         return a->total_ns != b->total_ns ? a->total_ns > b->total_ns : a->provider < b->provider;
@@ -198,6 +200,7 @@ void write_regions(const Trace& trace, std::ostream& out) {
     out << '\n';
     table.write(out);
     out << "regions: " << ms_text(in_regions) << " ms in all, every thread's summed\n\n";
+    return true;
 }
 
 void append_json_row(std::string& json, const SummaryRow& row, std::int64_t in_regions,
@@ -243,6 +246,9 @@ CommandSpec summarize_command() {
         {{"sort", 0, "KEY", "order of the rows, largest first; name sorts A to Z", sort_names()},
          {"percent-above", 0, "P", "only the providers with more than P % of the self time"},
          {"json", 0, "", "write JSON instead of a table"},
+         {"args", 0, "",
+          "then a row per activity and argument (PROFILE_ACTIVITY_ARG): runs, total and CPU "
+          "time, share of the activity's time (reads every event, which takes longer)"},
          {"by-process", 0, "",
           "one row per process instead (a merged build): program, pid, arguments, start, wall "
           "time, events, peak RSS"},
@@ -255,6 +261,7 @@ SummaryOptions summary_options(const ParsedArgs& args) {
     options.sort = sort_named(args.value_or("sort", "self"));
     options.json = args.has("json");
     options.by_process = args.has("by-process");
+    options.arguments = args.has("args");
     if (args.has("percent-above")) {
         const std::string text = args.value_or("percent-above", "");
         options.percent_above = percent_named(text);
@@ -291,7 +298,12 @@ void write_summary_text(const Trace& trace, const SummaryOptions& options, std::
         table.add_row(table_cells(row, summed_self, trace.selection.hits, trace.memory_recorded));
     }
     table.write(out);
-    write_regions(trace, out);
+    const bool after_blank = write_regions(trace, out);
+    if (options.arguments) {
+        const std::vector<ArgumentRow> arguments = argument_rows(trace);
+        out << (after_blank || arguments.empty() ? "" : "\n");
+        write_arguments_text(trace, arguments, out);
+    }
     write_totals_line(trace, trace.providers.size() - rows.size(), options, out);
 }
 
@@ -311,7 +323,11 @@ void write_summary_json(const Trace& trace, const SummaryOptions& options, std::
         json += i > 0 ? ",\n" : "\n";
         append_json_row(json, rows[i], region_ns(trace), trace.memory_recorded);
     }
-    out << json << "]}\n";
+    json += "]";
+    if (options.arguments) {
+        append_arguments_json(trace, argument_rows(trace), json);
+    }
+    out << json << "}\n";
 }
 
 void write_summary(const Trace& trace, const SummaryOptions& options, std::ostream& out) {

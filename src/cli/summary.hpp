@@ -9,7 +9,8 @@
 // ms, self % (of the summed self time of every provider), total ms, cpu ms (an activity's
 // thread CPU time; — for others), count, hits, hit rate, blocked ms, load ms; times in
 // milliseconds with 3 decimals. Then, when the run entered regions, a table of each region's
-// total time and share of the time in regions; then a line with the wall time, events and
+// total time and share of the time in regions; with --args, a row per activity and argument
+// (argument_summary.hpp); then a line with the wall time, events and
 // threads, and one with what the run did not record (-Z profile-queries-events), if anything;
 // hits and hit rates show as "—" when hits were not recorded.
 //
@@ -52,6 +53,7 @@ struct SummaryOptions {
     std::optional<double> percent_above;  // keep the rows whose self % is above this
     bool json = false;
     bool by_process = false;  // one row per process (run_summary.hpp)
+    bool arguments = false;   // --args: a row per activity and argument (argument_summary.hpp)
 };
 
 struct SummaryRow {

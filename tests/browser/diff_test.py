@@ -28,7 +28,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp  # noqa: E402
 from html_report_test import (CheckFailed, Results, check_markup_escaped,  # noqa: E402
-                              check_no_problems)
+                              check_no_problems, checks_in_chromium)
 
 # toyc's sizes for the two runs: different enough that most providers change beyond noise.
 BASE_ITEMS = "2000"
@@ -216,15 +216,9 @@ def main():
     except (CheckFailed, subprocess.TimeoutExpired) as error:
         print("FAIL - the runs, the report and the diff page are written: %s" % error, flush=True)
         return 1
-    try:
-        with cdp.Browser(chromium, width=1440, height=900) as browser:
-            results = run_checks(browser, page_path, document, args.screenshots)
-    except cdp.CdpError as error:  # Chromium itself failed: not a check of the page
-        print("FAIL - driving Chromium: %s" % error, flush=True)
-        return 1
-    print("# %d check(s) failed" % results.failures if results.failures
-          else "# all checks passed", flush=True)
-    return 1 if results.failures else 0
+    return checks_in_chromium(
+        chromium, lambda browser: run_checks(browser, page_path, document, args.screenshots),
+        width=1440, height=900)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp  # noqa: E402
 from html_report_test import (CheckFailed, Results, check_markup_escaped,  # noqa: E402
-                              check_no_problems, parse_args)
+                              check_no_problems, checks_in_chromium, parse_args)
 
 PAGE_NAME = "profile_queries.flamegraph.html"
 READY_TIMEOUT_MS = 10000
@@ -314,15 +314,7 @@ def main():
     except (CheckFailed, subprocess.TimeoutExpired) as error:
         print("FAIL - toyc writes %s: %s" % (PAGE_NAME, error), flush=True)
         return 1
-    try:
-        with cdp.Browser(chromium) as browser:
-            results = run_checks(browser, page_path, out_dir)
-    except cdp.CdpError as error:  # Chromium itself failed: not a check of the page
-        print("FAIL - driving Chromium: %s" % error, flush=True)
-        return 1
-    print("# %d check(s) failed" % results.failures if results.failures
-          else "# all checks passed", flush=True)
-    return 1 if results.failures else 0
+    return checks_in_chromium(chromium, lambda browser: run_checks(browser, page_path, out_dir))
 
 
 if __name__ == "__main__":

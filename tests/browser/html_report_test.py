@@ -61,6 +61,21 @@ class Results:
         return True
 
 
+def checks_in_chromium(chromium, run_checks, **browser_options):
+    """Runs run_checks(browser) in a Chromium started with browser_options (cdp.Browser's)
+    and says how it went; returns the test's exit status: 1 when a check failed or Chromium
+    itself did (which is not a check of the page)."""
+    try:
+        with cdp.Browser(chromium, **browser_options) as browser:
+            results = run_checks(browser)
+    except cdp.CdpError as error:
+        print("FAIL - driving Chromium: %s" % error, flush=True)
+        return 1
+    print("# %d check(s) failed" % results.failures if results.failures
+          else "# all checks passed", flush=True)
+    return 1 if results.failures else 0
+
+
 class Page:
     """The browser, the page and what the checks learn about it on the way."""
 
