@@ -90,7 +90,7 @@ TEST_CASE("trace.json times are microseconds written exactly from nanoseconds") 
     const std::vector<json::Value> long_step = events_of(chrome(one_scope(1'234'567), false));
     REQUIRE(long_step.size() == 1);
     CHECK(long_step[0]["dur"].text == "1234.567");
-    const std::int64_t start_ns = one_scope(1'234'567).threads[0].nodes[0].start_ns;
+    const std::int64_t start_ns = one_scope(1'234'567).threads[0].nodes[0].start;
     CHECK(long_step[0]["ts"].text ==
           std::to_string(start_ns / 1000) + "." + std::to_string(start_ns % 1000 + 1000).substr(1));
     const std::vector<json::Value> ten_ms = events_of(chrome(one_scope(10'000'000), false));

@@ -167,8 +167,8 @@ TEST_CASE("folded: blocked waits end in _[k]; stacks equal after sanitising are 
         qprof::Node made;
         made.site = site;
         made.outcome = outcome;
-        made.start_ns = start;
-        made.end_ns = end;
+        made.start = start;
+        made.end = end;
         return made;
     };
     // "type of" [0, 10] holding a blocked "type_of" [2, 5], then a root "type_of" [20, 23].

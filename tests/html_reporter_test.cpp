@@ -261,7 +261,7 @@ TEST_CASE("the payload's gaps give back where every node started, for the timeli
             CHECK(gap == 0);
             continue;
         }
-        CHECK(start == static_cast<double>(order.node(n).start_ns));
+        CHECK(start == static_cast<double>(order.node(n).start));
         CHECK(columns[2][n] == static_cast<std::uint64_t>(order.duration_ns(n)));
         at = start + static_cast<double>(columns[2][n]);
         idle_gaps += gap > 0;
