@@ -57,11 +57,8 @@ std::vector<json::Value> events_of(const std::string& text) {
 
 // The trace of a single scope with a clock advancing `step_ns` per read.
 qprof::Trace one_scope(std::uint64_t step_ns) {
-    qprof::test::ManualClock clock{step_ns};
-    qprof::Session session{qprof::test::recording_options()};
-    { PROFILE_QUERY(type_of, 0); }
-    session.finish();
-    return session.trace();
+    return qprof::test::trace_of([] { PROFILE_QUERY(type_of, 0); },
+                                 qprof::test::recording_options(), step_ns);
 }
 
 }  // namespace

@@ -39,13 +39,9 @@ void compile() {
 }
 
 qprof::Trace compile_trace(bool keys = false) {
-    qprof::test::ManualClock clock;  // every clock read advances 1 ms
     qprof::SessionOptions options = qprof::test::recording_options();
     options.record_keys = keys;
-    qprof::Session session{options};
-    compile();
-    session.finish();
-    return session.trace();
+    return qprof::test::trace_of(compile, options);  // every clock read advances 1 ms
 }
 
 std::string folded(const qprof::Trace& trace, const qprof::ReportOptions& options = {}) {
