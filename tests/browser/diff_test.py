@@ -16,7 +16,6 @@ Without Chromium it exits 77 (Meson's "skipped"), or 1 when CI=true.
     diff_test.py --toyc build/examples/toyc --qprof build/qprof --out /tmp/diff
 """
 
-import argparse
 import json
 import os
 import sys
@@ -185,17 +184,8 @@ def run_checks(browser, page_path, document, shots):
     return results
 
 
-def parse_args():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--toyc", required=True, help="the toyc executable")
-    parser.add_argument("--qprof", required=True, help="the qprof tool")
-    parser.add_argument("--out", required=True, help="directory for the runs and pages")
-    parser.add_argument("--screenshots", help="also save diff.png here (docs/images)")
-    return parser.parse_args()
-
-
 def main():
-    args = parse_args()
+    args = harness.toyc_and_qprof_args(__doc__.split("\n\n")[0], "diff.png")
     return harness.main(
         lambda: write_pages(args.toyc, args.qprof, os.path.abspath(args.out)),
         lambda browser, written: run_checks(browser, *written, args.screenshots),

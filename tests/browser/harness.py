@@ -109,6 +109,17 @@ def toyc_page_args(description):
     return parser.parse_args()
 
 
+def toyc_and_qprof_args(description, screenshots):
+    """The arguments of a test of a page the qprof tool writes from toyc's runs: both
+    programs, the output directory, and where to save `screenshots` too (docs/images)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--toyc", required=True, help="the toyc executable")
+    parser.add_argument("--qprof", required=True, help="the qprof tool")
+    parser.add_argument("--out", required=True, help="directory for the runs and the pages")
+    parser.add_argument("--screenshots", help="also save %s here (docs/images)" % screenshots)
+    return parser.parse_args()
+
+
 # ----- checks every page takes -----
 
 def check_markup_escaped(page_path):

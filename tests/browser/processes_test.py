@@ -16,7 +16,6 @@ Without Chromium it exits 77 (Meson's "skipped"), or 1 when CI=true.
         [--screenshots docs/images]
 """
 
-import argparse
 import glob
 import json
 import os
@@ -243,12 +242,7 @@ def run_checks(browser, page_path, processes, own, shots):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--toyc", required=True, help="the toyc executable")
-    parser.add_argument("--qprof", required=True, help="the qprof tool")
-    parser.add_argument("--out", required=True, help="directory for the runs and the report")
-    parser.add_argument("--screenshots", help="also save the screenshot here (docs/images)")
-    args = parser.parse_args()
+    args = harness.toyc_and_qprof_args(__doc__.split("\n\n")[0], "html-processes.png")
     out_dir = os.path.abspath(args.out)
 
     def write_page():
