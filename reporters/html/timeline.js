@@ -82,7 +82,7 @@
     h += line('Outcome', qp.OUTCOMES[outcome] || '?');
     if (outcome !== qp.HIT) {
       h += line('Duration', qp.durationText(T.dur[n]) + ' \u00b7 ' + qp.shareText(T, n));
-      h += line('Self', qp.durationText(Math.max(0, T.self[n])));
+      h += line('Self', qp.durationText(Math.max(0, qp.selfOf(T, n))));
     }
     if (key !== null) h += line(outcome === qp.ACTIVITY ? 'Argument' : 'Key', key);
     h += line('Starts at', qp.durationText(T.start[n]));

@@ -91,9 +91,8 @@
     tl.collapsed = build ? BUILD_COLLAPSED : COLLAPSED;
     tl.maxHeight = build ? BUILD_MAX_HEIGHT : MAX_HEIGHT;
     tl.tracks = qp.threads.map((T, t) => {
-      let depth = 1;
+      const depth = Math.max(1, T.levels); // its depths, counted as trace.js derived them
       let busy = 0;
-      for (let n = 0; n < T.len; n++) if (T.depth[n] + 1 > depth) depth = T.depth[n] + 1;
       for (let n = 0; n < T.len; n += T.size[n]) busy += qp.workOf(T, n); // waits are not busy
       return { t, y: 0, depth, rows: 0, busy, open: false, band: null };
     });
@@ -266,34 +265,48 @@
     }
   }
 
-  // Every search match narrower than MARK px gets a marker MARK px wide on its row (the last
-  // row shown when its own is folded away), so that no match hides in a merged pixel column
-  // or a subtree too small to walk, at any zoom. Matches are in pre-order, so by start time.
-  function paintMatchMarks(track, y0) {
-    const list = qp.matchesOf ? qp.matchesOf(track.t) : null;
-    if (!list || list.length === 0) return;
-    const T = qp.threads[track.t];
-    const k = scale();
-    const from = tl.view.from - MARK / k;
-    let lo = 0;
-    let hi = list.length;
+  // The first index i in [lo, hi) of list whose node starts at `ns` or later (hi if none).
+  function firstFrom(T, list, lo, hi, ns) {
     while (lo < hi) {
       const m = (lo + hi) >> 1;
-      if (T.start[list[m]] < from) lo = m + 1; else hi = m;
+      if (T.start[list[m]] < ns) lo = m + 1; else hi = m;
     }
-    const lastX = new Float64Array(track.rows).fill(-Infinity);
+    return lo;
+  }
+
+  // Every search match narrower than MARK px gets a marker MARK px wide on its row (the last
+  // row shown when its own is folded away), so that no match hides in a merged pixel column
+  // or a subtree too small to walk, at any zoom. The matches come by depth, each depth's in
+  // order of start and disjoint in time: after a marker, a binary search skips the matches it
+  // covers, and wide ones (drawn as themselves, outlined) are at most one per MARK px, so a
+  // frame costs the markers drawn, not the matches -- a search may match millions.
+  function paintMatchMarks(track, y0) {
+    const byDepth = qp.matchesByDepth ? qp.matchesByDepth(track.t) : null;
+    if (!byDepth) return;
+    const { list, at } = byDepth;
+    const T = qp.threads[track.t];
+    const k = scale();
+    const last = track.rows - 1;
+    // The last row takes every deeper depth's markers: the columns taken there, from -MARK.
+    const taken = new Uint8Array(Math.ceil(tl.width) + 3 * MARK);
     tl.ctx.fillStyle = colours.match;
-    for (let i = lo; i < list.length; i++) {
-      const n = list[i];
-      if (T.start[n] > tl.view.to) break;
-      if (T.dur[n] * k >= MARK && T.depth[n] < track.rows) continue; // drawn as itself, outlined
-      const row = Math.min(T.depth[n], track.rows - 1);
-      const x = Math.floor((T.start[n] - tl.view.from) * k);
-      if (x < lastX[row] + MARK) continue;
-      lastX[row] = x;
+    for (let d = 0; d + 1 < at.length; d++) {
+      const row = Math.min(d, last);
       const y = y0 + row * ROW;
-      if (y + ROW >= AXIS && y <= tl.height) tl.ctx.fillRect(x - 1, y, MARK, ROW);
-      tl.marks++;
+      if (at[d] === at[d + 1] || y + ROW < AXIS || y > tl.height) continue;
+      const end = at[d + 1];
+      for (let i = firstFrom(T, list, at[d], end, tl.view.from - MARK / k); i < end;) {
+        const n = list[i];
+        if (T.start[n] > tl.view.to) break;
+        if (d <= last && T.dur[n] * k >= MARK) { i++; continue; }
+        const x = Math.floor((T.start[n] - tl.view.from) * k);
+        if (d < last || taken[x + MARK] === 0) {
+          tl.ctx.fillRect(x - 1, y, MARK, ROW);
+          tl.marks++;
+          if (d >= last) taken.fill(1, x + MARK, x + 2 * MARK);
+        }
+        i = firstFrom(T, list, i + 1, end, tl.view.from + (x + MARK) / k);
+      }
     }
   }
 

@@ -26,6 +26,7 @@ import sys
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
+import timeline_checks  # noqa: E402
 from harness import CheckFailed  # noqa: E402
 
 READY_TIMEOUT_S = 60
@@ -236,6 +237,9 @@ def run_checks(browser, page_path, processes, own, shots):
                 browser, processes)
     results.run("all processes again: the page's own table", check_all_again, browser,
                 table_before)
+    # A page of `qprof report`: its nodes' times come from ticks read back from the streams.
+    results.run("the statistics of the whole run as a range are the payload's, to the ns",
+                timeline_checks.check_whole_run_stats, page)
     results.run("screenshot of the build", screenshot, browser, shots)
     results.run("no console problems", harness.check_no_problems, page, "during the test")
     return results
