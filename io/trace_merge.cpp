@@ -62,8 +62,8 @@ class TraceMerger {
     static void move_on_timeline(ThreadTrace& thread, std::int64_t offset_ns) {
         for (Node& node : thread.nodes) {
             if (node.outcome != Outcome::hit) {
-                node.start_ns += offset_ns;
-                node.end_ns += offset_ns;
+                node.start += offset_ns;
+                node.end += offset_ns;
             }
         }
     }

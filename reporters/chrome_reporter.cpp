@@ -150,7 +150,7 @@ class EventWriter {
         std::vector<std::int64_t> cursor(1, 0);
         for (std::uint32_t n = 0; n < order.size(); ++n) {
             if (order.node(n).outcome != Outcome::hit) {
-                cursor[0] = order.node(n).start_ns;
+                cursor[0] = order.node(n).start;
                 break;
             }
         }
@@ -161,10 +161,10 @@ class EventWriter {
             cursor.resize(std::max<std::size_t>(cursor.size(), depth + 2));
             if (node.outcome != Outcome::hit) {
                 ends.resize(depth + 1);
-                ends[depth] = written_end(node, depth == 0 ? node.end_ns : ends[depth - 1]);
+                ends[depth] = written_end(node, depth == 0 ? node.end : ends[depth - 1]);
                 cursor[depth] = ends[depth];
-                cursor[depth + 1] = node.start_ns;
-                write_node(thread, order.post_index(n), node.start_ns, ends[depth]);
+                cursor[depth + 1] = node.start;
+                write_node(thread, order.post_index(n), node.start, ends[depth]);
             } else if (hits_) {
                 write_node(thread, order.post_index(n), cursor[depth], 0);
             }
@@ -177,13 +177,13 @@ class EventWriter {
     // not pass the exact end -- or a neighbour starting right there would seem to overlap it,
     // and be dropped. At most a nanosecond or two earlier than measured, rarely.
     static std::int64_t written_end(const Node& node, std::int64_t parent_end) {
-        std::int64_t end = std::max(node.start_ns, std::min(node.end_ns, parent_end));
+        std::int64_t end = std::max(node.start, std::min(node.end, parent_end));
         const auto microseconds = [](std::int64_t ns) { return static_cast<double>(ns) / 1000.0; };
         // A step or two for any real time; times beyond 2^53 ns (a damaged stream) are left
         // as they are rather than stepped through one nanosecond at a time.
         for (int step = 0;
-             step < 16 && end > node.start_ns &&
-             microseconds(node.start_ns) + microseconds(end - node.start_ns) > microseconds(end);
+             step < 16 && end > node.start &&
+             microseconds(node.start) + microseconds(end - node.start) > microseconds(end);
              ++step) {
             --end;
         }

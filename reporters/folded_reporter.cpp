@@ -33,6 +33,7 @@
 
 #include "builtin_reporters.hpp"
 #include "stack_tree.hpp"
+#include "text.hpp"
 #include "text_escape.hpp"
 
 namespace qprof::detail {
@@ -45,7 +46,7 @@ constexpr std::string_view kDeeperFrame = "[frames_1000_and_deeper]";
 std::string frame_text(const StackFrame& frame, bool with_class) {
     std::string text = frame.name.empty() ? "_" : valid_utf8(frame.name);
     for (char& c : text) {
-        if (c == ' ' || static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
+        if (c == ' ' || is_control_char(static_cast<unsigned char>(c))) {
             c = '_';
         } else if (c == ';') {
             c = ':';

@@ -58,7 +58,7 @@ std::vector<std::int64_t> start_gaps(const Preorder& order) {
             cursor[n] = at;
             continue;
         }
-        gaps[n] = std::max<std::int64_t>(0, node.start_ns - at);
+        gaps[n] = std::max<std::int64_t>(0, node.start - at);
         cursor[n] = at + gaps[n];
         at = cursor[n] + order.duration_ns(n);
     }

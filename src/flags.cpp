@@ -31,21 +31,7 @@ struct FlagSpec {
     void (*apply)(SessionOptions& options, const FlagUse& use);
 };
 
-// Text from the user as a message shows it: control bytes (an escape sequence, say) as \xNN,
-// never sent raw to the terminal.
-std::string shown(std::string_view text) {
-    std::string out;
-    for (const char c : text) {
-        const auto byte = static_cast<unsigned char>(c);
-        if (byte < 0x20 || byte == 0x7f) {
-            constexpr char kHex[] = "0123456789abcdef";
-            out += {'\\', 'x', kHex[byte >> 4], kHex[byte & 15]};
-        } else {
-            out += c;
-        }
-    }
-    return out;
-}
+using detail::shown;
 
 std::string quoted_flag(const FlagUse& use) {
     std::string text = "'-Z " + shown(use.name);

@@ -157,7 +157,7 @@ std::unique_ptr<detail::RawWriter> open_raw(const SessionOptions& options, detai
 // The stem of the report files; the program name as a file name (no '/', no control bytes).
 std::string expand_name(const std::string& pattern, std::string program) {
     for (char& c : program) {
-        if (c == '/' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+        if (c == '/' || detail::is_control_char(static_cast<unsigned char>(c))) {
             c = '_';
         }
     }

@@ -5,6 +5,24 @@
 
 namespace qprof::detail {
 
+void append_hex_escape(std::string& out, unsigned char byte, HexDigits digits) {
+    const char* hex = digits == HexDigits::upper ? "0123456789ABCDEF" : "0123456789abcdef";
+    out += {'\\', 'x', hex[byte >> 4], hex[byte & 15]};
+}
+
+std::string shown(std::string_view text) {
+    std::string out;
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (is_control_char(byte)) {
+            append_hex_escape(out, byte, HexDigits::lower);
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
 std::vector<std::string> split(std::string_view text, char separator) {
     std::vector<std::string> parts;
     std::size_t begin = 0;

@@ -75,11 +75,11 @@ void complete_tree(ThreadTrace& thread, const std::vector<std::uint32_t>& new_si
     std::uint32_t index = 0;
     for (Node& node : thread.nodes) {
         node.site = node.site < new_site.size() ? new_site[node.site] : kUnused;
-        if (node.outcome != Outcome::hit && node.end_ns < node.start_ns) {
-            node.end_ns = node.start_ns;  // a clock that went back: no time, never a negative one
+        if (node.outcome != Outcome::hit && node.end < node.start) {
+            node.end = node.start;  // a clock that went back: no time, never a negative one
         }
         const std::uint32_t provider = trace.sites[node.site].provider_index;
-        totals.add(provider, node.depth, node.outcome, node.start_ns, node.end_ns);
+        totals.add(provider, node.depth, node.outcome, node.start, node.end);
         if (!thread.memory.empty() && node.outcome != Outcome::hit && !node.unfinished) {
             totals.add_memory(provider, node.depth, MemoryAmount::of(thread.memory[index]));
         }
@@ -89,8 +89,8 @@ void complete_tree(ThreadTrace& thread, const std::vector<std::uint32_t>& new_si
         }
         ++index;
         if (node.outcome != Outcome::hit) {
-            node.start_ns = to_ns(node.start_ns);
-            node.end_ns = to_ns(node.end_ns);
+            node.start = to_ns(node.start);
+            node.end = to_ns(node.end);
         }
     }
     totals.add_to(ticks);

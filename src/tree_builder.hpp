@@ -104,8 +104,8 @@ class TreeBuilder {
         node.depth = depth;
         node.extent = extent;
         node.first = first;
-        node.start_ns = static_cast<std::int64_t>(start);
-        node.end_ns = static_cast<std::int64_t>(end);
+        node.start = static_cast<std::int64_t>(start);
+        node.end = static_cast<std::int64_t>(end);
         node.outcome = outcome_of(head_kind(head));
         node.unfinished = head_unfinished(head);
         pending_.push_back(Pending{first, depth});

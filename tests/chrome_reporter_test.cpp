@@ -57,11 +57,8 @@ std::vector<json::Value> events_of(const std::string& text) {
 
 // The trace of a single scope with a clock advancing `step_ns` per read.
 qprof::Trace one_scope(std::uint64_t step_ns) {
-    qprof::test::ManualClock clock{step_ns};
-    qprof::Session session{qprof::test::recording_options()};
-    { PROFILE_QUERY(type_of, 0); }
-    session.finish();
-    return session.trace();
+    return qprof::test::trace_of([] { PROFILE_QUERY(type_of, 0); },
+                                 qprof::test::recording_options(), step_ns);
 }
 
 }  // namespace
@@ -91,7 +88,7 @@ TEST_CASE("trace.json times are microseconds written exactly from nanoseconds") 
     const std::vector<json::Value> long_step = events_of(chrome(one_scope(1'234'567), false));
     REQUIRE(long_step.size() == 1);
     CHECK(long_step[0]["dur"].text == "1234.567");
-    const std::int64_t start_ns = one_scope(1'234'567).threads[0].nodes[0].start_ns;
+    const std::int64_t start_ns = one_scope(1'234'567).threads[0].nodes[0].start;
     CHECK(long_step[0]["ts"].text ==
           std::to_string(start_ns / 1000) + "." + std::to_string(start_ns % 1000 + 1000).substr(1));
     const std::vector<json::Value> ten_ms = events_of(chrome(one_scope(10'000'000), false));

@@ -45,13 +45,7 @@ std::string flamegraph_of(const qprof::Trace& trace) {
     return qprof::test::report_text("flamegraph", trace);
 }
 
-qprof::Trace two_thread_trace() {
-    qprof::test::ManualClock clock;
-    qprof::Session session{qprof::test::recording_options()};
-    record_two_threads();
-    session.finish();
-    return session.trace();
-}
+qprof::Trace two_thread_trace() { return qprof::test::trace_of(record_two_threads); }
 
 // The items of the payload's array `name` as written: numbers, or strings with their quotes.
 std::vector<std::string> json_array(const std::string& page, const std::string& name) {

@@ -39,13 +39,9 @@ void compile() {
 }
 
 qprof::Trace compile_trace(bool keys = false) {
-    qprof::test::ManualClock clock;  // every clock read advances 1 ms
     qprof::SessionOptions options = qprof::test::recording_options();
     options.record_keys = keys;
-    qprof::Session session{options};
-    compile();
-    session.finish();
-    return session.trace();
+    return qprof::test::trace_of(compile, options);  // every clock read advances 1 ms
 }
 
 std::string folded(const qprof::Trace& trace, const qprof::ReportOptions& options = {}) {
@@ -167,8 +163,8 @@ TEST_CASE("folded: blocked waits end in _[k]; stacks equal after sanitising are 
         qprof::Node made;
         made.site = site;
         made.outcome = outcome;
-        made.start_ns = start;
-        made.end_ns = end;
+        made.start = start;
+        made.end = end;
         return made;
     };
     // "type of" [0, 10] holding a blocked "type_of" [2, 5], then a root "type_of" [20, 23].

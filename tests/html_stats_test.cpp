@@ -44,13 +44,9 @@ struct Compiler {
 };
 
 qprof::Trace keyed_trace() {
-    qprof::test::ManualClock clock;
     qprof::SessionOptions options = qprof::test::recording_options();
     options.record_keys = true;
-    qprof::Session session{options};
-    Compiler{}.compile();
-    session.finish();
-    return session.trace();
+    return qprof::test::trace_of([] { Compiler{}.compile(); }, options);
 }
 
 std::vector<ProviderStats> stats_of(const qprof::Trace& trace) {

@@ -48,12 +48,15 @@ struct Node {
     std::uint32_t depth : 23 = 0;  // ancestors on the path from the root
     bool unfinished : 1 = false;   // still open when the session ended; ends with it
     Outcome outcome : 8 = Outcome::miss;
-    std::uint32_t extent = 0;   // immediate children
-    std::uint32_t first = 0;    // nodes are in post-order: the subtree is [first, this node]
-    std::int64_t start_ns = 0;  // hits have no clock read: start and end are 0
-    std::int64_t end_ns = 0;
+    std::uint32_t extent = 0;  // immediate children
+    std::uint32_t first = 0;   // nodes are in post-order: the subtree is [first, this node]
+    // When the scope began and ended: in a complete Trace, nanoseconds from the session's start
+    // (in a merged one, the earliest run's); in a tree builder, raw clock ticks until the trace
+    // is completed. Hits have no clock read: start and end are 0.
+    std::int64_t start = 0;
+    std::int64_t end = 0;
 
-    std::int64_t duration_ns() const { return end_ns - start_ns; }
+    std::int64_t duration_ns() const { return end - start; }  // of a complete Trace's node
 };
 
 namespace detail {

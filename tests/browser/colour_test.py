@@ -19,15 +19,13 @@ Without Chromium it exits 77 (Meson's "skipped"), or 1 when CI=true.
 import argparse
 import os
 import re
-import subprocess
 import sys
 
 # Imported from the source tree: leave no __pycache__ in it.
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import cdp  # noqa: E402
-from html_report_test import (CheckFailed, Results, check_no_problems,  # noqa: E402
-                              checks_in_chromium)
+import harness  # noqa: E402
+from harness import CheckFailed, Results, check_no_problems  # noqa: E402
 
 CLASSES = ("checker", "codegen")  # sorted: slots 0 and 1
 READY_TIMEOUT_MS = 20000
@@ -43,13 +41,7 @@ RESOLVE_JS = """(name) => {
 }"""
 
 
-class Page:
-    def __init__(self, browser):
-        self.browser = browser
-
-    def js(self, expression):
-        return self.browser.evaluate(expression)
-
+class Page(harness.Page):
     def palette(self, slot):
         return self.browser.call(RESOLVE_JS, "--class-%d" % slot)
 
@@ -62,12 +54,12 @@ def run_toyc(toyc, out_dir):
     command = [toyc, "--items", "2000", "-Z", "profile-queries=html,flamegraph",
                "-Z", "profile-queries-dir=" + out_dir,
                "-Z", "profile-queries-colour=^typeck$:checker"]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    harness.run_command(command, "toyc")
     pages = [os.path.join(out_dir, "profile_queries." + suffix)
              for suffix in ("html", "flamegraph.html")]
-    if done.returncode != 0 or not all(os.path.exists(page) for page in pages):
-        raise CheckFailed("%s exited with %d; stderr:\n%s" % (
-            " ".join(command), done.returncode, done.stderr[-2000:]))
+    missing = [page for page in pages if not os.path.exists(page)]
+    if missing:
+        raise CheckFailed("toyc exited 0 but did not write %s" % ", ".join(missing))
     return pages
 
 
@@ -215,16 +207,9 @@ def main():
     parser.add_argument("--toyc", required=True, help="the toyc executable")
     parser.add_argument("--out", required=True, help="directory for the pages")
     args = parser.parse_args()
-    chromium = cdp.chromium_for_test()
-    if isinstance(chromium, int):
-        return chromium  # no Chromium: skipped, or failed under CI
-    try:
-        html_page, flame_page = run_toyc(args.toyc, os.path.abspath(args.out))
-    except (CheckFailed, subprocess.TimeoutExpired) as error:
-        print("FAIL - toyc writes the pages: %s" % error, flush=True)
-        return 1
-    return checks_in_chromium(chromium, lambda browser: run_checks(browser, html_page, flame_page),
-                              width=1280, height=900)
+    return harness.main(lambda: run_toyc(args.toyc, os.path.abspath(args.out)),
+                        lambda browser, pages: run_checks(browser, *pages),
+                        "toyc writes the pages", width=1280, height=900)
 
 
 if __name__ == "__main__":

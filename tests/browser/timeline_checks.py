@@ -4,14 +4,14 @@ buttons, a click on a slice selects it in the tree, a run clicked in the statist
 on the timeline, and a range selected on it limits the statistics, which over the whole run
 are the payload's.
 
-Each check returns a detail string or raises CheckFailed, as in html_report_test.py.
+Each check returns a detail string or raises CheckFailed (harness.py).
 """
 
 import json
 import os
 import re
 
-from analysis_checks import CheckFailed
+from harness import CheckFailed
 
 SHIFT = 8  # the DevTools protocol's modifier bit for Shift
 

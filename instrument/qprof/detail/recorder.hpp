@@ -117,18 +117,24 @@ void close_regions(ThreadState& t, std::uint32_t depth, std::uint64_t end_tick);
 // name and the session's EventSelection once per site and session.
 std::uint64_t select_site(Site& site, std::uint32_t generation);
 
-// Whether the session records `kind` at `site` (-Z profile-queries-events). A session that
-// records everything pays one test of its generation; one that leaves events out, a load of
-// the site's selection, computed again once per site and session.
-inline bool selected(Site& site, std::uint32_t generation, RecordKind kind) {
+// The kinds the session records at `site` (-Z profile-queries-events), a kind_bit each: every
+// kind in a session that records everything, which pays one test of its generation; in one
+// that leaves events out, a load of the site's selection, computed again once per site and
+// session. A caller that tests several kinds loads it once.
+inline std::uint64_t selected_kinds(Site& site, std::uint32_t generation) {
     if ((generation & kSelectingGeneration) == 0) [[likely]] {
-        return true;
+        return ~std::uint64_t{0};
     }
-    std::uint64_t selection = site.selection.load(std::memory_order_relaxed);
+    const std::uint64_t selection = site.selection.load(std::memory_order_relaxed);
     if (selection >> 32 != generation) [[unlikely]] {
-        selection = select_site(site, generation);
+        return select_site(site, generation);
     }
-    return (selection & kind_bit(kind)) != 0;
+    return selection;
+}
+
+// Whether the session records `kind` at `site`.
+inline bool selected(Site& site, std::uint32_t generation, RecordKind kind) {
+    return (selected_kinds(site, generation) & kind_bit(kind)) != 0;
 }
 
 // The calling thread's state, joined to the recording session; null when none records.
