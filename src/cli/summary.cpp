@@ -8,6 +8,7 @@
 
 #include "html_parts.hpp"
 #include "json_text.hpp"
+#include "measure_summary.hpp"
 #include "run_summary.hpp"
 #include "text.hpp"
 #include "text_escape.hpp"
@@ -173,8 +174,9 @@ std::int64_t region_ns(const Trace& trace) {
 }
 
 // Each region's share of the time spent in regions, largest first (the JIT profiler's "time
-// spent in which loops"); nothing when the run entered none.
-void write_regions(const Trace& trace, std::ostream& out) {
+// spent in which loops"), with a blank line before and after; nothing when the run entered none.
+// Returns whether it wrote the table.
+bool write_regions(const Trace& trace, std::ostream& out) {
     const std::int64_t in_regions = region_ns(trace);
     std::vector<const ProviderTotals*> regions;
     for (const ProviderTotals& provider : trace.providers) {
@@ -183,7 +185,7 @@ void write_regions(const Trace& trace, std::ostream& out) {
         }
     }
     if (regions.empty()) {
-        return;
+        return false;
     }
     std::stable_sort(regions.begin(), regions.end(), [](const auto* a, const auto* b) {
         return a->total_ns != b->total_ns ? a->total_ns > b->total_ns : a->provider < b->provider;
@@ -198,6 +200,7 @@ void write_regions(const Trace& trace, std::ostream& out) {
     out << '\n';
     table.write(out);
     out << "regions: " << ms_text(in_regions) << " ms in all, every thread's summed\n\n";
+    return true;
 }
 
 void append_json_row(std::string& json, const SummaryRow& row, std::int64_t in_regions,
@@ -291,7 +294,8 @@ void write_summary_text(const Trace& trace, const SummaryOptions& options, std::
         table.add_row(table_cells(row, summed_self, trace.selection.hits, trace.memory_recorded));
     }
     table.write(out);
-    write_regions(trace, out);
+    const bool blank_line = write_regions(trace, out);
+    write_measure_tables(trace, blank_line, out);
     write_totals_line(trace, trace.providers.size() - rows.size(), options, out);
 }
 
@@ -311,7 +315,7 @@ void write_summary_json(const Trace& trace, const SummaryOptions& options, std::
         json += i > 0 ? ",\n" : "\n";
         append_json_row(json, rows[i], region_ns(trace), trace.memory_recorded);
     }
-    out << json << "]}\n";
+    out << json << "],\n" << measures_json(trace) << "}\n";
 }
 
 void write_summary(const Trace& trace, const SummaryOptions& options, std::ostream& out) {
