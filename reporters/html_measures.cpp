@@ -15,11 +15,6 @@ namespace {
 // highest value, so that a counter recorded at every event keeps the page light.
 constexpr std::size_t kMaxDrawnSamples = 4'000;
 
-std::string signed_text(std::int64_t value) {
-    const std::uint64_t magnitude = value < 0 ? 0 - static_cast<std::uint64_t>(value) : value;
-    return (value < 0 ? "-" : "") + with_thousands(magnitude);
-}
-
 // The samples the page draws: all of them, or the lowest and highest of each of
 // kMaxDrawnSamples / 2 time buckets, in time order.
 std::vector<CounterSample> drawn_samples(const std::vector<CounterSample>& samples) {
@@ -61,15 +56,9 @@ void write_measure_tables(std::ostream& out, const Trace& trace) {
     }
     out << "<section id=\"measures\">\n<h2>Sizes and counters</h2>\n";
     if (!trace.sizes.empty()) {
-        std::vector<const SizeTotals*> sizes;
-        for (const SizeTotals& size : trace.sizes) {
-            sizes.push_back(&size);
-        }
-        std::stable_sort(sizes.begin(), sizes.end(),
-                         [](const auto* a, const auto* b) { return a->bytes > b->bytes; });
         out << "<table id=\"size-table\">\n<thead><tr><th>Size</th><th>Total bytes</th>"
                "<th>Records</th><th>Mean bytes</th></tr></thead>\n<tbody>\n";
-        for (const SizeTotals* size : sizes) {
+        for (const SizeTotals* size : sizes_by_bytes(trace)) {
             out << "<tr><td>" << escape(size->name) << "</td><td class=\"num\">"
                 << with_thousands(size->bytes) << "</td><td class=\"num\">"
                 << with_thousands(size->records) << "</td><td class=\"num\">"
@@ -85,12 +74,23 @@ void write_measure_tables(std::ostream& out, const Trace& trace) {
         for (const CounterTotals& counter : trace.counters) {
             out << "<tr><td>" << escape(counter.name) << "</td><td class=\"num\">"
                 << with_thousands(counter.samples) << "</td><td class=\"num\">"
-                << signed_text(counter.min) << "</td><td class=\"num\">" << signed_text(counter.max)
-                << "</td></tr>\n";
+                << signed_with_thousands(counter.min) << "</td><td class=\"num\">"
+                << signed_with_thousands(counter.max) << "</td></tr>\n";
         }
         out << "</tbody>\n</table>\n";
     }
     out << "</section>\n";
+}
+
+std::vector<const SizeTotals*> sizes_by_bytes(const Trace& trace) {
+    std::vector<const SizeTotals*> sizes;
+    for (const SizeTotals& size : trace.sizes) {
+        sizes.push_back(&size);
+    }
+    std::sort(sizes.begin(), sizes.end(), [](const auto* a, const auto* b) {
+        return a->bytes != b->bytes ? a->bytes > b->bytes : a->name < b->name;
+    });
+    return sizes;
 }
 
 void write_counter_names(std::ostream& out, const Trace& trace) {

@@ -15,6 +15,8 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
 std::string pad(std::string_view text, std::size_t width);
 // 1234567 -> "1,234,567"
 std::string with_thousands(std::uint64_t value);
+// -1234567 -> "-1,234,567"
+std::string signed_with_thousands(std::int64_t value);
 
 // The candidate closest to `given` by edit distance, if it is close enough to be a likely typo.
 std::optional<std::string> nearest_match(std::string_view given,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "html_parts.hpp"
 #include "json_text.hpp"
 #include "summary.hpp"
 #include "text.hpp"
@@ -11,17 +12,6 @@
 namespace qprof::cli {
 
 namespace {
-
-std::vector<const SizeTotals*> sorted_sizes(const Trace& trace) {
-    std::vector<const SizeTotals*> sizes;
-    for (const SizeTotals& size : trace.sizes) {
-        sizes.push_back(&size);
-    }
-    std::stable_sort(sizes.begin(), sizes.end(), [](const auto* a, const auto* b) {
-        return a->bytes != b->bytes ? a->bytes > b->bytes : a->name < b->name;
-    });
-    return sizes;
-}
 
 std::vector<const CounterTotals*> sorted_counters(const Trace& trace) {
     std::vector<const CounterTotals*> counters;
@@ -33,11 +23,6 @@ std::vector<const CounterTotals*> sorted_counters(const Trace& trace) {
     return counters;
 }
 
-std::string signed_text(std::int64_t value) {
-    const std::uint64_t magnitude = value < 0 ? 0 - static_cast<std::uint64_t>(value) : value;
-    return (value < 0 ? "-" : "") + detail::with_thousands(magnitude);
-}
-
 }  // namespace
 
 void write_measure_tables(const Trace& trace, bool after_blank_line, std::ostream& out) {
@@ -45,7 +30,7 @@ void write_measure_tables(const Trace& trace, bool after_blank_line, std::ostrea
     bool blank_line = after_blank_line;
     if (!trace.sizes.empty()) {
         TextTable table{{{"size", Align::left}, {"total bytes"}, {"records"}, {"mean bytes"}}};
-        for (const SizeTotals* size : sorted_sizes(trace)) {
+        for (const SizeTotals* size : detail::html::sizes_by_bytes(trace)) {
             table.add_row(
                 {detail::text_field(size->name), detail::with_thousands(size->bytes),
                  detail::with_thousands(size->records),
@@ -60,8 +45,9 @@ void write_measure_tables(const Trace& trace, bool after_blank_line, std::ostrea
         TextTable table{{{"counter", Align::left}, {"samples"}, {"min"}, {"max"}}};
         for (const CounterTotals* counter : sorted_counters(trace)) {
             table.add_row({detail::text_field(counter->name),
-                           detail::with_thousands(counter->samples), signed_text(counter->min),
-                           signed_text(counter->max)});
+                           detail::with_thousands(counter->samples),
+                           detail::signed_with_thousands(counter->min),
+                           detail::signed_with_thousands(counter->max)});
         }
         out << (blank_line ? "" : "\n");
         table.write(out);
@@ -72,7 +58,7 @@ void write_measure_tables(const Trace& trace, bool after_blank_line, std::ostrea
 std::string measures_json(const Trace& trace) {
     std::string json = "\"sizes\":[";
     bool first = true;
-    for (const SizeTotals* size : sorted_sizes(trace)) {
+    for (const SizeTotals* size : detail::html::sizes_by_bytes(trace)) {
         json += first ? "" : ",";
         first = false;
         json += "{\"name\":" + detail::json_string(size->name) +
