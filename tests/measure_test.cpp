@@ -118,6 +118,13 @@ TEST_CASE("a counter is a series per thread, in the order recorded, at the time 
     CHECK(worker->nodes.empty());
     REQUIRE(worker->counters.size() == 1);
     CHECK(values_of(worker->counters[0]) == std::vector<std::int64_t>{40});
+    for (const std::string& reporter : qprof::reporter_names()) {  // a thread without nodes
+        if (reporter == "raw") {
+            continue;  // written while the program runs, never from a trace
+        }
+        INFO(reporter);
+        CHECK_FALSE(qprof::test::report_text(reporter, trace).empty());
+    }
 }
 
 TEST_CASE("sizes and counters are recorded only while a session records") {
