@@ -81,6 +81,21 @@ TEST_CASE("an index finds every entry it holds, by hash and key, and nothing els
     CHECK(index.find("key 7", entries[8].hash) == nullptr);  // a hash that is not its own
 }
 
+TEST_CASE("the cache's string comparison reads every byte of every length") {
+    for (std::size_t size = 0; size <= 40; ++size) {
+        const std::string text(size, 'a');
+        std::string other = text;
+        CHECK(qprof::detail::equal_chars(text.data(), other.data(), size));
+        for (std::size_t i = 0; i < size; ++i) {
+            other[i] = 'b';
+            CHECK_FALSE(qprof::detail::equal_chars(text.data(), other.data(), size));
+            other[i] = 'a';
+        }
+    }
+    CHECK_FALSE(qprof::detail::cache_equal(std::string("ab"), std::string("abc")));
+    CHECK(qprof::detail::cache_equal(std::string("src/a.cc"), std::string("src/a.cc")));
+}
+
 TEST_CASE("the cache's string hash reads every byte of every length") {
     for (std::size_t size = 0; size <= 40; ++size) {
         std::string text(size, 'a');

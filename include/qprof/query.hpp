@@ -10,7 +10,9 @@
 //   type_of.invalidate(DefId{0, 3});          // the next call computes it again
 //
 // Safe to call from many threads: keys live in shards, each with its own mutex, and a
-// thread that asks for a key another thread is computing waits for that result. A query
+// thread that asks for a key another thread is computing waits for that result. A hit on a
+// small, trivially copyable key and value (an id, a DefId -> a Ty handle) takes no lock: the
+// shard keeps such values in a table readers probe without it (detail/finished_values.hpp). A query
 // that needs its own result while computing it throws qprof::CycleError.
 //
 // The result is returned by value, so that invalidate() on another thread never leaves a
@@ -30,12 +32,14 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <qprof/detail/finished_values.hpp>
 #include <qprof/detail/guarded_key_text.hpp>
 #include <qprof/detail/query_computation.hpp>
 #include <qprof/key.hpp>
 #include <qprof/qprof.hpp>  // defines QPROF_ENABLED
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <variant>
@@ -85,7 +89,16 @@ class Query {
     // The cached value (a hit), or the value loaded or computed now (a miss) and cached.
     // Waits if another thread is computing it; throws CycleError if this thread is.
     Value operator()(const Key& key) {
-        Shard& shard = shard_of(key);
+        const std::uint64_t hash = mixed_hash(key);
+        Shard& shard = shards_[shard_index(hash)];
+        if constexpr (kLockFreeHits) {
+            if (std::optional<Value> value = shard.values.find(hash << kShardBits, key)) {
+#if QPROF_ENABLED
+                detail::record_hit(site_, [&](auto&& use) { use(key); });
+#endif
+                return *value;
+            }
+        }
         std::unique_lock lock{shard.mutex};
         const auto slot = shard.slots.find(key);
         if (slot == shard.slots.end()) {
@@ -100,6 +113,9 @@ class Query {
         }
         if (const Value* value = std::get_if<Value>(&slot->second)) {
             Value result = *value;
+            if constexpr (kLockFreeHits) {
+                shard.values.insert(hash << kShardBits, key, result);  // emptied to make room
+            }
             lock.unlock();
 #if QPROF_ENABLED
             detail::record_hit(site_, [&](auto&& use) { use(key); });
@@ -158,6 +174,12 @@ class Query {
     };
     using Slot = std::variant<Value, std::shared_ptr<Pending>>;
     using Slots = std::unordered_map<Key, Slot, KeyHash<Key>, KeyEqual<Key>>;
+    // Hits of small, trivially copyable keys and values are answered without the mutex.
+    static constexpr bool kLockFreeHits = detail::kLockFreeHits<Key, Value>;
+    struct NoFinishedValues {};
+    using FinishedValues =
+        std::conditional_t<kLockFreeHits, detail::FinishedValues<Key, Value, KeyEqual<Key>>,
+                           NoFinishedValues>;
 
     // A thread holds one shard mutex at most, and takes the waits-for graph's mutex only
     // under it, so that the locks cannot deadlock.
@@ -165,20 +187,28 @@ class Query {
         mutable std::mutex mutex;
         Slots slots;
         std::size_t finished = 0;  // slots holding a value
+        // The same finished values, for readers without the mutex; written under it.
+        [[no_unique_address]] FinishedValues values;
     };
     static constexpr std::size_t kShardBits = 4;
 
-    Shard& shard_of(const Key& key) { return shards_[shard_index(key)]; }
-    const Shard& shard_of(const Key& key) const { return shards_[shard_index(key)]; }
-    static std::size_t shard_index(const Key& key) {
-        // Fibonacci hashing takes the top bits: the buckets in a shard use the low ones.
-        const auto hash = static_cast<std::uint64_t>(KeyHash<Key>{}(key));
-        return static_cast<std::size_t>((hash * 0x9E3779B97F4A7C15ull) >> (64 - kShardBits));
+    // Fibonacci hashing: the top bits choose the shard, the next ones a slot of its
+    // FinishedValues; the map's buckets in a shard use KeyHash's low bits.
+    static std::uint64_t mixed_hash(const Key& key) {
+        return static_cast<std::uint64_t>(KeyHash<Key>{}(key)) * 0x9E3779B97F4A7C15ull;
     }
+    static std::size_t shard_index(std::uint64_t hash) {
+        return static_cast<std::size_t>(hash >> (64 - kShardBits));
+    }
+    Shard& shard_of(const Key& key) { return shards_[shard_index(mixed_hash(key))]; }
+    const Shard& shard_of(const Key& key) const { return shards_[shard_index(mixed_hash(key))]; }
 
     typename Slots::iterator forget(Shard& shard, typename Slots::iterator slot) {
         if (std::holds_alternative<Value>(slot->second)) {
             --shard.finished;
+            if constexpr (kLockFreeHits) {
+                shard.values.erase(mixed_hash(slot->first) << kShardBits, slot->first);
+            }
         }
         return shard.slots.erase(slot);  // a computation in progress keeps its Pending alive
     }
@@ -250,6 +280,9 @@ void Query<Key, Value>::publish(const Key& key, Shard& shard, Pending& pending,
     if (const auto slot = own_slot(shard, key, pending); slot != shard.slots.end()) {
         slot->second.template emplace<Value>(std::move(cached));
         ++shard.finished;
+        if constexpr (kLockFreeHits) {
+            shard.values.insert(mixed_hash(key) << kShardBits, key, value);
+        }
     }
     lock.unlock();
     pending.ready.notify_all();
