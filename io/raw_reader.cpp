@@ -187,9 +187,10 @@ class StreamReader {
             site.line = in.u32();
             const std::uint64_t kind_at = in.offset();
             const std::uint8_t kind = in.u8();
-            if (kind > static_cast<std::uint8_t>(SiteKind::region)) {
+            if (kind > static_cast<std::uint8_t>(SiteKind::counter)) {
                 corrupt(kind_at, "unknown site kind " + std::to_string(kind) +
-                                     " (expected 0 query, 1 activity or 2 region)");
+                                     " (expected 0 query, 1 activity, 2 region, 3 size or 4 "
+                                     "counter)");
             }
             site.kind = static_cast<SiteKind>(kind);
             site.provider = std::string{in.str()};

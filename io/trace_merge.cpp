@@ -24,6 +24,7 @@ class TraceMerger {
   public:
     void add(Trace&& trace, const std::string& name, std::int64_t offset_ns) {
         const std::vector<std::uint32_t> new_site = add_sites(trace);
+        const std::vector<std::uint32_t> new_counter = add_measures(trace);
         const auto key_offset = static_cast<std::uint32_t>(merged_.key_texts.size());
         for (std::string& text : trace.key_texts) {
             merged_.key_texts.push_back(std::move(text));
@@ -34,6 +35,9 @@ class TraceMerger {
             }
             for (std::uint32_t& key : thread.keys) {
                 key += key != 0 ? key_offset : 0;
+            }
+            for (CounterSeries& series : thread.counters) {
+                series.counter = new_counter[series.counter];
             }
             move_on_timeline(thread, offset_ns);
             thread.index = static_cast<std::uint32_t>(merged_.threads.size());
@@ -66,6 +70,39 @@ class TraceMerger {
                 node.end += offset_ns;
             }
         }
+        for (CounterSeries& series : thread.counters) {
+            for (CounterSample& sample : series.samples) {
+                sample.time_ns += offset_ns;
+            }
+        }
+    }
+
+    // Sizes and counters summed by name; returns each counter's index in the merged trace.
+    std::vector<std::uint32_t> add_measures(const Trace& trace) {
+        for (const SizeTotals& size : trace.sizes) {
+            auto [it, added] =
+                sizes_.try_emplace(size.name, static_cast<std::uint32_t>(merged_.sizes.size()));
+            if (added) {
+                merged_.sizes.push_back(SizeTotals{.name = size.name});
+            }
+            merged_.sizes[it->second].bytes += size.bytes;
+            merged_.sizes[it->second].records += size.records;
+        }
+        std::vector<std::uint32_t> new_counter;
+        for (const CounterTotals& counter : trace.counters) {
+            auto [it, added] = counters_.try_emplace(
+                counter.name, static_cast<std::uint32_t>(merged_.counters.size()));
+            if (added) {
+                merged_.counters.push_back(CounterTotals{
+                    .name = counter.name, .samples = 0, .min = counter.min, .max = counter.max});
+            }
+            CounterTotals& sum = merged_.counters[it->second];
+            sum.samples += counter.samples;
+            sum.min = std::min(sum.min, counter.min);
+            sum.max = std::max(sum.max, counter.max);
+            new_counter.push_back(it->second);
+        }
+        return new_counter;
     }
 
     void add_runs(Trace& trace, std::int64_t offset_ns) {
@@ -135,6 +172,8 @@ class TraceMerger {
     Trace merged_;
     std::map<std::pair<std::string, bool>, std::uint32_t> providers_;
     std::vector<std::string> classes_;  // by merged provider index; empty: none yet
+    std::map<std::string, std::uint32_t> sizes_;
+    std::map<std::string, std::uint32_t> counters_;
     std::map<std::tuple<std::string, std::string, std::uint32_t, std::uint32_t>, std::uint32_t>
         sites_;
 };

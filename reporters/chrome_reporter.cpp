@@ -30,6 +30,12 @@
 // - With -Z profile-queries-chrome=hits, hits are instant events ("i", thread scope). A hit
 //   reads no clock: it is placed at the end of the sibling before it, or at the start of its
 //   parent when it comes first (at the thread's first timed node when it has no parent).
+// - Each counter value (qprof::counter) is a counter event ("C") after its thread's slices,
+//   named after the counter, with the thread's name as its one series in args, so that each
+//   thread's values are a track of their own ("live nodes main" in Perfetto):
+//   {"name":"live nodes","ph":"C","ts":2.000,"pid":1,"tid":1,"args":{"main":42}}.
+//   Sizes (qprof::record_size) have no time, so no event: otherData.sizes holds each name's
+//   total bytes.
 // - A run that left events out (-Z profile-queries-events) says so in otherData:
 //   "not_recorded":"hits; providers def_span".
 #include <algorithm>
@@ -83,11 +89,13 @@ class EventWriter {
         }
         for (const ThreadTrace& thread : trace_.threads) {
             write_thread(thread);
+            write_counters(thread);
         }
         buffer_ += "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"clock\":";
         buffer_ += json_string(trace_.clock);
         buffer_ += ",\"wall_ns\":";
         append_integer(buffer_, static_cast<std::uint64_t>(trace_.wall_ns));
+        write_sizes();
         if (const std::string left_out = trace_.selection.left_out(trace_.keys_recorded);
             !left_out.empty()) {
             buffer_ += ",\"not_recorded\":";
@@ -169,6 +177,34 @@ class EventWriter {
                 write_node(thread, order.post_index(n), cursor[depth], 0);
             }
         }
+    }
+
+    void write_counters(const ThreadTrace& thread) {
+        const std::string series = json_string(thread.name);
+        for (const CounterSeries& counter : thread.counters) {
+            const std::string name = json_string(trace_.counters[counter.counter].name);
+            for (const CounterSample& sample : counter.samples) {
+                buffer_ += ",\n{\"name\":" + name + ",\"ph\":\"C\",\"ts\":";
+                append_microseconds(buffer_, sample.time_ns);
+                append_ids(thread);
+                buffer_ += ",\"args\":{" + series + ':' + std::to_string(sample.value) + "}}";
+                if (buffer_.size() >= kFlushBytes) {
+                    flush();
+                }
+            }
+        }
+    }
+
+    void write_sizes() {
+        if (trace_.sizes.empty()) {
+            return;
+        }
+        buffer_ += ",\"sizes\":{";
+        for (std::size_t i = 0; i < trace_.sizes.size(); ++i) {
+            buffer_ += (i > 0 ? "," : "") + json_string(trace_.sizes[i].name) + ':';
+            append_integer(buffer_, trace_.sizes[i].bytes);
+        }
+        buffer_ += '}';
     }
 
     // The end to write for a timed node: its own, within its parent's written end (never before

@@ -122,6 +122,14 @@ void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preo
                    const Importance& important, const std::vector<ProviderStats>& stats,
                    const PayloadColumns& columns);
 
+// Sizes and counters (html_measures.cpp): their tables, nothing when the run recorded none;
+// in the payload, the counters' names and each thread's values, each when there are some.
+void write_measure_tables(std::ostream& out, const Trace& trace);
+// The sizes as every table lists them (qprof summarize's too): most bytes first, ties by name.
+std::vector<const SizeTotals*> sizes_by_bytes(const Trace& trace);
+void write_counter_names(std::ostream& out, const Trace& trace);
+void write_thread_counters(std::ostream& out, const ThreadTrace& thread);
+
 // The header: the run in numbers and where the time went (html_summary.cpp).
 struct ProviderStats;
 void write_run_header(std::ostream& out, const Trace& trace,

@@ -211,6 +211,7 @@ void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preo
     }
     out << "],\n\"stats\":";
     write_stats(out, stats);
+    write_counter_names(out, trace);
     const bool merged = trace.runs.size() > 1;
     if (merged) {
         write_processes(out, trace);
@@ -229,6 +230,7 @@ void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preo
         }
         out << '}';
         write_activity_cpu(out, orders[i]);
+        write_thread_counters(out, orders[i].thread());
         out << '}';
     }
     out << "]}";

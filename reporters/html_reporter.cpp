@@ -324,6 +324,7 @@ class HtmlReporter : public Reporter {
         write_controls(out, orders, works);
         write_trees(out, trace, orders, important);
         write_provider_table(out, trace, stats);
+        write_measure_tables(out, trace);
         write_shapes(out, trace, orders, works, total_ns);
         write_legend(out, trace, options_);
         out << "<script type=\"application/octet-stream\" id=\"qprof-columns\">";

@@ -215,10 +215,10 @@ struct EventKind {
     std::string_view name;
     bool EventSelection::*recorded;
 };
-constexpr EventKind kEventKinds[] = {{"hits", &EventSelection::hits},
-                                     {"activities", &EventSelection::activities},
-                                     {"waits", &EventSelection::waits},
-                                     {"loads", &EventSelection::loads}};
+constexpr EventKind kEventKinds[] = {
+    {"hits", &EventSelection::hits},   {"activities", &EventSelection::activities},
+    {"waits", &EventSelection::waits}, {"loads", &EventSelection::loads},
+    {"sizes", &EventSelection::sizes}, {"counters", &EventSelection::counters}};
 
 const EventKind* event_kind(std::string_view name) {
     for (const EventKind& kind : kEventKinds) {
@@ -232,10 +232,10 @@ const EventKind* event_kind(std::string_view name) {
 [[noreturn]] void bad_event_item(const FlagUse& use, std::string_view item, std::string_view why) {
     throw FlagError("qprof: " + std::string(why) + " '" + shown(item) + "' in " + quoted_flag(use) +
                     std::string(use.origin) +
-                    ". Accepted: hits, keys, activities, waits, loads, each with '-' to leave it "
-                    "out; -PROVIDER to leave out a provider or activity; keys=PROVIDER,... for "
-                    "the keys of those providers only; default; all. Example: "
-                    "'-Z profile-queries-events=-hits,-def_span'.");
+                    ". Accepted: hits, keys, activities, waits, loads, sizes, counters, each with "
+                    "'-' to leave it out; -PROVIDER to leave out a provider or activity; "
+                    "keys=PROVIDER,... for the keys of those providers only; default; all. "
+                    "Example: '-Z profile-queries-events=-hits,-def_span'.");
 }
 
 // Items apply in order, from the default (every kind of every provider), or from no optional
@@ -340,7 +340,8 @@ constexpr FlagSpec kFlags[] = {
     {"profile-queries-chrome", "=hits,keys",
      "profile_queries.trace.json: hits as instant events; keys in the events' args", apply_chrome},
     {"profile-queries-events", "=LIST",
-     "which events are recorded: -hits, -activities, -waits, -loads leave a kind out, "
+     "which events are recorded: -hits, -activities, -waits, -loads, -sizes, -counters leave a "
+     "kind out, "
      "-PROVIDER one provider, keys=PROVIDER,... keeps keys of those only (default: all, keys "
      "with -Z profile-queries-and-keys)",
      apply_events},

@@ -65,6 +65,11 @@ std::string with_thousands(std::uint64_t value) {
     return grouped;
 }
 
+std::string signed_with_thousands(std::int64_t value) {
+    const std::uint64_t magnitude = value < 0 ? 0 - static_cast<std::uint64_t>(value) : value;
+    return (value < 0 ? "-" : "") + with_thousands(magnitude);
+}
+
 namespace {
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {

@@ -15,6 +15,8 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
 std::string pad(std::string_view text, std::size_t width);
 // 1234567 -> "1,234,567"
 std::string with_thousands(std::uint64_t value);
+// -1234567 -> "-1,234,567"
+std::string signed_with_thousands(std::int64_t value);
 
 // A control character (U+0000 to U+001F, U+007F): no message or line-oriented field holds one
 // raw, where it could move the terminal's cursor or break the line.

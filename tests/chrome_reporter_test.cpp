@@ -136,3 +136,38 @@ TEST_CASE("trace.json escapes any name and key") {
     CHECK(events[0]["name"].text == name);
     CHECK(events[0]["args"]["key"].text == key);
 }
+
+TEST_CASE("trace.json: each counter value is a counter event on its thread's series") {
+    qprof::test::ManualClock clock;
+    qprof::Session session{qprof::test::recording_options()};
+    qprof::counter("live nodes", 3);
+    {
+        PROFILE_QUERY(typeck, 1);
+        qprof::counter("live nodes", -12);
+    }
+    std::thread{[] {
+        qprof::name_this_thread("codegen worker");
+        qprof::counter("live nodes", 40);
+    }}.join();
+    qprof::record_size("object file", 4096);
+    session.finish();
+    const std::string text = chrome(session.trace(), false);
+    const json::Value doc = json::parse(text);
+    std::vector<std::string> counters;
+    for (const json::Value& event : events_of(text)) {
+        if (event["ph"].text == "C") {
+            REQUIRE(event["args"].members.size() == 1);  // one series: the thread's
+            const auto& [series, value] = event["args"].members[0];
+            counters.push_back(event["name"].text + " " + event["ts"].text + " " +
+                               event["tid"].text + " " + series + "=" + value.text);
+        }
+    }
+    REQUIRE(counters.size() == 3);
+    const std::int64_t typeck_start = session.trace().threads[0].nodes[0].start_ns;
+    const std::string inside = std::to_string(typeck_start / 1000 + 1000) + ".000";
+    CHECK(counters[1] == "live nodes " + inside + " 1 main=-12");  // the read after typeck's
+    CHECK(counters[0].starts_with("live nodes "));
+    CHECK(counters[0].ends_with(" 1 main=3"));
+    CHECK(counters[2].ends_with(" 2 codegen worker=40"));
+    CHECK(doc["otherData"]["sizes"]["object file"].number == 4096);
+}

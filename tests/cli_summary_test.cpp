@@ -206,3 +206,32 @@ TEST_CASE("summarize --args: a row per activity and argument, in the table and t
     CHECK(rows[0]["total_ns"].number == 6'000'000);
     CHECK(rows[1]["argument"].text == "cgu.1");
 }
+
+TEST_CASE("summary: sizes and counters get a table each, and JSON arrays") {
+    qprof::Trace trace = summary_trace();
+    trace.sizes = {{"debug info", 2'048, 2}, {"object file", 1'234'567, 3}};
+    trace.counters = {{"queue", 10, -3, 12}, {"live nodes", 1'200, 0, 45'678}};
+    std::ostringstream out;
+    cli::write_summary(trace, {}, out);
+    qprof::test::check_golden(out.str(), "summarize_measures.approved.txt");
+
+    std::ostringstream json_out;
+    cli::SummaryOptions options;
+    options.json = true;
+    cli::write_summary(trace, options, json_out);
+    const json::Value doc = json::parse(json_out.str());
+    REQUIRE(doc["sizes"].items.size() == 2);
+    CHECK(doc["sizes"][0]["name"].text == "object file");  // most bytes first
+    CHECK(doc["sizes"][0]["bytes"].number == 1'234'567);
+    CHECK(doc["sizes"][0]["records"].number == 3);
+    REQUIRE(doc["counters"].items.size() == 2);
+    CHECK(doc["counters"][0]["name"].text == "live nodes");  // by name
+    CHECK(doc["counters"][1]["min"].number == -3);
+    CHECK(doc["counters"][1]["max"].number == 12);
+    CHECK(doc["counters"][1]["samples"].number == 10);
+
+    std::ostringstream none;
+    options.json = true;
+    cli::write_summary(summary_trace(), options, none);
+    CHECK(json::parse(none.str())["sizes"].items.empty());
+}

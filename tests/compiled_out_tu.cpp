@@ -24,6 +24,8 @@ int compiled_out_queries(int n) {
     PROFILE_WAIT("compiled out wait");
     PROFILE_REGION("compiled out region");
     PROFILE_REGION_EXIT();
+    PROFILE_SIZE("compiled out size", sum);
+    PROFILE_COUNTER("compiled out counter", sum);
     return sum;
 }
 

@@ -315,6 +315,20 @@ TEST_CASE("-Z profile-queries-events: a list that starts with a kind records tho
     CHECK(parse(reset).events.left_out(false) == "waits");
 }
 
+TEST_CASE("-Z profile-queries-events: sizes and counters are kinds like the others") {
+    Args args{{"-Zprofile-queries-events=-sizes,-counters"}};
+    const qprof::EventSelection events = parse(args).events;
+    CHECK_FALSE(events.sizes);
+    CHECK_FALSE(events.counters);
+    CHECK(events.hits);
+    CHECK(events.left_out(false) == "sizes, counters");
+    Args only{{"-Zprofile-queries-events=counters"}};
+    const qprof::EventSelection counters_only = parse(only).events;
+    CHECK(counters_only.counters);
+    CHECK_FALSE(counters_only.sizes);
+    CHECK_FALSE(counters_only.hits);
+}
+
 TEST_CASE("-Z profile-queries-events: keys=, for some providers only") {
     Args args{{"-Zprofile-queries", "-Zprofile-queries-events=keys=type_of,typeck,-hits"}};
     const SessionOptions options = parse(args);
@@ -332,7 +346,8 @@ TEST_CASE("-Z profile-queries-events: a bad item is named, with what is accepted
     const std::string typo = error_of({"-Zprofile-queries-events=-hits,hitz"});
     CHECK_THAT(typo, Catch::StartsWith("qprof: unknown event kind 'hitz' in "
                                        "'-Z profile-queries-events=-hits,hitz'."));
-    CHECK_THAT(typo, Catch::Contains("Accepted: hits, keys, activities, waits, loads"));
+    CHECK_THAT(typo,
+               Catch::Contains("Accepted: hits, keys, activities, waits, loads, sizes, counters"));
     CHECK_THAT(typo, Catch::Contains("-PROVIDER") && Catch::Contains("keys=PROVIDER"));
     CHECK_THAT(error_of({"-Zprofile-queries-events=-hits,,-loads"}),
                Catch::StartsWith("qprof: empty item '' in"));

@@ -510,3 +510,45 @@ TEST_CASE("a chain 100,000 deep is written without recursion, flattened into row
     CHECK_THAT(page, Catch::Contains(" data-n=\"1000\" data-depth=\"1000\">"));
     CHECK_THAT(page, Catch::Contains("{\"name\":\"main\",\"nodes\":100000,"));  // all of it
 }
+
+TEST_CASE("sizes and counters: a table each, and each thread's counter values in the payload") {
+    qprof::test::ManualClock clock;
+    qprof::Session session{qprof::test::recording_options()};
+    qprof::record_size("object <file>", 4'096);
+    qprof::record_size("object <file>", 1'000);
+    {
+        PROFILE_QUERY(typeck, 1);
+        qprof::counter("live nodes", 12);
+        qprof::counter("live nodes", -3);
+    }
+    session.finish();
+    const qprof::Trace& trace = session.trace();
+    const std::string page = html_of(trace);
+    CHECK_THAT(page, Catch::Contains("<tr><td>object &lt;file&gt;</td><td class=\"num\">5,096</td>"
+                                     "<td class=\"num\">2</td><td class=\"num\">2,548</td></tr>"));
+    CHECK_THAT(page, Catch::Contains("<tr><td>live nodes</td><td class=\"num\">2</td>"
+                                     "<td class=\"num\">-3</td><td class=\"num\">12</td></tr>"));
+    const std::vector<qprof::CounterSample>& samples = trace.threads.at(0).counters.at(0).samples;
+    CHECK_THAT(page, Catch::Contains("\n\"counters\":[\"live nodes\"]"));
+    CHECK_THAT(page, Catch::Contains(",\"counters\":[{\"counter\":0,\"samples\":2,\"time\":[" +
+                                     std::to_string(samples[0].time_ns) + "," +
+                                     std::to_string(samples[1].time_ns) + "],\"value\":[12,-3]}]"));
+    CHECK_THAT(html_of(compile_trace()), !Catch::Contains("id=\"measures\""));
+}
+
+TEST_CASE("a long counter series is drawn from its envelope: every peak, about 4,000 values") {
+    qprof::Session session{qprof::test::recording_options()};
+    for (int i = 0; i < 50'000; ++i) {
+        qprof::counter("wave", i == 31'337 ? 1'000'000 : i == 7 ? -1'000'000 : i % 100);
+    }
+    session.finish();
+    const std::string page = html_of(session.trace());
+    const std::size_t values = page.find(",\"value\":[");
+    REQUIRE(values != std::string::npos);
+    const std::string drawn = page.substr(values, page.find(']', values) - values);
+    const std::size_t count = qprof::test::count_of(drawn, ",");
+    CHECK(count <= 4'000);
+    CHECK(count >= 1'000);
+    CHECK_THAT(drawn, Catch::Contains(",1000000") && Catch::Contains("-1000000"));
+    CHECK_THAT(page, Catch::Contains("\"samples\":50000"));
+}

@@ -259,12 +259,13 @@ TEST_CASE("what a run left out travels in the stream: its reports say it off-lin
     qprof::SessionOptions options = raw_options(live, true, reporters);
     options.events.hits = false;
     options.events.loads = false;
+    options.events.counters = false;  // format 1.3: a bit of its own
     options.events.excluded = {"type_of"};
     options.events.key_providers = {"typeck", "by_name"};
     // The selection read back is the one recorded.
     const qprof::Trace trace = round_trip(live, options, [] { compile(50); });
     CHECK(trace.selection.left_out(true) ==
-          "hits, loads; providers type_of; keys only of typeck, by_name");
+          "hits, loads, counters; providers type_of; keys only of typeck, by_name");
     for (const qprof::ProviderTotals& provider : trace.providers) {
         INFO(provider.provider);
         CHECK(provider.hits == 0);
@@ -278,4 +279,65 @@ TEST_CASE("a stream of format 1.1, which has no SELECTION block, reads as record
     CHECK(run.complete);
     CHECK(run.inputs.selection.everything());
     CHECK_FALSE(run.inputs.run.argv.empty());  // its PROCESS block still reads
+}
+
+TEST_CASE("sizes and counters survive the raw stream, with nodes kept or totals only") {
+    TempDir live;
+    const qprof::SessionOptions options = raw_options(live, false, kReporters);
+    {
+        qprof::test::ManualClock clock;
+        qprof::Session session{options};
+        compile(20);
+        for (int i = 0; i < 3; ++i) {
+            qprof::record_size("object file", 100 + i);
+            qprof::counter("live nodes", i * 10 - 5);
+        }
+        std::thread{[] {
+            qprof::name_this_thread("worker");
+            qprof::counter("live nodes", 99);
+        }}.join();
+    }
+    check_round_trip(live, options);  // the chrome and html reports carry them
+    for (const bool keep_nodes : {true, false}) {
+        qprof::detail::ReadResult read = read_raw(live, keep_nodes);
+        REQUIRE(read.runs.size() == 1);
+        const qprof::Trace trace = qprof::detail::complete_trace(std::move(read.runs[0].inputs));
+        REQUIRE(trace.sizes.size() == 1);
+        CHECK(trace.sizes[0].name == "object file");
+        CHECK(trace.sizes[0].bytes == 303);
+        CHECK(trace.sizes[0].records == 3);
+        REQUIRE(trace.counters.size() == 1);
+        CHECK(trace.counters[0].samples == 4);
+        CHECK(trace.counters[0].min == -5);
+        CHECK(trace.counters[0].max == 99);
+        CHECK(trace.events == 20 * 6 + 1);  // sizes and counters are not events
+        if (keep_nodes) {
+            REQUIRE(trace.threads.size() == 2);
+            REQUIRE(trace.threads[0].counters.size() == 1);
+            std::vector<std::int64_t> values;
+            for (const qprof::CounterSample& sample : trace.threads[0].counters[0].samples) {
+                values.push_back(sample.value);
+            }
+            CHECK(values == std::vector<std::int64_t>{-5, 5, 15});
+            CHECK(trace.threads[1].counters.at(0).samples.at(0).value == 99);
+        }
+    }
+}
+
+TEST_CASE("a stream written in format 1.2 still reads") {
+    const std::string bytes =
+        read_file(qprof::test::test_source_file("fuzz/corpus/format-1.2.qprof"));
+    REQUIRE(bytes.size() > 32);
+    REQUIRE(bytes[14] == 2);  // minor 2
+    qprof::detail::ReadResult read = qprof::detail::read_stream(
+        {reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()},
+        {.keep_nodes = true, .progress = {}});
+    CHECK(read.diagnostics.empty());
+    REQUIRE(read.runs.size() == 1);
+    CHECK(read.runs[0].complete);
+    const qprof::Trace trace = qprof::detail::complete_trace(std::move(read.runs[0].inputs));
+    CHECK(trace.events > 0);
+    CHECK(qprof::test::totals_of(trace, "codegen unit").cpu_ns > 0);  // 1.2's cpu records
+    CHECK(trace.sizes.empty());
+    CHECK(trace.counters.empty());
 }

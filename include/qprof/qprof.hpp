@@ -19,6 +19,8 @@
 //       ...
 //       PROFILE_WAIT("join workers");         // waiting for other threads: not work
 //       PROFILE_REGION("dispatch");           // a phase that ends where the next begins
+//       qprof::record_size("object file", bytes);    // summed per name
+//       qprof::counter("live nodes", live);          // a time series per thread
 //   }
 //
 // The key arguments are evaluated only while keys are recorded (-Z profile-queries-and-keys),
@@ -31,6 +33,7 @@
 #if QPROF_DETAIL_CXX20
 
 #include <qprof/config.hpp>
+#include <qprof/detail/measure.hpp>
 #include <qprof/detail/region.hpp>
 #include <qprof/reporter.hpp>
 #include <qprof/session.hpp>
@@ -58,6 +61,11 @@ namespace qprof {
 // functions record whenever a session records; PROFILE_REGION compiles out with the macros.
 using detail::enter_region;
 using detail::exit_region;
+// Sizes and counters (qprof/detail/measure.hpp): record_size("object file", bytes) is summed
+// per name over the run; counter("live nodes", value) is a time series per thread. Both record
+// only while a session records; PROFILE_SIZE and PROFILE_COUNTER compile out with the macros.
+using detail::counter;
+using detail::record_size;
 }  // namespace qprof
 
 #if QPROF_ENABLED
@@ -150,6 +158,10 @@ using detail::exit_region;
 #define PROFILE_REGION(name) ::qprof::enter_region(name)
 #define PROFILE_REGION_EXIT() ::qprof::exit_region()
 
+// A size, summed per name (qprof::record_size), and a counter's value (qprof::counter).
+#define PROFILE_SIZE(name, bytes) ::qprof::record_size(name, bytes)
+#define PROFILE_COUNTER(name, value) ::qprof::counter(name, value)
+
 // Waiting, not work: time until the end of the enclosing scope spent waiting for other
 // threads (joining workers, a condition variable), recorded as a blocked wait of its own
 // provider, so that reports show it as waiting and never as self time of work.
@@ -171,6 +183,8 @@ using detail::exit_region;
 #define PROFILE_WAIT(name) (void)0
 #define PROFILE_REGION(name) (void)sizeof(name)
 #define PROFILE_REGION_EXIT() (void)0
+#define PROFILE_SIZE(name, bytes) QPROF_KEYS_UNUSED(name, bytes)
+#define PROFILE_COUNTER(name, value) QPROF_KEYS_UNUSED(name, value)
 
 #endif
 

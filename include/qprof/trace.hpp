@@ -95,6 +95,18 @@ struct ActivityCpu {
     std::int64_t cpu_ns = 0;
 };
 
+// One value of a counter (qprof::counter), when it was recorded.
+struct CounterSample {
+    std::int64_t time_ns = 0;  // from the session start, as nodes' times
+    std::int64_t value = 0;
+};
+
+// A counter's values on one thread, in the order recorded (so by time).
+struct CounterSeries {
+    std::uint32_t counter = 0;  // into Trace::counters
+    std::vector<CounterSample> samples;
+};
+
 struct ThreadTrace {
     std::uint32_t index = 0;
     std::uint32_t run = 0;  // into Trace::runs: the process that ran it
@@ -109,6 +121,9 @@ struct ThreadTrace {
     // The CPU time of each activity that recorded one, by ascending node: a pass that waits
     // shows wall time well above its CPU time. Regions and unfinished activities have none.
     std::vector<ActivityCpu> activity_cpu;
+    // Each counter the thread recorded, in order of the counter's first record on it. Empty
+    // when the collector kept totals only (no report drew the trace).
+    std::vector<CounterSeries> counters;
 
     // The thread CPU time of a node, or -1 when it recorded none.
     std::int64_t cpu_ns(std::uint32_t node) const;
@@ -141,6 +156,21 @@ struct ProviderTotals {
     std::uint32_t colour_class = 0;
 };
 
+// A size (qprof::record_size) summed over the run: every thread's, by name.
+struct SizeTotals {
+    std::string name;
+    std::uint64_t bytes = 0;
+    std::uint64_t records = 0;  // how many times it was recorded
+};
+
+// A counter (qprof::counter) over the run: every thread's values, by name.
+struct CounterTotals {
+    std::string name;
+    std::uint64_t samples = 0;
+    std::int64_t min = 0;
+    std::int64_t max = 0;
+};
+
 // One run of the program: which process it was and when it ran. Fields a stream does not carry
 // (written before qprof 1.1, or cut before its end) are empty or 0.
 struct RunInfo {
@@ -164,6 +194,8 @@ struct Trace {
     std::vector<SiteInfo> sites;  // the call sites this trace used
     std::vector<ThreadTrace> threads;
     std::vector<ProviderTotals> providers;  // in order of first registration
+    std::vector<SizeTotals> sizes;          // in order of first registration
+    std::vector<CounterTotals> counters;    // the same; ThreadTrace::counters point here
     std::int64_t wall_ns = 0;               // session start to session end
     std::uint64_t events = 0;               // every node recorded, kept in threads or not
     std::string clock;                      // "tsc", "steady" or "manual"

@@ -3,7 +3,9 @@
 // in the tree. Only what is in view is walked: a subtree outside the shown time is skipped
 // whole, and a slice narrower than a pixel is drawn as one pixel column per row, its subtree
 // left out, so that a frame costs about the number of pixels, not of events. Start times come
-// from the payload's gaps (trace.js). Pointing, keys and the links to other views: timeline.js.
+// from the payload's gaps (trace.js). Under a thread's slices, a small graph per counter it
+// recorded (qprof::counter): its values as steps, each held until the next. Pointing, keys and
+// the links to other views: timeline.js.
 (() => {
   'use strict';
 
@@ -19,6 +21,8 @@
   const MIN_LABEL = 28;    // px a slice needs for a label
   const DIM = 0.22;        // opacity of what a search does not match
   const MARK = 3;          // px: a search match narrower than this is marked this wide
+  const GRAPH = 30;        // px of a counter's graph under its thread's slices
+  const GRAPH_TOP = 12;    // px of it above the plot: the counter's name and range
 
   // What both halves of the timeline share (this file draws, timeline.js handles input).
   const tl = {
@@ -26,8 +30,9 @@
     wall: 1,
     collapsed: COLLAPSED, // rows a track shows until it is expanded
     maxHeight: MAX_HEIGHT, // px of canvas at most
-    tracks: [],      // per thread: {t, y, depth, rows, busy, open, band}, y from the tracks' top;
-                     // band: the y of its process's band when it is the process's first track
+    tracks: [],      // per thread: {t, y, depth, rows, busy, open, band, graphs, graphY}, y from
+                     // the tracks' top; band: the y of its process's band when it is the
+                     // process's first track; graphs: its counters, drawn from graphY on
     selected: null,  // {t, n}
     hovered: null,
     drag: null,      // {kind: 'pan' | 'range', x, from, to, view, moved}
@@ -39,6 +44,7 @@
     drawn: 0,        // slices and pixel columns the last frame walked, and how many of
     lit: 0,          // them were not dimmed by a search
     marks: 0,        // search matches too narrow to see, marked MARK px wide
+    drawnSamples: 0, // counter samples the last frame drew
   };
   qp.tl = tl;
   let tracksHeight = 0;
@@ -90,7 +96,7 @@
       outcome: qp.OUTCOMES.map((name) => v('--' + name)), // the palette's outcome colours
       classes: qp.colourClasses.map((c) => v('--class-' + c.colour)), // by colour class index
       bg: v('--bg'), fg: v('--fg'), muted: v('--muted'), panel: v('--panel'), rule: v('--rule'),
-      focus: v('--focus'), range: v('--focus'), match: v('--match'),
+      focus: v('--focus'), range: v('--focus'), match: v('--match'), counter: v('--load'),
     };
   }
 
@@ -102,7 +108,7 @@
       const depth = Math.max(1, T.levels); // its depths, counted as trace.js derived them
       let busy = 0;
       for (let n = 0; n < T.len; n += T.size[n]) busy += qp.workOf(T, n); // waits are not busy
-      return { t, y: 0, depth, rows: 0, busy, open: false, band: null };
+      return { t, y: 0, depth, rows: 0, busy, open: false, band: null, graphs: T.counters.length, graphY: 0 };
     });
   }
 
@@ -118,7 +124,8 @@
       process = p;
       track.y = y;
       track.rows = track.open ? track.depth : Math.min(track.depth, tl.collapsed);
-      y += HEAD + track.rows * ROW + 4;
+      track.graphY = y + HEAD + track.rows * ROW;
+      y += HEAD + track.rows * ROW + track.graphs * GRAPH + 4;
     }
     tracksHeight = y;
     if (tl.el.expand) {
@@ -167,14 +174,16 @@
     tl.drawn = 0;
     tl.lit = 0;
     tl.marks = 0;
+    tl.drawnSamples = 0;
     for (const track of tl.tracks) {
       const y = top + track.y;
       if (track.band !== null && top + track.band <= tl.height && top + track.band + BAND >= AXIS) {
         paintBand(track, top + track.band);
       }
-      if (y > tl.height || y + HEAD + track.rows * ROW < AXIS) continue;
+      if (y > tl.height || y + HEAD + track.rows * ROW + track.graphs * GRAPH < AXIS) continue;
       paintSlices(track, y + HEAD);
       paintMatchMarks(track, y + HEAD);
+      paintCounters(track, top + track.graphY);
       paintHeader(track, y);
     }
     paintRange();
@@ -270,6 +279,73 @@
       }
       if (y + ROW >= AXIS) paintSlice(track.t, n, x, w, y, lit && searching ? 'match' : lit ? 'lit' : 'dim');
       n++;
+    }
+  }
+
+  // The index of the last sample of series C at or before `ns`, or -1.
+  function sampleAt(C, ns) {
+    let lo = 0;
+    let hi = C.time.length;
+    while (lo < hi) {
+      const m = (lo + hi) >> 1;
+      if (C.time[m] <= ns) lo = m + 1; else hi = m;
+    }
+    return lo - 1;
+  }
+
+  // The counter graph at canvas point (x, y): {t, c, i} (thread, series, sample), or null.
+  function counterAt(x, y) {
+    const inTracks = y - AXIS + scrollTop();
+    if (y < AXIS) return null;
+    const track = tl.tracks.find((tr) => inTracks >= tr.graphY && inTracks < tr.graphY + tr.graphs * GRAPH);
+    if (!track) return null;
+    const c = Math.floor((inTracks - track.graphY) / GRAPH);
+    const C = qp.threads[track.t].counters[c];
+    const i = sampleAt(C, nsOf(x));
+    return i < 0 ? null : { t: track.t, c, i };
+  }
+
+  // Each counter of a thread as steps from sample to sample, the last held to the end of the
+  // run, scaled to its own range (0 included) with its name and range above it.
+  function paintCounters(track, y0) {
+    const T = qp.threads[track.t];
+    const k = scale();
+    for (let c = 0; c < T.counters.length; c++) {
+      const C = T.counters[c];
+      const y = y0 + c * GRAPH;
+      if (y > tl.height || y + GRAPH < AXIS || C.time.length === 0) continue;
+      const lo = Math.min(0, C.min);
+      const hi = Math.max(C.max, lo + 1);
+      const bottom = y + GRAPH - 2;
+      const yOf = (v) => bottom - ((v - lo) / (hi - lo)) * (GRAPH - GRAPH_TOP - 2);
+      tl.ctx.fillStyle = colours.panel;
+      tl.ctx.fillRect(0, y, tl.width, GRAPH - 1);
+      const first = Math.max(0, sampleAt(C, tl.view.from));
+      tl.ctx.beginPath();
+      let x = Math.max(-1, (C.time[first] - tl.view.from) * k);
+      tl.ctx.moveTo(x, bottom);
+      let i = first;
+      for (; i < C.time.length && C.time[i] <= tl.view.to; i++) {
+        const next = i + 1 < C.time.length ? C.time[i + 1] : tl.wall;
+        x = Math.max(-1, (C.time[i] - tl.view.from) * k);
+        tl.ctx.lineTo(x, yOf(C.value[i]));
+        x = Math.min(tl.width + 1, (Math.min(next, tl.view.to) - tl.view.from) * k);
+        tl.ctx.lineTo(x, yOf(C.value[i]));
+      }
+      tl.ctx.lineTo(x, bottom);
+      tl.ctx.closePath();
+      tl.ctx.fillStyle = colours.counter;
+      tl.ctx.globalAlpha = 0.3;
+      tl.ctx.fill();
+      tl.ctx.globalAlpha = 1;
+      tl.ctx.strokeStyle = colours.counter;
+      tl.ctx.stroke();
+      tl.drawnSamples += i - first;
+      tl.ctx.fillStyle = colours.muted;
+      tl.ctx.font = '10px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+      tl.ctx.fillText(qp.counterName(C.counter) + ' \u00b7 ' + qp.thousands(C.min) + ' \u2013 ' +
+        qp.thousands(C.max), 6, y + GRAPH_TOP / 2);
+      tl.ctx.font = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
     }
   }
 
@@ -443,8 +519,8 @@
 
   // What timeline.js uses.
   Object.assign(tl, {
-    ROW, HEAD, BAND, AXIS, MIN_SPAN,
-    scale, xOf, nsOf, scrollTop, setView, zoom, pan,
+    ROW, HEAD, BAND, AXIS, MIN_SPAN, GRAPH,
+    scale, xOf, nsOf, scrollTop, setView, zoom, pan, counterAt,
     readColours, measure, layout, openTrack, resize, draw,
   });
 })();

@@ -221,6 +221,23 @@
 
   const ARRAYS = { Int32Array, Float64Array };
 
+  // A thread's counter values (qprof::counter), one series per counter, in time order: the
+  // times and values the page draws (html_measures.cpp: every sample, or the envelope of a long
+  // series), with the range of what is drawn.
+  function countersOf(list) {
+    return (list || []).map((c) => {
+      const time = Float64Array.from(c.time || [], Number);
+      const value = Float64Array.from(c.value || [], Number);
+      let min = 0;
+      let max = 0;
+      for (let i = 0; i < value.length; i++) {
+        if (i === 0 || value[i] < min) min = value[i];
+        if (i === 0 || value[i] > max) max = value[i];
+      }
+      return { counter: Number(c.counter) || 0, samples: Number(c.samples) || time.length, time, value, min, max };
+    });
+  }
+
   // Every thread's columns, in the layout's order, one after the other.
   function readThreads(bytes, threads) {
     let at = 0;
@@ -240,6 +257,7 @@
       }
       const T = deriveThread(t.name, columns);
       T.cpu = new Map(t.cpu || []); // an activity's thread CPU time, by node
+      T.counters = countersOf(t.counters);
       return T;
     });
     if (at !== bytes.length) {
@@ -267,10 +285,13 @@
       colourClass: qp.colourClasses[(Number(p.class) || 0) - 1] || null,
     }));
     qp.keys = payload.keys || [];
+    qp.counterNames = (payload.counters || []).map(String);
     qp.hitsRecorded = payload.hits_recorded !== false; // -Z profile-queries-events=-hits: false
     const bytes = await inflate(columnsText, payload.compression || L.COMPRESSION);
     qp.threads = readThreads(bytes, payload.threads || []);
   };
+
+  qp.counterName = (c) => (c < qp.counterNames.length ? qp.counterNames[c] : '?');
 
   qp.providerName = (t, n) => {
     const p = qp.providers[qp.providerOf(qp.threads[t], n)];

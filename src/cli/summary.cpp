@@ -9,6 +9,7 @@
 #include "argument_summary.hpp"
 #include "html_parts.hpp"
 #include "json_text.hpp"
+#include "measure_summary.hpp"
 #include "run_summary.hpp"
 #include "text.hpp"
 #include "text_escape.hpp"
@@ -174,8 +175,8 @@ std::int64_t region_ns(const Trace& trace) {
 }
 
 // Each region's share of the time spent in regions, largest first (the JIT profiler's "time
-// spent in which loops"); nothing when the run entered none.
-// Returns whether it wrote the table (which ends in a blank line).
+// spent in which loops"), with a blank line before and after; nothing when the run entered none.
+// Returns whether it wrote the table.
 bool write_regions(const Trace& trace, std::ostream& out) {
     const std::int64_t in_regions = region_ns(trace);
     std::vector<const ProviderTotals*> regions;
@@ -298,12 +299,14 @@ void write_summary_text(const Trace& trace, const SummaryOptions& options, std::
         table.add_row(table_cells(row, summed_self, trace.selection.hits, trace.memory_recorded));
     }
     table.write(out);
-    const bool after_blank = write_regions(trace, out);
+    bool blank_line = write_regions(trace, out);
     if (options.arguments) {
         const std::vector<ArgumentRow> arguments = argument_rows(trace);
-        out << (after_blank || arguments.empty() ? "" : "\n");
+        out << (blank_line || arguments.empty() ? "" : "\n");
         write_arguments_text(trace, arguments, out);
+        blank_line = blank_line || !arguments.empty();
     }
+    write_measure_tables(trace, blank_line, out);
     write_totals_line(trace, trace.providers.size() - rows.size(), options, out);
 }
 
@@ -327,7 +330,7 @@ void write_summary_json(const Trace& trace, const SummaryOptions& options, std::
     if (options.arguments) {
         append_arguments_json(trace, argument_rows(trace), json);
     }
-    out << json << "}\n";
+    out << json << ",\n" << measures_json(trace) << "}\n";
 }
 
 void write_summary(const Trace& trace, const SummaryOptions& options, std::ostream& out) {

@@ -708,6 +708,8 @@ def run_checks(browser, page_path, out_dir, shots=None):
                 timeline_checks.check_whole_run_stats, page)
     results.run("each thread's work and waiting over the whole run add up",
                 timeline_checks.check_busy_whole_run, page)
+    results.run("each thread's counters are drawn under its track, with their values",
+                timeline_checks.check_counter_graphs, page)
     results.run("screenshot of the timeline", timeline_checks.screenshot_timeline, page, shots,
                 "html-timeline.png")
     results.run("search highlights a provider", check_search, page)

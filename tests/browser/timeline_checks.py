@@ -545,3 +545,73 @@ def check_search_slowest_first(page):
     page.browser.settle()
     return "%r: %s; then %s; back to %s; %d markers; %s" % (
         name, first["status"], second["status"], last["status"], seen["marks"], detail)
+
+
+def check_counter_graphs(page):
+    """Each thread that recorded a counter (toyc's codegen workers: "cached symbols") has a
+    graph of it under its track: filled from its first value on and empty before it, and the
+    tooltip at its end gives the last value of the thread's series in the payload."""
+    page.browser.click("#timeline-reset")
+    page.browser.settle()
+    box = _canvas_box(page)
+    payload = page.js("""(() => { const p = JSON.parse(document.getElementById('qprof-trace')
+        .textContent); return {names: p.counters || [], threads: p.threads.map(t =>
+        (t.counters || []).map(c => ({counter: c.counter, time: c.time, value: c.value})))}; })()""")
+    tracks = [tr for tr in _state(page)["tracks"] if tr["graphs"] > 0]
+    if not tracks:
+        raise CheckFailed("no track has a counter graph; toyc records 'cached symbols' on each "
+                          "codegen worker")
+    said = []
+    for track in tracks:
+        series = payload["threads"][track["thread"]]
+        if track["graphs"] != len(series):
+            raise CheckFailed("the track of %r draws %d graphs for %d counters"
+                              % (track["name"], track["graphs"], len(series)))
+        page.js("document.getElementById('timeline-view').scrollTop = %d"
+                % max(0, track["graphY"] - 120))
+        page.browser.settle()
+        state = _state(page)
+        graph = next(tr for tr in state["tracks"] if tr["thread"] == track["thread"])
+        y = graph["graphY"] - state["scroll"]  # canvas pixels
+        first_x = page.call("(ns) => window.qprof.timelineX(ns)", series[0]["time"][0])
+        inked = page.call("""(y, from) => {
+            const c = document.getElementById('timeline-canvas');
+            const k = c.width / c.clientWidth;
+            const row = Math.round(y * k);
+            // Read through a copy: the page's own canvas is read back once, by check_tracks
+            // (more readbacks of it make Chromium warn on the console).
+            const copy = document.createElement('canvas');
+            copy.width = c.width;
+            copy.height = 1;
+            const ctx = copy.getContext('2d', {willReadFrequently: true});
+            ctx.drawImage(c, 0, row, c.width, 1, 0, 0, c.width, 1);
+            const data = ctx.getImageData(0, 0, c.width, 1).data;
+            // Left of the first value, past the tick line of time 0: the graph's background.
+            const panel = data.slice(4 * 3, 4 * 3 + 3);
+            let before = 0, after = 0;
+            const start = Math.round(from * k);
+            for (let x = 0; x < c.width; x++) {
+                const i = 4 * x;
+                const ink = Math.abs(data[i] - panel[0]) + Math.abs(data[i + 1] - panel[1]) +
+                    Math.abs(data[i + 2] - panel[2]) > 30;
+                if (x < start - 2) before += ink; else if (x > start + 2) after += ink;
+            }
+            return {before: before / Math.max(1, start - 2), after: after / Math.max(1, c.width - start - 3)};
+        }""", y + graph["graph"] - 4, first_x)
+        if first_x < 10 or inked["after"] < 0.9 or inked["before"] > 0.05:
+            raise CheckFailed("the graph of %r is inked over %.0f %% of its width after its "
+                              "first value (x %.0f) and %.0f %% before it"
+                              % (track["name"], 100 * inked["after"], first_x,
+                                 100 * inked["before"]))
+        page.browser.move_to(box["left"] + state["width"] - 3, box["top"] + y + graph["graph"] - 6)
+        page.browser.settle()
+        tip = page.js("(() => { const t = document.getElementById('timeline-tip');"
+                      " return t.hidden ? '' : t.textContent; })()")
+        name = payload["names"][series[0]["counter"]]
+        last = "{:,}".format(series[0]["value"][-1])
+        if name not in tip or "Value" + last not in tip:
+            raise CheckFailed("the tooltip at the end of %r's graph says %r, not %s = %s"
+                              % (track["name"], tip, name, last))
+        said.append("%s: %s up to %s" % (track["name"], name, last))
+    page.browser.move_to(box["left"] - 5, box["top"] - 5)
+    return "; ".join(said)

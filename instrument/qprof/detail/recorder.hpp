@@ -33,6 +33,10 @@ enum class RecordKind : std::uint8_t {
     // as that record's, then allocated bytes, allocations and freed bytes. A number apart from
     // the others, which other record kinds may take.
     memory = 16,
+    // A size (qprof::record_size): the head, then the bytes; summed per name by the collector.
+    size = 17,
+    // A counter's value (qprof::counter): the head, then the tick and the value (an int64).
+    counter = 18,
 };
 
 inline constexpr std::uint32_t kDepthMask = (1u << 24) - 1;
@@ -57,10 +61,10 @@ constexpr std::uint64_t kind_bit(RecordKind kind) {
 }
 // Words of a record other than a key record (whose length depends on the key type).
 constexpr std::uint32_t record_words(RecordKind kind) {
-    return kind == RecordKind::hit      ? 1
-           : kind == RecordKind::cpu    ? 2
-           : kind == RecordKind::memory ? 4
-                                        : 3;
+    return kind == RecordKind::hit                               ? 1
+           : kind == RecordKind::cpu || kind == RecordKind::size ? 2
+           : kind == RecordKind::memory                          ? 4
+                                                                 : 3;
 }
 
 struct Chunk {

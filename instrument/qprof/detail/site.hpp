@@ -15,8 +15,10 @@
 
 namespace qprof::detail {
 
-// A region (qprof::enter_region) is an activity that ends when the next region begins.
-enum class SiteKind : std::uint8_t { query, activity, region };
+// A region (qprof::enter_region) is an activity that ends when the next region begins. A size
+// (qprof::record_size) and a counter (qprof::counter) name a measure, not a scope: their
+// records make no node.
+enum class SiteKind : std::uint8_t { query, activity, region, size, counter };
 
 struct Site {
     const char* provider;
