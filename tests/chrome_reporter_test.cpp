@@ -163,7 +163,7 @@ TEST_CASE("trace.json: each counter value is a counter event on its thread's ser
         }
     }
     REQUIRE(counters.size() == 3);
-    const std::int64_t typeck_start = session.trace().threads[0].nodes[0].start_ns;
+    const std::int64_t typeck_start = session.trace().threads[0].nodes[0].start;
     const std::string inside = std::to_string(typeck_start / 1000 + 1000) + ".000";
     CHECK(counters[1] == "live nodes " + inside + " 1 main=-12");  // the read after typeck's
     CHECK(counters[0].starts_with("live nodes "));

@@ -533,7 +533,7 @@ TEST_CASE("sizes and counters: a table each, and each thread's counter values in
     CHECK_THAT(page, Catch::Contains(",\"counters\":[{\"counter\":0,\"samples\":2,\"time\":[" +
                                      std::to_string(samples[0].time_ns) + "," +
                                      std::to_string(samples[1].time_ns) + "],\"value\":[12,-3]}]"));
-    CHECK_THAT(html_of(compile_trace()), !Catch::Contains("id=\"measures\""));
+    CHECK_THAT(html_of(trace_of(compile)), !Catch::Contains("id=\"measures\""));
 }
 
 TEST_CASE("a long counter series is drawn from its envelope: every peak, about 4,000 values") {
