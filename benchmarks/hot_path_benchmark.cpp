@@ -6,6 +6,10 @@
 //   enabled/query_hit        PROFILE_QUERY_HIT(...);   <= 3 ns
 //   enabled/region_switch    qprof::enter_region(...), two names in turn: one region ends,
 //                            the next begins; <= enabled/query_scope (the provider-scope budget)
+//   enabled/size             qprof::record_size(...): one 16-byte record, no clock read;
+//                            <= enabled/query_scope
+//   enabled/counter          qprof::counter(...): a 24-byte record and a clock read;
+//                            <= enabled/query_scope
 //   enabled/activity_scope   { PROFILE_ACTIVITY(...); } for reference: it also reads the
 //                            thread's CPU clock twice (system calls; activities are few)
 //   disabled/...             the same macros with no session recording: <= 1 ns
@@ -159,6 +163,35 @@ void enabled_region_switch(benchmark::State& state) {
     qprof::exit_region();
 }
 
+void enabled_size(benchmark::State& state) {
+    const std::unique_ptr<qprof::Session> session = counting_session();
+    check_recording(state, *session);
+    std::uint64_t bytes = 0;
+    for (auto _ : state) {
+        qprof::record_size("bench_size", bytes++);
+        benchmark::ClobberMemory();
+    }
+}
+
+void enabled_counter(benchmark::State& state) {
+    const std::unique_ptr<qprof::Session> session = counting_session();
+    check_recording(state, *session);
+    std::int64_t value = 0;
+    for (auto _ : state) {
+        qprof::counter("bench_counter", value++);
+        benchmark::ClobberMemory();
+    }
+}
+
+void disabled_counter(benchmark::State& state) {
+    check_not_recording(state);
+    std::int64_t value = 0;
+    for (auto _ : state) {
+        qprof::counter("bench_counter_off", value++);
+        benchmark::ClobberMemory();
+    }
+}
+
 void keys_query_scope_string(benchmark::State& state) {
     const std::vector<std::string>& paths = key_paths();
     const std::unique_ptr<qprof::Session> session = counting_session(true);
@@ -268,6 +301,8 @@ void register_benchmarks() {
     with_spread(benchmark::RegisterBenchmark("enabled/query_hit", enabled_query_hit));
     with_spread(benchmark::RegisterBenchmark("enabled/activity_scope", enabled_activity_scope));
     with_spread(benchmark::RegisterBenchmark("enabled/region_switch", enabled_region_switch));
+    with_spread(benchmark::RegisterBenchmark("enabled/size", enabled_size));
+    with_spread(benchmark::RegisterBenchmark("enabled/counter", enabled_counter));
     with_spread(benchmark::RegisterBenchmark("keys/query_scope_string", keys_query_scope_string));
     with_spread(
         benchmark::RegisterBenchmark("keys/query_scope_aggregate", keys_query_scope_aggregate));
@@ -279,6 +314,7 @@ void register_benchmarks() {
     with_spread(benchmark::RegisterBenchmark("disabled/query_scope", disabled_query_scope));
     with_spread(benchmark::RegisterBenchmark("disabled/query_hit", disabled_query_hit));
     with_spread(benchmark::RegisterBenchmark("disabled/activity_scope", disabled_activity_scope));
+    with_spread(benchmark::RegisterBenchmark("disabled/counter", disabled_counter));
     with_spread(benchmark::RegisterBenchmark("reference/now_x2", reference_now_x2));
     with_spread(benchmark::RegisterBenchmark("reference/empty_loop", reference_empty_loop));
 }
@@ -302,6 +338,10 @@ void print_budgets(const qprof::bench::RecordingReporter& runs, Figure figure,
     table.ratio_at_most("region switch / query scope", time("enabled/region_switch"),
                         time("enabled/query_scope"), kRegionOverScopeBudget);
     table.at_most("hit", time("enabled/query_hit"), kHitBudgetNs, "ns");
+    table.ratio_at_most("size / query scope", time("enabled/size"), time("enabled/query_scope"),
+                        1.0);
+    table.ratio_at_most("counter / query scope", time("enabled/counter"),
+                        time("enabled/query_scope"), 1.0);
     table.ratio_at_most("scope, std::string key / unkeyed scope", time("keys/query_scope_string"),
                         time("enabled/query_scope"), kKeyedOverUnkeyedBudget);
     table.ratio_at_most("scope, aggregate key / unkeyed scope", time("keys/query_scope_aggregate"),
@@ -319,6 +359,7 @@ void print_budgets(const qprof::bench::RecordingReporter& runs, Figure figure,
     table.at_most("disabled hit", time("disabled/query_hit"), kDisabledBudgetNs, "ns");
     table.at_most("disabled activity scope", time("disabled/activity_scope"), kDisabledBudgetNs,
                   "ns");
+    table.at_most("disabled counter", time("disabled/counter"), kDisabledBudgetNs, "ns");
     table.reference("reference: 2 x now()", time("reference/now_x2"), "ns");
     table.reference("reference: empty loop", time("reference/empty_loop"), "ns");
     std::cout << "  " << table.summary() << '\n';

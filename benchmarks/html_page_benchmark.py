@@ -5,8 +5,9 @@ Runs toyc once (at its default size about a million queries; `-- --items 110000`
 ten million) with the html reporter, then reports the page's size (and how much of it is the
 payload: compressed columns and JSON) and loads it --runs times,
 each time in a fresh Chromium so that no cache or warmed-up JIT helps: DOMContentLoaded, the
-load event, qprof.readyAt (time to interactive), the latency of a first click on a fold and
-the timeline's drawing and range statistics, per run and as medians. Ends with a verdict
+load event, qprof.readyAt (time to interactive), the latency of a first click on a fold, the
+timeline's drawing and range statistics, and a search for the provider asked most (its time,
+and the timeline's frames with every match marked), per run and as medians. Ends with a verdict
 against issue 13's budgets: page <= 40 MB, and interactive (the median) within 1 s up to 2 M
 events, within 3 s above (10 M events). Exit status 0 when both hold, 1 otherwise.
 
@@ -162,12 +163,45 @@ TIMELINE_JS = """(async () => {
     document.getElementById('timeline-reset').click();
     const timed = (f) => { const t0 = performance.now(); f(); return performance.now() - t0; };
     const wall = window.qprof.timeline().to;
-    // The first range also builds the per-thread index the later ones reuse.
+    // The first range builds what idle time has not yet built of the per-thread index.
     const range = timed(() => window.qprof.statsOfRange(0, Infinity));
     const again = timed(() => window.qprof.statsOfRange(0, Infinity));
     const half = timed(() => window.qprof.statsOfRange(wall / 4, wall * 3 / 4));
     zooms.sort((a, b) => a - b);
     return {whole, zoomMax: zooms[7], zoomMedian: (zooms[3] + zooms[4]) / 2, range, again, half};
+})()"""
+
+
+# A search for the provider asked most (millions of matches at ten million events): the time
+# the search takes, then the timeline's frames with every match marked -- the whole run, and
+# the longest of 4 zooming in -- which must not grow with the matches.
+SEARCH_JS = """(async () => {
+    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const stats = JSON.parse(document.getElementById('qprof-trace').textContent).stats;
+    const best = stats.reduce((a, b) => (b.runs + b.hits > a.runs + a.hits ? b : a));
+    const name = qp.providers[best.provider].name;
+    const input = document.getElementById('search');
+    input.value = name;
+    const key = (k) => input.dispatchEvent(new KeyboardEvent('keydown', {key: k, bubbles: true}));
+    const t0 = performance.now();
+    key('Enter');
+    const search = performance.now() - t0;
+    const status = document.getElementById('search-status').textContent;
+    document.getElementById('timeline-reset').click();
+    await frame();
+    const whole = window.qprof.timeline().paintMs, marks = window.qprof.timeline().marks;
+    let zoomMax = 0;
+    for (let i = 0; i < 4; i++) {
+        document.getElementById('timeline-zoom-in').click();
+        await frame();
+        zoomMax = Math.max(zoomMax, window.qprof.timeline().paintMs);
+    }
+    key('Escape');
+    document.getElementById('timeline-reset').click();
+    await frame();
+    const matches = Number((/of ([\\d,]+),/.exec(status) || [0, '0'])[1].replace(/,/g, ''));
+    return {name, matches, search, whole,
+            zoomMax, marks};
 })()"""
 
 
@@ -185,9 +219,10 @@ def measure_once(page_url):
             new Promise((_, reject) => setTimeout(() => reject(new Error(
                 'the tree did not change within 10 s of clicking the fold')), 10000))])""")
         timeline = browser.evaluate(TIMELINE_JS)
+        search = browser.evaluate(SEARCH_JS)
         return {"dcl": timings["dcl"], "load": timings["load"], "ready": ready_at,
                 "click": latency["dom"], "painted": latency["painted"],
-                "fold": armed["text"], "timeline": timeline,
+                "fold": armed["text"], "timeline": timeline, "search": search,
                 "problems": list(browser.problems)}
 
 
@@ -198,9 +233,14 @@ def print_run(index, run):
              run["fold"]))
     t = run["timeline"]
     print("  timeline: whole run drawn in %.1f ms; zooming in, frames of %.1f ms (median) to"
-          " %.1f ms; statistics of a whole-run range %.0f ms (first, with the index), %.0f ms"
-          " again, %.0f ms for the middle half"
+          " %.1f ms; statistics of a whole-run range %.0f ms (first: with what idle time has"
+          " not made of the index), %.0f ms again, %.0f ms for the middle half"
           % (t["whole"], t["zoomMedian"], t["zoomMax"], t["range"], t["again"], t["half"]))
+    q = run["search"]
+    print("  search %r: %s matches in %.0f ms; timeline with them marked: whole run %.1f ms"
+          " (%d markers), zooming in up to %.1f ms"
+          % (q["name"], format(q["matches"], ","), q["search"], q["whole"], q["marks"],
+             q["zoomMax"]))
     for problem in run["problems"][:3]:
         print("  console: " + problem.replace("\n", " | ")[:200])
 
@@ -219,6 +259,12 @@ def print_medians(runs):
           " half %.0f ms" % (
               len(runs), timeline["whole"], timeline["zoomMedian"], timeline["zoomMax"],
               timeline["range"], timeline["again"], timeline["half"]))
+    search = {key: statistics.median(run["search"][key] for run in runs)
+              for key in ("search", "whole", "zoomMax")}
+    print("median of %d, search of %s matches: %.0f ms; frames with them marked %.1f ms (whole"
+          " run) / %.1f ms (longest zooming in)" % (
+              len(runs), format(runs[0]["search"]["matches"], ","), search["search"],
+              search["whole"], search["zoomMax"]))
     return median
 
 

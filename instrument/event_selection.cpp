@@ -44,7 +44,7 @@ std::string EventSelection::left_out(bool keys_recorded) const {
     std::string kinds;
     for (const auto& [recorded, name] :
          {std::pair{hits, "hits"}, std::pair{activities, "activities"}, std::pair{waits, "waits"},
-          std::pair{loads, "loads"}}) {
+          std::pair{loads, "loads"}, std::pair{sizes, "sizes"}, std::pair{counters, "counters"}}) {
         if (!recorded) {
             kinds += (kinds.empty() ? "" : ", ") + std::string{name};
         }
@@ -62,6 +62,8 @@ void EventSelection::add_left_out(const EventSelection& other) {
     activities = activities && other.activities;
     waits = waits && other.waits;
     loads = loads && other.loads;
+    sizes = sizes && other.sizes;
+    counters = counters && other.counters;
     add_missing(excluded, other.excluded);
     add_missing(key_providers, other.key_providers);
 }

@@ -281,6 +281,8 @@ std::uint64_t select_site(Site& site, std::uint32_t generation) {
                 (all || events->activities ? kind_bit(RecordKind::activity) : 0) |
                 (all || events->waits ? kind_bit(RecordKind::blocked) : 0) |
                 (all || events->loads ? kind_bit(RecordKind::load) : 0) |
+                (all || events->sizes ? kind_bit(RecordKind::size) : 0) |
+                (all || events->counters ? kind_bit(RecordKind::counter) : 0) |
                 (all || events->records_keys_of(site.provider) ? kind_bit(RecordKind::key) : 0);
     }
     const std::uint64_t selection = std::uint64_t{generation} << 32 | kinds;

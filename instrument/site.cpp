@@ -12,8 +12,8 @@ namespace {
 struct SiteTable {
     std::mutex mutex;
     std::vector<RegisteredSite> sites{
-        RegisteredSite{"", "", 0, SiteKind::query}};  // id 0 stays unused
-    std::atomic<std::uint32_t> count{1};              // sites.size(), readable without the lock
+        RegisteredSite{"", "", 0, SiteKind::query, ""}};  // id 0 stays unused
+    std::atomic<std::uint32_t> count{1};                  // sites.size(), readable without the lock
 };
 
 SiteTable& site_table() {
@@ -29,9 +29,11 @@ std::uint32_t register_site(Site& site) {
     std::uint32_t id = site.id.load(std::memory_order_relaxed);
     if (id == 0) {
         id = static_cast<std::uint32_t>(table.sites.size());
-        RegisteredSite info{site.provider, site.file, site.line, site.kind};
+        RegisteredSite info{site.provider, site.file, site.line, site.kind,
+                            site.colour_class != nullptr ? site.colour_class : ""};
         cap_name(info.provider);  // a Query's name is the program's string, of any length
         cap_name(info.file);
+        cap_name(info.colour_class);
         table.sites.push_back(std::move(info));
         table.count.store(id + 1, std::memory_order_release);
         site.id.store(id, std::memory_order_release);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "clock_samples.hpp"
+#include "raw_classes.hpp"
 #include "raw_format.hpp"
 #include "raw_process.hpp"
 #include "raw_records.hpp"
@@ -37,7 +38,8 @@ ReportOptions report_options(std::uint8_t bits, std::uint32_t extent, double per
     report.chrome_hits = (bits & 8) != 0;
     report.chrome_keys = (bits & 16) != 0;
     report.folded_args = (bits & 32) != 0;
-    report.folded_bytes = (bits & 64) != 0;
+    report.folded_classes = (bits & 64) != 0;
+    report.folded_bytes = (bits & 128) != 0;
     report.important_extent = extent;
     report.important_percent = std::isfinite(percent) ? percent : 1.0;
     return report;
@@ -131,6 +133,8 @@ class StreamReader {
                 return read_process(payload, run_->inputs.run);
             case BlockType::selection:
                 return read_selection(payload, run_->inputs.selection);
+            case BlockType::classes:
+                return read_classes(payload, run_->inputs.sites);
             default:
                 if (block.type < raw::kFirstOptionalType) {
                     corrupt(block.offset, "block #" + std::to_string(block.index) +
@@ -184,9 +188,10 @@ class StreamReader {
             site.line = in.u32();
             const std::uint64_t kind_at = in.offset();
             const std::uint8_t kind = in.u8();
-            if (kind > static_cast<std::uint8_t>(SiteKind::region)) {
+            if (kind > static_cast<std::uint8_t>(SiteKind::counter)) {
                 corrupt(kind_at, "unknown site kind " + std::to_string(kind) +
-                                     " (expected 0 query, 1 activity or 2 region)");
+                                     " (expected 0 query, 1 activity, 2 region, 3 size or 4 "
+                                     "counter)");
             }
             site.kind = static_cast<SiteKind>(kind);
             site.provider = std::string{in.str()};

@@ -44,6 +44,8 @@ void RecordChecker::check(std::span<const std::uint64_t> words, std::uint64_t wo
                 corrupt(at + 8, "CPU time of " + std::to_string(words[pos + 1]) +
                                     " ns (expected at most 2^52)");
             }
+        } else if (kind == RecordKind::counter) {
+            check_tick(words[pos + 1], at + 8);
         } else if (is_timed(kind)) {
             const std::uint64_t start = words[pos + 1];
             const std::uint64_t end = words[pos + 2];
@@ -52,7 +54,7 @@ void RecordChecker::check(std::span<const std::uint64_t> words, std::uint64_t wo
             summed_ticks_ += static_cast<double>(end >= start ? end - start : start - end);
             reversed_ += end < start;
         }
-        events_ += kind != RecordKind::key && kind != RecordKind::cpu && kind != RecordKind::memory;
+        events_ += kind >= RecordKind::hit && kind <= RecordKind::load;
         pos += length;
     }
 }
@@ -72,9 +74,10 @@ std::uint32_t RecordChecker::record_length(std::uint64_t head, std::uint64_t at,
     if (kind == RecordKind::cpu) {
         return record_words(kind);  // no site: it belongs to the activity before it
     }
-    if ((kind < RecordKind::hit || kind > RecordKind::load) && kind != RecordKind::memory) {
+    if ((kind < RecordKind::hit || kind > RecordKind::load) && kind != RecordKind::memory &&
+        kind != RecordKind::size && kind != RecordKind::counter) {
         corrupt(at, "unknown record kind " + std::to_string(static_cast<int>(kind)) +
-                        " (expected 1 to 7, or 16)");
+                        " (expected 1 to 7, or 16 to 18)");
     }
     if (id == 0 || id >= sites) {
         corrupt(at, "record of undeclared site " + std::to_string(id) + " (" +

@@ -4,6 +4,8 @@
 #include <map>
 #include <tuple>
 
+#include "trace_completion.hpp"
+
 namespace qprof::detail {
 
 namespace {
@@ -22,6 +24,7 @@ class TraceMerger {
   public:
     void add(Trace&& trace, const std::string& name, std::int64_t offset_ns) {
         const std::vector<std::uint32_t> new_site = add_sites(trace);
+        const std::vector<std::uint32_t> new_counter = add_measures(trace);
         const auto key_offset = static_cast<std::uint32_t>(merged_.key_texts.size());
         for (std::string& text : trace.key_texts) {
             merged_.key_texts.push_back(std::move(text));
@@ -32,6 +35,9 @@ class TraceMerger {
             }
             for (std::uint32_t& key : thread.keys) {
                 key += key != 0 ? key_offset : 0;
+            }
+            for (CounterSeries& series : thread.counters) {
+                series.counter = new_counter[series.counter];
             }
             move_on_timeline(thread, offset_ns);
             thread.index = static_cast<std::uint32_t>(merged_.threads.size());
@@ -50,17 +56,53 @@ class TraceMerger {
         merged_.ns_per_tick = trace.ns_per_tick;
     }
 
-    Trace take() { return std::move(merged_); }
+    Trace take() {
+        number_colour_classes(classes_, merged_);
+        return std::move(merged_);
+    }
 
   private:
     // Timed nodes move by the run's offset; a hit keeps its 0 (it read no clock).
     static void move_on_timeline(ThreadTrace& thread, std::int64_t offset_ns) {
         for (Node& node : thread.nodes) {
             if (node.outcome != Outcome::hit) {
-                node.start_ns += offset_ns;
-                node.end_ns += offset_ns;
+                node.start += offset_ns;
+                node.end += offset_ns;
             }
         }
+        for (CounterSeries& series : thread.counters) {
+            for (CounterSample& sample : series.samples) {
+                sample.time_ns += offset_ns;
+            }
+        }
+    }
+
+    // Sizes and counters summed by name; returns each counter's index in the merged trace.
+    std::vector<std::uint32_t> add_measures(const Trace& trace) {
+        for (const SizeTotals& size : trace.sizes) {
+            auto [it, added] =
+                sizes_.try_emplace(size.name, static_cast<std::uint32_t>(merged_.sizes.size()));
+            if (added) {
+                merged_.sizes.push_back(SizeTotals{.name = size.name});
+            }
+            merged_.sizes[it->second].bytes += size.bytes;
+            merged_.sizes[it->second].records += size.records;
+        }
+        std::vector<std::uint32_t> new_counter;
+        for (const CounterTotals& counter : trace.counters) {
+            auto [it, added] = counters_.try_emplace(
+                counter.name, static_cast<std::uint32_t>(merged_.counters.size()));
+            if (added) {
+                merged_.counters.push_back(CounterTotals{
+                    .name = counter.name, .samples = 0, .min = counter.min, .max = counter.max});
+            }
+            CounterTotals& sum = merged_.counters[it->second];
+            sum.samples += counter.samples;
+            sum.min = std::min(sum.min, counter.min);
+            sum.max = std::max(sum.max, counter.max);
+            new_counter.push_back(it->second);
+        }
+        return new_counter;
     }
 
     void add_runs(Trace& trace, std::int64_t offset_ns) {
@@ -71,7 +113,8 @@ class TraceMerger {
         }
     }
 
-    std::uint32_t provider_index(const ProviderTotals& provider) {
+    // A provider keeps the colour class of the first run that gave it one.
+    std::uint32_t provider_index(const Trace& trace, const ProviderTotals& provider) {
         auto [it, added] =
             providers_.try_emplace({provider.provider, provider.is_activity},
                                    static_cast<std::uint32_t>(merged_.providers.size()));
@@ -79,6 +122,10 @@ class TraceMerger {
             merged_.providers.push_back(ProviderTotals{.provider = provider.provider,
                                                        .is_activity = provider.is_activity,
                                                        .is_region = provider.is_region});
+            classes_.emplace_back();
+        }
+        if (classes_[it->second].empty()) {
+            classes_[it->second] = trace.colour_class_of(provider);
         }
         return it->second;
     }
@@ -86,7 +133,8 @@ class TraceMerger {
     std::vector<std::uint32_t> add_sites(const Trace& trace) {
         std::vector<std::uint32_t> new_site;
         for (const SiteInfo& site : trace.sites) {
-            const std::uint32_t provider = provider_index(trace.providers[site.provider_index]);
+            const std::uint32_t provider =
+                provider_index(trace, trace.providers[site.provider_index]);
             auto [it, added] = sites_.try_emplace({site.provider, site.file, site.line, provider},
                                                   static_cast<std::uint32_t>(merged_.sites.size()));
             if (added) {
@@ -107,7 +155,7 @@ class TraceMerger {
 
     void add_totals(const Trace& trace) {
         for (const ProviderTotals& provider : trace.providers) {
-            ProviderTotals& sum = merged_.providers[provider_index(provider)];
+            ProviderTotals& sum = merged_.providers[provider_index(trace, provider)];
             sum.count += provider.count;
             sum.hits += provider.hits;
             sum.misses += provider.misses;
@@ -123,6 +171,9 @@ class TraceMerger {
 
     Trace merged_;
     std::map<std::pair<std::string, bool>, std::uint32_t> providers_;
+    std::vector<std::string> classes_;  // by merged provider index; empty: none yet
+    std::map<std::string, std::uint32_t> sizes_;
+    std::map<std::string, std::uint32_t> counters_;
     std::map<std::tuple<std::string, std::string, std::uint32_t, std::uint32_t>, std::uint32_t>
         sites_;
 };

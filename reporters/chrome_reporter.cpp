@@ -11,7 +11,9 @@
 //   ],"displayTimeUnit":"ns","otherData":{"clock":"tsc","wall_ns":7000}}
 //
 // - Every node but a hit is a complete event ("X"); cat says miss, blocked, load or activity,
-//   with ",unfinished" for a scope still open when the session ended. No args by default:
+//   with ",unfinished" for a scope still open when the session ended and then ",CLASS" for a
+//   provider with a colour class (PROFILE_QUERY_CLASS, -Z profile-queries-colour), so that
+//   Perfetto and DevTools can filter by it. No args by default:
 //   speedscope makes them part of the frame name. With -Z profile-queries-chrome=keys and
 //   keys recorded, args.key. An activity's argument (PROFILE_ACTIVITY_ARG) is always there,
 //   as args.arg: an activity per unit is what the argument is for. An activity's thread CPU
@@ -28,6 +30,12 @@
 // - With -Z profile-queries-chrome=hits, hits are instant events ("i", thread scope). A hit
 //   reads no clock: it is placed at the end of the sibling before it, or at the start of its
 //   parent when it comes first (at the thread's first timed node when it has no parent).
+// - Each counter value (qprof::counter) is a counter event ("C") after its thread's slices,
+//   named after the counter, with the thread's name as its one series in args, so that each
+//   thread's values are a track of their own ("live nodes main" in Perfetto):
+//   {"name":"live nodes","ph":"C","ts":2.000,"pid":1,"tid":1,"args":{"main":42}}.
+//   Sizes (qprof::record_size) have no time, so no event: otherData.sizes holds each name's
+//   total bytes.
 // - A run that left events out (-Z profile-queries-events) says so in otherData:
 //   "not_recorded":"hits; providers def_span".
 #include <algorithm>
@@ -67,6 +75,9 @@ class EventWriter {
           keys_(trace.key_texts.size()) {
         for (const ProviderTotals& provider : trace.providers) {
             providers_.push_back(json_string(provider.provider));
+            const std::string_view colour_class = trace.colour_class_of(provider);
+            class_categories_.push_back(colour_class.empty() ? std::string{}
+                                                             : "," + std::string{colour_class});
         }
     }
 
@@ -78,11 +89,13 @@ class EventWriter {
         }
         for (const ThreadTrace& thread : trace_.threads) {
             write_thread(thread);
+            write_counters(thread);
         }
         buffer_ += "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"clock\":";
         buffer_ += json_string(trace_.clock);
         buffer_ += ",\"wall_ns\":";
         append_integer(buffer_, static_cast<std::uint64_t>(trace_.wall_ns));
+        write_sizes();
         if (const std::string left_out = trace_.selection.left_out(trace_.keys_recorded);
             !left_out.empty()) {
             buffer_ += ",\"not_recorded\":";
@@ -145,7 +158,7 @@ class EventWriter {
         std::vector<std::int64_t> cursor(1, 0);
         for (std::uint32_t n = 0; n < order.size(); ++n) {
             if (order.node(n).outcome != Outcome::hit) {
-                cursor[0] = order.node(n).start_ns;
+                cursor[0] = order.node(n).start;
                 break;
             }
         }
@@ -156,14 +169,42 @@ class EventWriter {
             cursor.resize(std::max<std::size_t>(cursor.size(), depth + 2));
             if (node.outcome != Outcome::hit) {
                 ends.resize(depth + 1);
-                ends[depth] = written_end(node, depth == 0 ? node.end_ns : ends[depth - 1]);
+                ends[depth] = written_end(node, depth == 0 ? node.end : ends[depth - 1]);
                 cursor[depth] = ends[depth];
-                cursor[depth + 1] = node.start_ns;
-                write_node(thread, order.post_index(n), node.start_ns, ends[depth]);
+                cursor[depth + 1] = node.start;
+                write_node(thread, order.post_index(n), node.start, ends[depth]);
             } else if (hits_) {
                 write_node(thread, order.post_index(n), cursor[depth], 0);
             }
         }
+    }
+
+    void write_counters(const ThreadTrace& thread) {
+        const std::string series = json_string(thread.name);
+        for (const CounterSeries& counter : thread.counters) {
+            const std::string name = json_string(trace_.counters[counter.counter].name);
+            for (const CounterSample& sample : counter.samples) {
+                buffer_ += ",\n{\"name\":" + name + ",\"ph\":\"C\",\"ts\":";
+                append_microseconds(buffer_, sample.time_ns);
+                append_ids(thread);
+                buffer_ += ",\"args\":{" + series + ':' + std::to_string(sample.value) + "}}";
+                if (buffer_.size() >= kFlushBytes) {
+                    flush();
+                }
+            }
+        }
+    }
+
+    void write_sizes() {
+        if (trace_.sizes.empty()) {
+            return;
+        }
+        buffer_ += ",\"sizes\":{";
+        for (std::size_t i = 0; i < trace_.sizes.size(); ++i) {
+            buffer_ += (i > 0 ? "," : "") + json_string(trace_.sizes[i].name) + ':';
+            append_integer(buffer_, trace_.sizes[i].bytes);
+        }
+        buffer_ += '}';
     }
 
     // The end to write for a timed node: its own, within its parent's written end (never before
@@ -172,13 +213,13 @@ class EventWriter {
     // not pass the exact end -- or a neighbour starting right there would seem to overlap it,
     // and be dropped. At most a nanosecond or two earlier than measured, rarely.
     static std::int64_t written_end(const Node& node, std::int64_t parent_end) {
-        std::int64_t end = std::max(node.start_ns, std::min(node.end_ns, parent_end));
+        std::int64_t end = std::max(node.start, std::min(node.end, parent_end));
         const auto microseconds = [](std::int64_t ns) { return static_cast<double>(ns) / 1000.0; };
         // A step or two for any real time; times beyond 2^53 ns (a damaged stream) are left
         // as they are rather than stepped through one nanosecond at a time.
         for (int step = 0;
-             step < 16 && end > node.start_ns &&
-             microseconds(node.start_ns) + microseconds(end - node.start_ns) > microseconds(end);
+             step < 16 && end > node.start &&
+             microseconds(node.start) + microseconds(end - node.start) > microseconds(end);
              ++step) {
             --end;
         }
@@ -190,11 +231,13 @@ class EventWriter {
         const Node& node = thread.nodes[index];
         const bool hit = node.outcome == Outcome::hit;
         const std::string_view outcome = outcome_name(node.outcome);
+        const std::uint32_t provider = trace_.sites[node.site].provider_index;
         buffer_ += ",\n{\"name\":";
-        buffer_ += providers_[trace_.sites[node.site].provider_index];
+        buffer_ += providers_[provider];
         buffer_ += ",\"cat\":\"";
         buffer_ += outcome;
         buffer_ += node.unfinished ? ",unfinished" : "";
+        buffer_ += class_categories_[provider];
         buffer_ += hit ? "\",\"ph\":\"i\",\"s\":\"t\",\"ts\":" : "\",\"ph\":\"X\",\"ts\":";
         append_microseconds(buffer_, ts);
         if (!hit) {
@@ -243,7 +286,9 @@ class EventWriter {
     std::ostream& out_;
     std::string buffer_;
     std::vector<std::string> providers_;  // escaped names
-    std::vector<std::string> keys_;       // escaped key texts, filled when first used
+    // By provider: ",CLASS" for one with a colour class (a class needs no escaping), else "".
+    std::vector<std::string> class_categories_;
+    std::vector<std::string> keys_;  // escaped key texts, filled when first used
 };
 
 class ChromeReporter : public Reporter {

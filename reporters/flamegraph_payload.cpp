@@ -1,10 +1,12 @@
 // The flame graph's frames as the viewer reads them: one JSON array of integers per column,
 // so that tens of thousands of frames parse in a few milliseconds.
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "flamegraph_parts.hpp"
+#include "html_parts.hpp"
 #include "json_text.hpp"
 
 namespace qprof::detail::flamegraph {
@@ -24,7 +26,11 @@ struct Row {
     std::int64_t count = 0;
     std::int64_t total_ns = 0;
     std::int64_t self_ns = 0;
-    std::int64_t hits = 0;  // cache hits among the queries this frame asked
+    std::int64_t hits = 0;          // cache hits among the queries this frame asked
+    std::int64_t colour_class = 0;  // its provider's: 1 + index into "classes", 0 for none
+    // Its provider's name (into the string table) where the frame's name adds an argument,
+    // "codegen unit(math)"; else its name.
+    std::int64_t provider = 0;
     std::int64_t total_bytes = 0;
     std::int64_t self_bytes = 0;
 };
@@ -45,6 +51,16 @@ class Names {
     std::unordered_map<std::string, std::int64_t> index_;
 };
 
+// 1 + the index of a frame's class in trace.colour_classes (sorted), 0 for none.
+std::int64_t class_number(const Trace& trace, std::string_view colour_class) {
+    if (colour_class.empty()) {
+        return 0;
+    }
+    const auto found =
+        std::lower_bound(trace.colour_classes.begin(), trace.colour_classes.end(), colour_class);
+    return found - trace.colour_classes.begin() + 1;
+}
+
 std::vector<Row> rows_of(const Trace& trace, const StackTree& tree, const GraphTotals& totals,
                          Names& names) {
     const std::vector<StackFrame>& frames = tree.frames();
@@ -63,9 +79,13 @@ std::vector<Row> rows_of(const Trace& trace, const StackTree& tree, const GraphT
             continue;
         }
         row_of[f] = static_cast<std::int64_t>(rows.size());
-        rows.push_back(Row{parent, names.index(frame.name), static_cast<std::int64_t>(frame.kind),
-                           static_cast<std::int64_t>(frame.count), frame.total_ns, frame.self_ns, 0,
-                           frame.total_bytes, frame.self_bytes});
+        const std::int64_t name = names.index(frame.name);
+        rows.push_back(
+            Row{parent, name, static_cast<std::int64_t>(frame.kind),
+                static_cast<std::int64_t>(frame.count), frame.total_ns, frame.self_ns, 0,
+                class_number(trace, frame.colour_class),
+                frame.key == 0 ? name : names.index(trace.providers[frame.provider].provider),
+                frame.total_bytes, frame.self_bytes});
     }
     return rows;
 }
@@ -103,22 +123,35 @@ void write_payload(std::ostream& out, const Trace& trace, const StackTree& tree,
                    const GraphTotals& totals) {
     Names names;
     const std::vector<Row> rows = rows_of(trace, tree, totals, names);
+    const bool arguments = std::any_of(rows.begin(), rows.end(),
+                                       [](const Row& row) { return row.provider != row.name; });
     out << "{\"format\":\"qprof-flamegraph\",\"version\":1,\"wall_ns\":" << trace.wall_ns
         << ",\"total_ns\":" << totals.total_ns << ",\"clock\":" << json_string(trace.clock)
         << ",\n\"kinds\":[";
     for (std::string_view kind : kKinds) {
         out << (kind == kKinds[0] ? "" : ",") << json_string(kind);
     }
-    out << "],\n\"names\":[";
+    if (!trace.colour_classes.empty()) {  // only then: a page without classes stays as it was
+        out << "],\n\"classes\":";
+        html::write_colour_classes(out, trace);
+        out << ",\n\"names\":[";
+    } else {
+        out << "],\n\"names\":[";
+    }
     for (std::size_t i = 0; i < names.names().size(); ++i) {
         out << (i > 0 ? "," : "") << json_string(names.names()[i]);
     }
     out << "],\n\"frames\":{";
     const std::pair<std::string_view, std::int64_t Row::*> columns[] = {
-        {"parent", &Row::parent}, {"name", &Row::name},         {"kind", &Row::kind},
-        {"count", &Row::count},   {"total_ns", &Row::total_ns}, {"self_ns", &Row::self_ns},
-        {"hits", &Row::hits}};
+        {"parent", &Row::parent}, {"name", &Row::name},          {"kind", &Row::kind},
+        {"count", &Row::count},   {"total_ns", &Row::total_ns},  {"self_ns", &Row::self_ns},
+        {"hits", &Row::hits},     {"class", &Row::colour_class}, {"provider", &Row::provider}};
     for (const auto& [name, field] : columns) {
+        // Optional columns only where they say something: pages without stay as they were.
+        if ((field == &Row::colour_class && trace.colour_classes.empty()) ||
+            (field == &Row::provider && !arguments)) {
+            continue;
+        }
         out << (name == columns[0].first ? "" : ",\n");
         write_column(out, name, rows, field);
     }

@@ -41,7 +41,10 @@ constexpr std::string_view kLegend = R"(<section id="legend">
 <li><span class="swatch activity"></span> <code>activity</code> a pass, not a query</li>
 <li><span class="swatch blocked"></span> <code>blocked</code> a wait, not work: for another thread computing the same key, or a PROFILE_WAIT scope; counted apart as Waiting</li>
 <li><span class="swatch load"></span> <code>load</code> read from a persistent cache</li>
-<li><span class="swatch thread"></span> <code>thread</code> a thread; the bottom frame is all threads together</li>
+)";
+
+constexpr std::string_view kLegendEnd =
+    R"(<li><span class="swatch thread"></span> <code>thread</code> a thread; the bottom frame is all threads together</li>
 <li><span class="swatch hits"></span> <code>hits</code> cache hits take no time, so they are no frames: the blue strip on top of a frame is the share of the queries it asked that the cache answered</li>
 </ul>
 <p>Each frame is one call path: every run of that provider under the same callers, merged. Width is inclusive time; the percentages are of the full width, the threads' time added up.</p>
@@ -49,14 +52,17 @@ constexpr std::string_view kLegend = R"(<section id="legend">
 </section>
 )";
 
-void write_legend(std::ostream& out, bool memory) {
-    const std::size_t end = kLegend.rfind("</section>");
-    out << kLegend.substr(0, end);
-    if (memory) {
+// The kinds, the run's colour classes, then what width means (by bytes too with memory).
+void write_legend(std::ostream& out, const Trace& trace) {
+    out << kLegend;
+    html::write_colour_legend(out, trace, "swatch");
+    const std::size_t end = kLegendEnd.rfind("</section>");
+    out << kLegendEnd.substr(0, end);
+    if (trace.memory_recorded) {
         out << "<p>With <em>Weigh by allocated bytes</em> checked, width is the bytes allocated "
                "inside a frame instead, and the percentages are of all the bytes allocated.</p>\n";
     }
-    out << kLegend.substr(end);
+    out << kLegendEnd.substr(end);
 }
 
 void write_header(std::ostream& out, const Trace& trace, const GraphTotals& totals) {
@@ -103,7 +109,8 @@ class FlamegraphReporter : public Reporter {
     std::string_view file_suffix() const override { return "flamegraph.html"; }
 
     void write(const Trace& trace, std::ostream& out) override {
-        const StackTree tree{trace, StackOptions{.hits = true}};
+        // An activity's argument makes frames of its own, "codegen unit(math)".
+        const StackTree tree{trace, StackOptions{.hits = true, .args = true}};
         const GraphTotals totals = graph_totals(tree);
         out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -112,7 +119,7 @@ class FlamegraphReporter : public Reporter {
         out << "</style>\n</head>\n<body>\n";
         write_header(out, trace, totals);
         out << kControls << (trace.memory_recorded ? kWeightSwitch : "") << kCanvas;
-        write_legend(out, trace.memory_recorded);
+        write_legend(out, trace);
         out << "<script type=\"application/json\" id=\"qprof-flamegraph\">";
         write_payload(out, trace, tree, totals);
         out << "</script>\n<script id=\"qprof-viewer\">";

@@ -18,6 +18,11 @@
 // - So that every line matches `^[^ ]+( [0-9]+)$`, a space or a control character in a name
 //   becomes '_' and ';' becomes ':'; an empty name becomes '_', and bytes that are not UTF-8
 //   U+FFFD. Stacks that then read the same are merged.
+// - With -Z profile-queries-folded=classes, a provider with a colour class (PROFILE_QUERY_CLASS,
+//   -Z profile-queries-colour) ends its frames in `_[CLASS]`, before any suffix above:
+//   `codegen_[codegen]`, `compile_loop_[jit]_[k]`. flamegraph.pl and inferno colour the suffixes
+//   they know by their palettes (--colors=java: a class named j, i or k is drawn green, aqua or
+//   orange) and show the others as part of the name. Off by default: it renames frames.
 // - A run that left events out (-Z profile-queries-events) starts with one line that says so,
 //   `# not recorded: hits`, which the tools skip as they skip any line without a value.
 // - A line holds at most 1000 frames: the 1000th and all below it are summed into one last
@@ -33,6 +38,7 @@
 #include "builtin_reporters.hpp"
 #include "report_writer.hpp"
 #include "stack_tree.hpp"
+#include "text.hpp"
 #include "text_escape.hpp"
 
 namespace qprof::detail {
@@ -42,14 +48,17 @@ namespace {
 constexpr std::uint32_t kMaxFoldedDepth = 1000;
 constexpr std::string_view kDeeperFrame = "[frames_1000_and_deeper]";
 
-std::string frame_text(const StackFrame& frame) {
+std::string frame_text(const StackFrame& frame, bool with_class) {
     std::string text = frame.name.empty() ? "_" : valid_utf8(frame.name);
     for (char& c : text) {
-        if (c == ' ' || static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
+        if (c == ' ' || is_control_char(static_cast<unsigned char>(c))) {
             c = '_';
         } else if (c == ';') {
             c = ':';
         }
+    }
+    if (with_class && !frame.colour_class.empty()) {  // a class holds no ' ', ';' nor ']'
+        text += "_[" + std::string{frame.colour_class} + "]";
     }
     switch (frame.kind) {
         case FrameKind::hit:
@@ -74,7 +83,7 @@ std::int64_t value_of(const StackFrame& frame, bool bytes) {
 // The distinct lines as a tree: a stack is its parent stack and one more frame text.
 class FoldedStacks {
   public:
-    FoldedStacks(const StackTree& tree, bool merge_threads, bool bytes) {
+    FoldedStacks(const StackTree& tree, bool merge_threads, bool with_classes, bool bytes) {
         const std::vector<StackFrame>& frames = tree.frames();
         std::vector<std::uint32_t> stack_of(frames.size());
         std::vector<std::uint32_t> depth_of(frames.size());  // frames in its line
@@ -87,7 +96,7 @@ class FoldedStacks {
             const std::uint32_t parent = root ? 0 : stack_of[frame.parent];
             const std::uint32_t depth = root ? 1 : depth_of[frame.parent] + 1;
             if (depth < kMaxFoldedDepth) {
-                stack_of[f] = child(parent, frame_text(frame));
+                stack_of[f] = child(parent, frame_text(frame, with_classes));
             } else if (depth == kMaxFoldedDepth) {
                 stack_of[f] = child(parent, std::string{kDeeperFrame});
             } else {
@@ -238,6 +247,7 @@ class FoldedReporter : public Reporter {
         options_.hits = options.folded_hits;
         options_.keys = options.folded_keys;
         options_.args = options.folded_args;
+        classes_ = options.folded_classes;
         bytes_ = options.folded_bytes;
     }
 
@@ -250,11 +260,12 @@ class FoldedReporter : public Reporter {
             out << "# not recorded: " << text_field(left_out) << '\n';
         }
         const StackTree tree{trace, options_};
-        FoldedStacks{tree, options_.merge_threads, bytes_}.write(out);
+        FoldedStacks{tree, options_.merge_threads, classes_, bytes_}.write(out);
     }
 
   private:
     StackOptions options_;
+    bool classes_ = false;
     bool bytes_ = false;
 };
 

@@ -5,6 +5,8 @@
 #include <unordered_map>
 
 #include "html_parts.hpp"
+#include "html_payload_layout.hpp"
+#include "json_text.hpp"
 #include "text.hpp"
 
 namespace qprof::detail::html {
@@ -112,7 +114,31 @@ std::string percent_text(std::int64_t ns, std::int64_t wall) {
     return text;
 }
 
-std::string node_class(const Preorder& order, const Work& work, std::uint32_t n,
+std::string colour_css(const ProviderTotals& provider) {
+    return provider.colour_class == 0
+               ? std::string{}
+               : " colour-" + std::to_string(layout::colour_slot(provider.colour_class));
+}
+
+void write_colour_classes(std::ostream& out, const Trace& trace) {
+    out << '[';
+    for (std::uint32_t i = 0; i < trace.colour_classes.size(); ++i) {
+        out << (i > 0 ? "," : "") << "{\"name\":" << json_string(trace.colour_classes[i])
+            << ",\"colour\":" << layout::colour_slot(i + 1) << '}';
+    }
+    out << ']';
+}
+
+void write_colour_legend(std::ostream& out, const Trace& trace, std::string_view sample) {
+    for (std::uint32_t i = 0; i < trace.colour_classes.size(); ++i) {
+        out << "<li><span class=\"" << sample << " colour-" << layout::colour_slot(i + 1)
+            << "\"></span> <code>" << escape(trace.colour_classes[i])
+            << "</code> a colour class (PROFILE_QUERY_CLASS, -Z profile-queries-colour): its "
+               "providers' runs, loads and passes</li>\n";
+    }
+}
+
+std::string node_class(const Trace& trace, const Preorder& order, const Work& work, std::uint32_t n,
                        const Importance& important) {
     const Node& node = order.node(n);
     std::string classes = "node ";
@@ -121,6 +147,9 @@ std::string node_class(const Preorder& order, const Work& work, std::uint32_t n,
         " depth-" + std::to_string(order.depth(n)) + " extent-" + std::to_string(node.extent);
     if (node.outcome == Outcome::hit) {
         return classes;
+    }
+    if (node.outcome != Outcome::blocked) {
+        classes += colour_css(trace.provider_of(node));
     }
     classes += ' ';
     classes += duration_bucket(node.duration_ns());

@@ -122,6 +122,14 @@ void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preo
                    const Importance& important, const std::vector<ProviderStats>& stats,
                    const PayloadColumns& columns);
 
+// Sizes and counters (html_measures.cpp): their tables, nothing when the run recorded none;
+// in the payload, the counters' names and each thread's values, each when there are some.
+void write_measure_tables(std::ostream& out, const Trace& trace);
+// The sizes as every table lists them (qprof summarize's too): most bytes first, ties by name.
+std::vector<const SizeTotals*> sizes_by_bytes(const Trace& trace);
+void write_counter_names(std::ostream& out, const Trace& trace);
+void write_thread_counters(std::ostream& out, const ThreadTrace& thread);
+
 // The header: the run in numbers and where the time went (html_summary.cpp).
 struct ProviderStats;
 void write_run_header(std::ostream& out, const Trace& trace,
@@ -140,8 +148,18 @@ std::string bytes_text(std::int64_t bytes);  // "512 B", "1.5 KiB", "2.25 MiB", 
 std::string percent_text(std::int64_t ns, std::int64_t wall);    // "12.3 %", "<0.1 %"
 std::string rate_text(std::uint64_t part, std::uint64_t whole);  // "12.3 %", "–" of nothing
 // Shares are of work (Work::of); a wait has none: its label says "waiting".
-std::string node_class(const Preorder& order, const Work& work, std::uint32_t n,
+// A node of a provider with a colour class takes "colour-N" too, unless it is a hit or a wait,
+// which keep their outcome's colour.
+std::string node_class(const Trace& trace, const Preorder& order, const Work& work, std::uint32_t n,
                        const Importance& important);
+// " colour-N" for a provider with a colour class (html_payload_layout.hpp), else "".
+std::string colour_css(const ProviderTotals& provider);
+// [{"name":"codegen","colour":0},...]: Trace::colour_classes with their slots, as the HTML and
+// flame graph payloads give them.
+void write_colour_classes(std::ostream& out, const Trace& trace);
+// One legend item per colour class: `<li><span class="SAMPLE colour-N"></span> <code>CLASS</code>
+// ...</li>`, so that a page's legend names every class it draws.
+void write_colour_legend(std::ostream& out, const Trace& trace, std::string_view sample);
 std::string node_label(const Trace& trace, const Preorder& order, const Work& work, std::uint32_t n,
                        std::int64_t total_ns);  // "typeck · 4.56 ms · 12.3 %"
 std::string fold_text(const Trace& trace, const Preorder& order, const Work& work,

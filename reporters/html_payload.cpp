@@ -66,7 +66,7 @@ std::vector<std::int64_t> start_gaps(const Preorder& order) {
             cursor[n] = at;
             continue;
         }
-        gaps[n] = std::max<std::int64_t>(0, node.start_ns - at);
+        gaps[n] = std::max<std::int64_t>(0, node.start - at);
         cursor[n] = at + gaps[n];
         at = cursor[n] + order.duration_ns(n);
     }
@@ -218,14 +218,24 @@ void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preo
     for (std::size_t i = 0; i < trace.providers.size(); ++i) {
         out << (i > 0 ? "," : "") << "{\"name\":" << json_string(trace.providers[i].provider)
             << ",\"activity\":" << (trace.providers[i].is_activity ? "true" : "false")
-            << (trace.providers[i].is_region ? ",\"region\":true" : "") << '}';
+            << (trace.providers[i].is_region ? ",\"region\":true" : "");
+        if (trace.providers[i].colour_class != 0) {
+            out << ",\"class\":" << trace.providers[i].colour_class;
+        }
+        out << '}';
     }
-    out << "],\n\"keys\":[";
+    out << ']';
+    if (!trace.colour_classes.empty()) {  // only then: a page without classes stays as it was
+        out << ",\n\"classes\":";
+        write_colour_classes(out, trace);
+    }
+    out << ",\n\"keys\":[";
     for (std::size_t i = 0; i < trace.key_texts.size(); ++i) {
         out << (i > 0 ? "," : "") << json_string(trace.key_texts[i]);
     }
     out << "],\n\"stats\":";
     write_stats(out, stats);
+    write_counter_names(out, trace);
     const bool merged = trace.runs.size() > 1;
     if (merged) {
         write_processes(out, trace);
@@ -244,6 +254,7 @@ void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preo
         }
         out << '}';
         write_activity_cpu(out, orders[i]);
+        write_thread_counters(out, orders[i].thread());
         out << '}';
     }
     out << "]}";

@@ -68,6 +68,15 @@ inline constexpr std::array<Column, 8> kColumns = {{
 }};
 inline constexpr std::string_view kCompression = "deflate";
 
+// Colour classes take the palette's --class-0 ... --class-5 (reporters/viewer_common/theme.css)
+// by their place in Trace::colour_classes, round again after the sixth: a provider's
+// colour_class (1 + that place) shows as the CSS class "colour-N" of its slot N. The flame graph
+// uses the same slots.
+inline constexpr std::uint32_t kColourSlots = 6;
+constexpr std::uint32_t colour_slot(std::uint32_t colour_class) {
+    return (colour_class - 1) % kColourSlots;
+}
+
 // What the page shows for hits and hit rates when the run did not record hits
 // (-Z profile-queries-events=-hits, payload "hits_recorded": false): never "0.0 %".
 inline constexpr std::string_view kHitsNotRecorded = "hits not recorded";

@@ -158,8 +158,12 @@ void write_provider_table(std::ostream& out, const Trace& trace,
         const auto hits = static_cast<std::int64_t>(s.hits);
         out << "<tr data-provider=\"" << i << "\"" << (p.is_activity ? " class=\"activity\"" : "")
             << "><td><a href=\"#\">" << escape(p.provider) << "</a>"
-            << (p.is_activity ? " <small>pass</small>" : "")
-            << (s.waits > 0 ? " <small class=\"waits\">" + with_thousands(s.waits) + " waits, " +
+            << (p.is_activity ? " <small>pass</small>" : "");
+        if (p.colour_class != 0) {
+            out << " <small class=\"colour-class" << colour_css(p) << "\">"
+                << escape(trace.colour_class_of(p)) << "</small>";
+        }
+        out << (s.waits > 0 ? " <small class=\"waits\">" + with_thousands(s.waits) + " waits, " +
                                   duration_text(s.wait_ns) + "</small>"
                             : "")
             << "</td>";
@@ -303,8 +307,10 @@ std::string number_text(double value) {
     return trimmed;
 }
 
-void write_legend(std::ostream& out, const ReportOptions& options) {
-    out << kLegend << "<li><span class=\"sample node miss share-3 important\"></span> "
+void write_legend(std::ostream& out, const Trace& trace, const ReportOptions& options) {
+    out << kLegend;
+    write_colour_legend(out, trace, "sample node miss share-2");
+    out << "<li><span class=\"sample node miss share-3 important\"></span> "
         << "<code>important</code> " << number_text(options.important_percent)
         << " % or more of the busy time, or " << options.important_extent
         << " or more immediate children and 0.1 % (or that share, if lower) "
@@ -345,8 +351,9 @@ class HtmlReporter : public Reporter {
         write_controls(out, orders, works);
         write_trees(out, trace, orders, important);
         write_provider_table(out, trace, stats);
+        write_measure_tables(out, trace);
         write_shapes(out, trace, orders, works, total_ns);
-        write_legend(out, options_);
+        write_legend(out, trace, options_);
         out << "<script type=\"application/octet-stream\" id=\"qprof-columns\">";
         const PayloadColumns columns = write_payload_columns(out, trace, orders, important);
         out << "</script>\n<script type=\"application/json\" id=\"qprof-trace\">";

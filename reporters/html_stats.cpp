@@ -92,16 +92,62 @@ void write_edges(std::ostream& out, std::string_view name, const std::vector<Cal
     out << ']';
 }
 
-// Adds, for each provider, the time of the waits inside its timed nodes of this thread (a
-// wait counted once per enclosing node of that provider).
-void add_waits_inside(const Trace& trace, const Preorder& order,
-                      std::vector<std::int64_t>& waits_by_provider) {
+// A provider's times as the page's own nodes add them up, in nanoseconds: the viewer sums the
+// same nodes for a time range (range.js), so that the whole run gives these numbers exactly.
+// The trace's ProviderTotals are summed in clock ticks and converted once, which differs from
+// the sum of the nodes' converted durations by rounding.
+struct Times {
+    std::int64_t total = 0;  // its outermost nodes: a provider inside itself counts once
+    std::int64_t work = 0;   // the same nodes less the waits inside them
+    std::int64_t self = 0;   // of its nodes that are not waits: a wait's self is waiting
+    std::int64_t wait = 0;   // its waits
+};
+
+// Adds one thread's nodes to `times`, in one pre-order walk. `open` counts, per provider, its
+// nodes among the ancestors of the node walked, so that an outermost node is one whose count
+// is 0; the stack holds those ancestors with their children's summed durations, for self.
+void add_times(const Trace& trace, const Preorder& order, std::vector<Times>& times) {
+    struct Open {
+        std::uint32_t n;
+        std::int64_t children_ns;
+    };
     const Work work{order};
-    for (std::uint32_t n = 0; n < order.size(); ++n) {
-        const Node& node = order.node(n);
-        if (node.outcome != Outcome::hit) {
-            waits_by_provider[trace.sites[node.site].provider_index] += work.waits_inside(n);
+    std::vector<std::uint32_t> open(trace.providers.size());
+    std::vector<Open> stack;
+    const auto provider = [&](std::uint32_t n) {
+        return trace.sites[order.node(n).site].provider_index;
+    };
+    const auto close = [&](const Open& done) {
+        --open[provider(done.n)];
+        if (!work.is_wait(done.n)) {
+            times[provider(done.n)].self += order.duration_ns(done.n) - done.children_ns;
         }
+    };
+    for (std::uint32_t n = 0; n < order.size(); ++n) {
+        while (!stack.empty() && order.end(stack.back().n) <= n) {
+            close(stack.back());
+            stack.pop_back();
+        }
+        const std::int64_t ns = order.duration_ns(n);
+        if (!stack.empty()) {
+            stack.back().children_ns += ns;
+        }
+        if (order.node(n).outcome == Outcome::hit) {
+            continue;
+        }
+        Times& sums = times[provider(n)];
+        if (work.is_wait(n)) {
+            sums.wait += ns;
+        }
+        if (open[provider(n)] == 0) {
+            sums.total += ns;
+            sums.work += work.of(n);
+        }
+        ++open[provider(n)];
+        stack.push_back(Open{n, 0});
+    }
+    for (; !stack.empty(); stack.pop_back()) {
+        close(stack.back());
     }
 }
 
@@ -134,10 +180,10 @@ std::vector<ProviderStats> provider_stats(const Trace& trace, const std::vector<
     std::vector<std::vector<std::int64_t>> durations(trace.providers.size());
     std::unordered_map<std::uint64_t, KeyAsks> asks;    // by provider << 32 | key
     std::unordered_map<std::uint64_t, CallEdge> edges;  // by caller << 32 | callee
-    std::vector<std::int64_t> waits_inside(trace.providers.size());
+    std::vector<Times> times(trace.providers.size());
     for (std::uint32_t t = 0; t < orders.size(); ++t) {
         const Preorder& order = orders[t];
-        add_waits_inside(trace, order, waits_inside);
+        add_times(trace, order, times);
         const bool keyed = !order.thread().keys.empty();
         for (std::uint32_t n = 0; n < order.size(); ++n) {
             const Node& node = order.node(n);
@@ -170,10 +216,10 @@ std::vector<ProviderStats> provider_stats(const Trace& trace, const std::vector<
     }
     for (std::uint32_t p = 0; p < stats.size(); ++p) {
         stats[p].provider = p;
-        stats[p].total_ns = trace.providers[p].total_ns;
-        stats[p].self_ns = work_self_ns(trace.providers[p]);
-        stats[p].wait_ns = trace.providers[p].blocked_ns;
-        stats[p].work_ns = std::max<std::int64_t>(0, stats[p].total_ns - waits_inside[p]);
+        stats[p].total_ns = times[p].total;
+        stats[p].self_ns = std::max<std::int64_t>(0, times[p].self);
+        stats[p].wait_ns = times[p].wait;
+        stats[p].work_ns = std::max<std::int64_t>(0, times[p].work);
         const ProviderTotals& totals = trace.providers[p];
         stats[p].cpu_ns = totals.is_activity && !totals.is_region ? totals.cpu_ns : -1;
         stats[p].memory = trace.memory_recorded;

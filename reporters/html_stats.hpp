@@ -41,15 +41,18 @@ struct CallEdge {
 };
 
 // A run is a node whose provider ran (miss, load, activity); a wait (blocked) is not a run.
+// Times are sums of the nodes' durations in ns, as the page carries them, so that the viewer's
+// statistics of the whole run equal these to the nanosecond (not the trace's ProviderTotals,
+// summed in clock ticks: they may differ by rounding).
 struct ProviderStats {
     std::uint32_t provider = 0;
     std::uint64_t runs = 0;
     std::uint64_t hits = 0;
     std::uint64_t waits = 0;
     std::int64_t total_ns = 0;  // inclusive, a provider inside itself counted once
-    std::int64_t self_ns = 0;   // work only: waits excluded
+    std::int64_t self_ns = 0;   // of its nodes that are not waits: work only
     std::int64_t wait_ns = 0;
-    std::int64_t work_ns = 0;    // total less the waits inside its runs: what a pass did
+    std::int64_t work_ns = 0;    // total less the waits inside it, each once: what a pass did
     std::int64_t mean_ns = 0;    // of the runs
     std::int64_t median_ns = 0;  // the middle run; the lower middle one of an even count
     std::int64_t max_ns = 0;

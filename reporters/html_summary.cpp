@@ -131,12 +131,12 @@ void write_run_header(std::ostream& out, const Trace& trace,
     write_hot_list(out, "hot-passes", "Passes", trace, total_ns, false, [&](std::uint32_t i) {
         return providers[i].is_activity ? stats[i].work_ns : std::int64_t{0};
     });
-    write_hot_list(
-        out, "hot-providers", "Most self time", trace, total_ns, false, [&](std::uint32_t i) {
-            return providers[i].is_activity ? std::int64_t{0} : work_self_ns(providers[i]);
-        });
+    write_hot_list(out, "hot-providers", "Most self time", trace, total_ns, false,
+                   [&](std::uint32_t i) {
+                       return providers[i].is_activity ? std::int64_t{0} : stats[i].self_ns;
+                   });
     write_hot_list(out, "hot-waits", "Waiting (not work)", trace, total_ns, true,
-                   [&](std::uint32_t i) { return providers[i].blocked_ns; });
+                   [&](std::uint32_t i) { return stats[i].wait_ns; });
     out << "</section>\n</header>\n";
 }
 

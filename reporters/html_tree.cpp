@@ -383,7 +383,7 @@ class InitialTree {
     // closing tag, or after a row), or writes the node whole and returns nullopt.
     std::optional<std::vector<Piece>> write_node(std::uint32_t n) {
         const Node& node = order_.node(n);
-        const std::string classes = node_class(order_, work_, n, important_);
+        const std::string classes = node_class(trace_, order_, work_, n, important_);
         if (node.outcome == Outcome::hit) {
             out_ << "<i class=\"" << classes << "\" data-n=\"" << n << "\"></i>";
             return std::nullopt;

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "text.hpp"
 #include "text_escape.hpp"
 
 namespace qprof::detail {
@@ -20,7 +21,7 @@ std::string json_string(std::string_view text) {
         } else if (c == '"' || c == '\\') {
             quoted += '\\';
             quoted += c;
-        } else if (byte < 0x20 || byte == 0x7F || c == '<') {  // '<': no text closes a <script>
+        } else if (is_control_char(byte) || c == '<') {  // '<': no text closes a <script>
             char code[8];
             std::snprintf(code, sizeof code, "\\u%04x", byte);
             quoted += code;

@@ -10,6 +10,9 @@
 //   `hits` (cache hits) and `self_time` in nanoseconds, the default. pprof adds a path's
 //   values up its stack, so a provider's flat time is its self time and its cumulative time
 //   its inclusive time, a provider re-entered inside itself counted once.
+// - An activity's argument (PROFILE_ACTIVITY_ARG) splits its paths, and each sample below it
+//   carries a label named after the activity whose value is the argument: `codegen
+//   unit=toyc.cgu.0`, for `go tool pprof -tags` and `-tagfocus`. Its function stays one.
 // - Stacks deeper than kMaxFrames keep their innermost frames under one frame named
 //   "(outer frames cut)": pprof lists every frame of every sample, so a very deep recursion
 //   would otherwise make a file quadratic in its depth.
@@ -67,7 +70,8 @@ class ProfileBuilder {
     }
 
     std::string build() {
-        const StackTree tree{trace_, StackOptions{.merge_threads = false, .hits = true}};
+        const StackTree tree{trace_,
+                             StackOptions{.merge_threads = false, .hits = true, .args = true}};
         const std::vector<StackFrame>& frames = tree.frames();
         sample_types();
         std::vector<std::uint32_t> thread_of(frames.size());
@@ -79,7 +83,7 @@ class ProfileBuilder {
                 continue;
             }
             thread_of[i] = thread_of[frame.parent];
-            location_of[i] = location(frame.name);
+            location_of[i] = location(trace_.providers[frame.provider].provider);
             sample(frames, i, thread_of[i], location_of);
         }
         profile_.varint(field::kDurationNanos, static_cast<std::uint64_t>(trace_.wall_ns));
@@ -132,11 +136,21 @@ class ProfileBuilder {
         ProtoWriter sample;
         sample.packed(1, stack);
         sample.packed(2, values);
-        ProtoWriter label;
-        label.varint(1, strings_("thread"));
-        label.varint(2, strings_(frames[thread].name));
-        sample.message(3, label);
+        add_label(sample, "thread", frames[thread].name);
+        for (std::uint32_t f = leaf; f != thread; f = frames[f].parent) {
+            if (frames[f].kind == FrameKind::activity && frames[f].key != 0) {
+                add_label(sample, trace_.providers[frames[f].provider].provider,
+                          trace_.key_texts[frames[f].key - 1]);
+            }
+        }
         profile_.message(field::kSample, sample);
+    }
+
+    void add_label(ProtoWriter& sample, const std::string& key, const std::string& value) {
+        ProtoWriter label;
+        label.varint(1, strings_(key));
+        label.varint(2, strings_(value));
+        sample.message(3, label);
     }
 
     // The location of a provider or activity, made with its function on first use.

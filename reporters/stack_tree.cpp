@@ -130,6 +130,9 @@ class Builder {
             frame.parent = parent;
             frame.kind = id.kind;
             frame.name = trace_.providers[provider].provider;
+            frame.colour_class = trace_.colour_class_of(trace_.providers[provider]);
+            frame.provider = provider;
+            frame.key = key;
             if (key != 0) {
                 frame.name += "(" + trace_.key_texts[key - 1] + ")";
             }

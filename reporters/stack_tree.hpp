@@ -9,6 +9,7 @@
 #include <limits>
 #include <qprof/trace.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace qprof::detail {
@@ -27,7 +28,10 @@ struct StackFrame {
     static constexpr std::uint32_t kNoParent = std::numeric_limits<std::uint32_t>::max();
     std::uint32_t parent = kNoParent;
     FrameKind kind = FrameKind::thread;
-    std::string name;           // thread name, or provider / activity name with "(key)" if asked
+    std::string name;  // thread name, or provider / activity name with "(key)" if asked
+    std::string_view colour_class;  // its provider's (into Trace::colour_classes); "" for none
+    std::uint32_t provider = 0;     // into Trace::providers; 0 for a thread or program frame
+    std::uint32_t key = 0;      // the key or argument in its name: 1 + index into Trace::key_texts
     std::uint64_t count = 0;    // nodes merged into this frame (threads and programs: 1 each)
     std::int64_t total_ns = 0;  // their inclusive time; for a thread or program, its roots'
     std::int64_t self_ns = 0;   // total minus the total of the child frames

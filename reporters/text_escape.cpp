@@ -1,6 +1,6 @@
 #include "text_escape.hpp"
 
-#include <cstdio>
+#include "text.hpp"
 
 namespace qprof::detail {
 
@@ -63,10 +63,8 @@ std::string text_field(std::string_view text, char separator) {
             field += c;
         } else if (c == '\t' || c == '\n' || c == '\r') {
             field += c == '\t' ? "\\t" : c == '\n' ? "\\n" : "\\r";
-        } else if (byte < 0x20 || byte == 0x7F) {
-            char code[8];
-            std::snprintf(code, sizeof code, "\\x%02X", byte);
-            field += code;
+        } else if (is_control_char(byte)) {
+            append_hex_escape(field, byte, HexDigits::upper);
         } else {
             field += c;
         }

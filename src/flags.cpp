@@ -9,6 +9,7 @@
 #include <string_view>
 #include <utility>
 
+#include "colour_classes.hpp"
 #include "report_files.hpp"
 #include "text.hpp"
 
@@ -30,21 +31,7 @@ struct FlagSpec {
     void (*apply)(SessionOptions& options, const FlagUse& use);
 };
 
-// Text from the user as a message shows it: control bytes (an escape sequence, say) as \xNN,
-// never sent raw to the terminal.
-std::string shown(std::string_view text) {
-    std::string out;
-    for (const char c : text) {
-        const auto byte = static_cast<unsigned char>(c);
-        if (byte < 0x20 || byte == 0x7f) {
-            constexpr char kHex[] = "0123456789abcdef";
-            out += {'\\', 'x', kHex[byte >> 4], kHex[byte & 15]};
-        } else {
-            out += c;
-        }
-    }
-    return out;
-}
+using detail::shown;
 
 std::string quoted_flag(const FlagUse& use) {
     std::string text = "'-Z " + shown(use.name);
@@ -208,13 +195,14 @@ std::vector<bool> parse_choices(const FlagUse& use, std::string_view syntax,
 
 void apply_folded(SessionOptions& options, const FlagUse& use) {
     const std::vector<bool> given =
-        parse_choices(use, "=merge-threads,hits,keys,args,bytes",
-                      {"merge-threads", "hits", "keys", "args", "bytes"});
+        parse_choices(use, "=merge-threads,hits,keys,args,classes,bytes",
+                      {"merge-threads", "hits", "keys", "args", "classes", "bytes"});
     options.report.folded_merge_threads = given[0];
     options.report.folded_hits = given[1];
     options.report.folded_keys = given[2];
     options.report.folded_args = given[3];
-    options.report.folded_bytes = given[4];
+    options.report.folded_classes = given[4];
+    options.report.folded_bytes = given[5];
 }
 
 void apply_chrome(SessionOptions& options, const FlagUse& use) {
@@ -228,10 +216,10 @@ struct EventKind {
     std::string_view name;
     bool EventSelection::*recorded;
 };
-constexpr EventKind kEventKinds[] = {{"hits", &EventSelection::hits},
-                                     {"activities", &EventSelection::activities},
-                                     {"waits", &EventSelection::waits},
-                                     {"loads", &EventSelection::loads}};
+constexpr EventKind kEventKinds[] = {
+    {"hits", &EventSelection::hits},   {"activities", &EventSelection::activities},
+    {"waits", &EventSelection::waits}, {"loads", &EventSelection::loads},
+    {"sizes", &EventSelection::sizes}, {"counters", &EventSelection::counters}};
 
 const EventKind* event_kind(std::string_view name) {
     for (const EventKind& kind : kEventKinds) {
@@ -245,10 +233,10 @@ const EventKind* event_kind(std::string_view name) {
 [[noreturn]] void bad_event_item(const FlagUse& use, std::string_view item, std::string_view why) {
     throw FlagError("qprof: " + std::string(why) + " '" + shown(item) + "' in " + quoted_flag(use) +
                     std::string(use.origin) +
-                    ". Accepted: hits, keys, activities, waits, loads, each with '-' to leave it "
-                    "out; -PROVIDER to leave out a provider or activity; keys=PROVIDER,... for "
-                    "the keys of those providers only; default; all. Example: "
-                    "'-Z profile-queries-events=-hits,-def_span'.");
+                    ". Accepted: hits, keys, activities, waits, loads, sizes, counters, each with "
+                    "'-' to leave it out; -PROVIDER to leave out a provider or activity; "
+                    "keys=PROVIDER,... for the keys of those providers only; default; all. "
+                    "Example: '-Z profile-queries-events=-hits,-def_span'.");
 }
 
 // Items apply in order, from the default (every kind of every provider), or from no optional
@@ -294,6 +282,32 @@ void apply_events(SessionOptions& options, const FlagUse& use) {
     options.events = std::move(events);
 }
 
+[[noreturn]] void bad_colour_item(const FlagUse& use, std::string_view item, std::string_view why) {
+    throw FlagError("qprof: bad item '" + shown(item) + "' in " + quoted_flag(use) +
+                    std::string(use.origin) + ": " + std::string(why) +
+                    ". Expected REGEX:CLASS, a regular expression (ECMAScript) found in the names "
+                    "of the providers to colour and a class of letters, digits, '_', '-' or '.', "
+                    "several separated by commas (a comma inside a regex is written \\x2c). "
+                    "Example: '-Z profile-queries-colour=^codegen:codegen,_jit$:jit'.");
+}
+
+// REGEX:CLASS items, added after those of earlier uses of the flag: the last match wins.
+void apply_colour(SessionOptions& options, const FlagUse& use) {
+    for (const std::string& item : detail::split(require_value(use, "=REGEX:CLASS,..."), ',')) {
+        const std::size_t colon = item.rfind(':');
+        if (colon == std::string::npos) {
+            bad_colour_item(use, item, "the class is missing");
+        }
+        ColourRule rule{item.substr(0, colon), item.substr(colon + 1)};
+        try {
+            (void)detail::ColourRules{std::vector<ColourRule>{rule}};
+        } catch (const std::invalid_argument& error) {
+            bad_colour_item(use, item, error.what());
+        }
+        options.colours.push_back(std::move(rule));
+    }
+}
+
 constexpr FlagSpec kFlags[] = {
     {"help", "", "print this list and exit", apply_help},
     {"profile-queries", "[=REPORTER,...]",
@@ -320,17 +334,22 @@ constexpr FlagSpec kFlags[] = {
      "a node with EXTENT or more children or PERCENT % or more of the time is important: "
      "opened and labelled in the HTML tree (default: 6,1)",
      apply_important},
-    {"profile-queries-folded", "=merge-threads,hits,keys,args",
+    {"profile-queries-folded", "=merge-threads,hits,keys,args,classes",
      "profile_queries.folded: one root for all threads; hits as leaf frames; keys in frames; "
-     "activities' arguments in frames",
+     "activities' arguments in frames; colour classes as frame suffixes, _[CLASS]",
      apply_folded},
     {"profile-queries-chrome", "=hits,keys",
      "profile_queries.trace.json: hits as instant events; keys in the events' args", apply_chrome},
     {"profile-queries-events", "=LIST",
-     "which events are recorded: -hits, -activities, -waits, -loads leave a kind out, "
+     "which events are recorded: -hits, -activities, -waits, -loads, -sizes, -counters leave a "
+     "kind out, "
      "-PROVIDER one provider, keys=PROVIDER,... keeps keys of those only (default: all, keys "
      "with -Z profile-queries-and-keys)",
      apply_events},
+    {"profile-queries-colour", "=REGEX:CLASS,...",
+     "colour the providers and activities whose name matches REGEX by CLASS in the reports "
+     "(over the class a site gives with PROFILE_QUERY_CLASS; repeatable, the last match wins)",
+     apply_colour},
     {"profile-clock", "=tsc|steady",
      "clock for timing (default: tsc where the CPU has an invariant one, else steady)",
      apply_clock},

@@ -93,6 +93,9 @@ std::string_view block_name(std::uint16_t type) {
     if (type == static_cast<std::uint16_t>(BlockType::selection)) {
         return "SELECTION";
     }
+    if (type == static_cast<std::uint16_t>(BlockType::classes)) {
+        return "CLASSES";
+    }
     return type < std::size(kNames) ? kNames[type] : kNames[0];
 }
 

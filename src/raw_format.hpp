@@ -26,7 +26,7 @@ namespace qprof::detail::raw {
 inline constexpr std::array<unsigned char, 8> kMagic{0x89, 'q', 'p', 'r', 'o', 'f', '\r', '\n'};
 inline constexpr std::uint32_t kByteOrderMark = 0x0A0B0C0D;
 inline constexpr std::uint16_t kMajor = 1;
-inline constexpr std::uint16_t kMinor = 2;
+inline constexpr std::uint16_t kMinor = 3;
 inline constexpr std::size_t kFileHeaderBytes = 32;
 inline constexpr std::size_t kBlockHeaderBytes = 16;
 inline constexpr std::uint32_t kMaxPayloadBytes = 16u << 20;
@@ -56,6 +56,7 @@ enum class BlockType : std::uint16_t {
     end = 9,            // last block of each run
     process = 0x100,    // optional, from 1.1: the process that ran (src/raw_process.hpp)
     selection = 0x101,  // optional, from 1.2: events left out (src/raw_selection.hpp)
+    classes = 0x104,    // optional, from 1.3: the sites' colour classes (src/raw_classes.hpp)
 };
 // Types from this one on are optional: a reader skips those it does not know.
 inline constexpr std::uint16_t kFirstOptionalType = 0x100;

@@ -7,8 +7,9 @@ namespace qprof::detail {
 namespace {
 
 // The kinds, by their bit in `left_out`.
-constexpr bool EventSelection::*kKindBits[] = {&EventSelection::hits, &EventSelection::activities,
-                                               &EventSelection::waits, &EventSelection::loads};
+constexpr bool EventSelection::*kKindBits[] = {&EventSelection::hits,  &EventSelection::activities,
+                                               &EventSelection::waits, &EventSelection::loads,
+                                               &EventSelection::sizes, &EventSelection::counters};
 
 void write_names(raw::BlockEncoder& out, const std::vector<std::string>& names) {
     for (const std::string& name : names) {

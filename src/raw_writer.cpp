@@ -10,6 +10,7 @@
 #include <qprof/detail/site.hpp>
 #include <stdexcept>
 
+#include "raw_classes.hpp"
 #include "raw_process.hpp"
 #include "raw_selection.hpp"
 
@@ -34,7 +35,7 @@ std::uint8_t report_bits(const ReportOptions& report) {
     return static_cast<std::uint8_t>(report.folded_merge_threads | report.folded_hits << 1 |
                                      report.folded_keys << 2 | report.chrome_hits << 3 |
                                      report.chrome_keys << 4 | report.folded_args << 5 |
-                                     report.folded_bytes << 6);
+                                     report.folded_classes << 6 | report.folded_bytes << 7);
 }
 
 }  // namespace
@@ -55,7 +56,7 @@ RawWriter::RawWriter(const std::string& path, const RawSession& session)
     : RawWriter(create_stream_file(path), path, session) {}
 
 RawWriter::RawWriter(int fd, std::string path, const RawSession& session)
-    : path_(std::move(path)), fd_(fd) {
+    : path_(std::move(path)), fd_(fd), colours_(session.colours) {
     buffer_.reserve(kFlushBytes + (64u << 10));
     buffer_ = raw::file_header(session.keys ? raw::kFlagKeys : 0);
     raw::BlockEncoder out = block(raw::BlockType::session);
@@ -115,7 +116,11 @@ void RawWriter::sync_sites() {
     if (count <= sites_written_) {
         return;
     }
-    const std::vector<RegisteredSite> sites = registered_sites_from(sites_written_);
+    std::vector<RegisteredSite> sites = registered_sites_from(sites_written_);
+    if (colours_ != nullptr) {
+        colours_->apply(sites);
+    }
+    const std::uint32_t first_id = sites_written_;
     for (std::size_t first = 0; first < sites.size();) {
         raw::BlockEncoder out = block(raw::BlockType::sites);
         out.u32(sites_written_);
@@ -132,6 +137,13 @@ void RawWriter::sync_sites() {
         out.set_u32(count_at, in_block);
         out.finish();
         sites_written_ += in_block;
+    }
+    // Split like SITES: a program may register a site per object (a qprof::Query each).
+    const std::size_t end = has_colour_classes(sites) ? sites.size() : 0;
+    for (std::size_t next = 0; next < end;) {
+        raw::BlockEncoder out = block(raw::BlockType::classes);
+        next = write_classes(out, first_id, sites, next, kListBlockBytes);
+        out.finish();
     }
 }
 

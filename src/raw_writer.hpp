@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "colour_classes.hpp"
 #include "key_texts.hpp"
 #include "raw_format.hpp"
 
@@ -33,6 +34,9 @@ struct RawSession {
     ReportOptions report;
     // The process (its pid, program and start time go into SESSION, the rest into PROCESS).
     RunInfo process;
+    // Gives each site its colour class, written as a CLASSES block after the site's SITES
+    // block; null: the sites' own classes. Must outlive the writer.
+    const ColourRules* colours = nullptr;
 };
 
 // What the END block says.
@@ -96,6 +100,7 @@ class RawWriter {
     std::uint32_t samples_ = 0;
     std::uint32_t sites_written_ = 1;      // id 0 is never written
     std::uint32_t key_types_written_ = 1;  // likewise
+    const ColourRules* colours_ = nullptr;
     std::vector<std::string> thread_names_;
     std::vector<bool> thread_known_;
 };

@@ -4,6 +4,8 @@
 //   node(head, start, end)     a node (hits: start and end 0)
 //   memory(amount)             the memory of the node just given (-Z profile-queries-memory)
 //   cpu(ns)                    the thread CPU time of the node before it (an activity)
+//   size(site, bytes)          a size (qprof::record_size); not a node
+//   counter(site, tick, value) a counter's value (qprof::counter); not a node
 #pragma once
 
 #include <cstdint>
@@ -42,6 +44,18 @@ const std::uint64_t* parse_records(const std::uint64_t* begin, const std::uint64
                 return pos;
             }
             sink.cpu(pos[1]);
+            pos += record_words(kind);
+            continue;
+        }
+        if (kind == RecordKind::size || kind == RecordKind::counter) {
+            if (end - pos < record_words(kind)) {
+                return pos;
+            }
+            if (kind == RecordKind::size) {
+                sink.size(head_site(*pos), pos[1]);
+            } else {
+                sink.counter(head_site(*pos), pos[1], static_cast<std::int64_t>(pos[2]));
+            }
             pos += record_words(kind);
             continue;
         }

@@ -95,7 +95,7 @@ void check_output_dir(const std::string& dir, std::string_view fix) {
 std::vector<std::string> write_reports(const Trace& trace, const SessionOptions& options,
                                        ReportFiles& files, const std::string& raw_path,
                                        std::string_view done) {
-    if (trace.events == 0) {
+    if (trace.events == 0 && trace.sizes.empty() && trace.counters.empty()) {
         std::cerr << "qprof: no query was recorded. Are the PROFILE_* macros compiled in "
                      "(not built with -Dprofiling=disabled or QPROF_ENABLED 0) and reached "
                      "while the session lives?\n";

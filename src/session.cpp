@@ -21,6 +21,7 @@
 
 #include "abnormal_end.hpp"
 #include "collector.hpp"
+#include "colour_classes.hpp"
 #include "raw_writer.hpp"
 #include "recording_control.hpp"
 #include "report_files.hpp"
@@ -44,6 +45,7 @@ struct Session::State {
     detail::Calibration calibration;
     std::uint64_t start_steady_ns = 0;
     RunInfo run;                               // the process, for the trace and the raw stream
+    detail::ColourRules colours;               // -Z profile-queries-colour, compiled once
     std::optional<detail::ReportFiles> files;  // set when recording
     std::unique_ptr<detail::RawWriter> raw;    // outlives the collector, which writes to it
     std::unique_ptr<detail::Collector> collector;
@@ -126,6 +128,7 @@ detail::CollectMode collect_mode(const SessionOptions& options, bool build_trace
 
 std::unique_ptr<detail::RawWriter> open_raw(const SessionOptions& options, detail::ClockKind clock,
                                             const detail::RecordingStart& start, const RunInfo& run,
+                                            const detail::ColourRules& colours,
                                             detail::ReportFiles& files) {
     std::string path;
     const int fd = files.create(make_reporter(detail::kRawReporter)->file_suffix(), path);
@@ -141,6 +144,7 @@ std::unique_ptr<detail::RawWriter> open_raw(const SessionOptions& options, detai
         .selection = options.events,
         .report = options.report,
         .process = run,
+        .colours = &colours,
     };
     try {
         return std::make_unique<detail::RawWriter>(fd, path, session);
@@ -153,7 +157,7 @@ std::unique_ptr<detail::RawWriter> open_raw(const SessionOptions& options, detai
 // The stem of the report files; the program name as a file name (no '/', no control bytes).
 std::string expand_name(const std::string& pattern, std::string program) {
     for (char& c : program) {
-        if (c == '/' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+        if (c == '/' || detail::is_control_char(static_cast<unsigned char>(c))) {
             c = '_';
         }
     }
@@ -231,6 +235,12 @@ Session::Session(SessionOptions options, bool build_trace) : state_(std::make_un
         std::cerr << "qprof: warning: qprof was built with -Dprofiling=disabled, so its macros "
                      "record nothing; rebuild with -Dprofiling=enabled to profile\n";
     }
+    try {  // options given in code rather than by flags are checked here
+        state_->colours = detail::ColourRules{opts.colours};
+    } catch (const std::invalid_argument& error) {
+        throw FlagError(std::string{"qprof: bad colour rule in SessionOptions::colours: "} +
+                        error.what() + ".");
+    }
     state_->clock = choose_clock(opts.clock);
     const detail::RecordingStart start = begin_sole_recording(state_->clock, opts);
     state_->generation = start.generation;
@@ -239,7 +249,8 @@ Session::Session(SessionOptions options, bool build_trace) : state_(std::make_un
     state_->run = detail::this_process_run(opts.command_line);
     if (wants_raw(opts)) {
         try {
-            state_->raw = open_raw(opts, state_->clock, start, state_->run, *state_->files);
+            state_->raw =
+                open_raw(opts, state_->clock, start, state_->run, state_->colours, *state_->files);
         } catch (...) {
             detail::end_recording();
             throw;
@@ -287,6 +298,7 @@ void Session::finish() {
         s.collector.reset();
         inputs.thread_names = names;
         inputs.sites = detail::registered_sites();
+        s.colours.apply(inputs.sites);
         inputs.calibration = s.calibration;
         inputs.clock = detail::clock_name(s.clock);
         detail::finish_run(s.run);

@@ -5,6 +5,24 @@
 
 namespace qprof::detail {
 
+void append_hex_escape(std::string& out, unsigned char byte, HexDigits digits) {
+    const char* hex = digits == HexDigits::upper ? "0123456789ABCDEF" : "0123456789abcdef";
+    out += {'\\', 'x', hex[byte >> 4], hex[byte & 15]};
+}
+
+std::string shown(std::string_view text) {
+    std::string out;
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (is_control_char(byte)) {
+            append_hex_escape(out, byte, HexDigits::lower);
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
 std::vector<std::string> split(std::string_view text, char separator) {
     std::vector<std::string> parts;
     std::size_t begin = 0;
@@ -45,6 +63,11 @@ std::string with_thousands(std::uint64_t value) {
         grouped += digits[i];
     }
     return grouped;
+}
+
+std::string signed_with_thousands(std::int64_t value) {
+    const std::uint64_t magnitude = value < 0 ? 0 - static_cast<std::uint64_t>(value) : value;
+    return (value < 0 ? "-" : "") + with_thousands(magnitude);
 }
 
 namespace {

@@ -69,6 +69,12 @@ class TotalsBuilder {
         }
     }
     bool memory_seen() const { return memory_seen_; }
+    void size(std::uint32_t site, std::uint64_t bytes) { measures_.size(site, bytes); }
+    void counter(std::uint32_t site, std::uint64_t tick, std::int64_t value) {
+        measures_.counter(site, tick, value);
+    }
+    // Sizes and counters, counters by their totals only.
+    const MeasureBuilder& measures() const { return measures_; }
     void cpu(std::uint64_t ns) {
         if (last_is_activity_) {
             totals_.add_cpu(last_slot_, ns);
@@ -89,6 +95,7 @@ class TotalsBuilder {
     bool memory_seen_ = false;
     std::uint32_t last_slot_ = 0;
     bool last_is_activity_ = false;  // the last node, until its cpu record comes
+    MeasureBuilder measures_{false};
 };
 
 }  // namespace qprof::detail

@@ -32,6 +32,7 @@ std::vector<std::uint32_t> add_used_sites(const std::vector<RegisteredSite>& reg
                                           const std::vector<bool>& used, Trace& trace) {
     std::vector<std::uint32_t> new_site(std::max(registered.size(), used.size()), kUnused);
     std::map<std::pair<std::string, bool>, std::uint32_t> provider_index;
+    std::vector<std::string> classes;  // by provider index: its first classed site's
     for (std::uint32_t id = 0; id < registered.size() && id < used.size(); ++id) {
         if (!used[id]) {
             continue;
@@ -41,13 +42,18 @@ std::vector<std::uint32_t> add_used_sites(const std::vector<RegisteredSite>& reg
         auto [it, added] = provider_index.try_emplace(
             {site.provider, is_activity}, static_cast<std::uint32_t>(trace.providers.size()));
         if (added) {
+            classes.emplace_back();
             trace.providers.push_back(ProviderTotals{.provider = site.provider,
                                                      .is_activity = is_activity,
                                                      .is_region = site.kind == SiteKind::region});
         }
         new_site[id] = static_cast<std::uint32_t>(trace.sites.size());
         trace.sites.push_back(qprof::SiteInfo{site.provider, site.file, site.line, it->second});
+        if (!site.colour_class.empty() && classes[it->second].empty()) {
+            classes[it->second] = site.colour_class;
+        }
     }
+    number_colour_classes(classes, trace);
     return new_site;
 }
 
@@ -60,6 +66,86 @@ ThreadTrace& add_thread(Trace& trace, std::uint32_t index, const TraceInputs& in
     return thread;
 }
 
+// Trace::sizes and Trace::counters: each site's sums over every thread, then by name in order of
+// site id. Returns the index in Trace::counters of each counter's site id.
+template <typename Builder>
+std::vector<std::uint32_t> add_measures(const std::vector<Builder>& builders,
+                                        const std::vector<RegisteredSite>& sites, Trace& trace) {
+    std::vector<MeasureBuilder::Sum> sums;
+    std::vector<MeasureBuilder::Range> ranges;
+    for (const Builder& builder : builders) {
+        const MeasureBuilder& measures = builder.measures();
+        sums.resize(std::max(sums.size(), measures.sizes().size()));
+        for (std::size_t id = 0; id < measures.sizes().size(); ++id) {
+            sums[id].bytes += measures.sizes()[id].bytes;
+            sums[id].records += measures.sizes()[id].records;
+        }
+        ranges.resize(std::max(ranges.size(), measures.counters().size()));
+        for (std::size_t id = 0; id < measures.counters().size(); ++id) {
+            const MeasureBuilder::Range& more = measures.counters()[id];
+            MeasureBuilder::Range& range = ranges[id];
+            if (more.samples > 0) {
+                range.min = range.samples == 0 ? more.min : std::min(range.min, more.min);
+                range.max = range.samples == 0 ? more.max : std::max(range.max, more.max);
+                range.samples += more.samples;
+            }
+        }
+    }
+    const auto name_of = [&](std::size_t id) {
+        return id < sites.size() ? sites[id].provider : std::string{};
+    };
+    std::map<std::string, std::uint32_t> size_index;
+    for (std::size_t id = 0; id < sums.size(); ++id) {
+        if (sums[id].records > 0) {
+            auto [it, added] =
+                size_index.try_emplace(name_of(id), static_cast<std::uint32_t>(trace.sizes.size()));
+            if (added) {
+                trace.sizes.push_back(SizeTotals{.name = it->first});
+            }
+            trace.sizes[it->second].bytes += sums[id].bytes;
+            trace.sizes[it->second].records += sums[id].records;
+        }
+    }
+    std::map<std::string, std::uint32_t> counter_index;
+    std::vector<std::uint32_t> counter_of_site(ranges.size(), kUnused);
+    for (std::size_t id = 0; id < ranges.size(); ++id) {
+        const MeasureBuilder::Range& range = ranges[id];
+        if (range.samples > 0) {
+            auto [it, added] = counter_index.try_emplace(
+                name_of(id), static_cast<std::uint32_t>(trace.counters.size()));
+            if (added) {
+                trace.counters.push_back(CounterTotals{
+                    .name = it->first, .samples = 0, .min = range.min, .max = range.max});
+            }
+            CounterTotals& totals = trace.counters[it->second];
+            totals.samples += range.samples;
+            totals.min = std::min(totals.min, range.min);
+            totals.max = std::max(totals.max, range.max);
+            counter_of_site[id] = it->second;
+        }
+    }
+    return counter_of_site;
+}
+
+// A thread's counter values, one series per counter, times in nanoseconds.
+void add_counter_series(ThreadTrace& thread, const MeasureBuilder& measures,
+                        const std::vector<std::uint32_t>& counter_of_site,
+                        const TickConverter& to_ns) {
+    std::vector<std::uint32_t> series_of;
+    for (const MeasureBuilder::Sample& sample : measures.samples()) {
+        const std::uint32_t counter = counter_of_site[sample.site];
+        if (counter >= series_of.size()) {
+            series_of.resize(counter + 1, kUnused);
+        }
+        if (series_of[counter] == kUnused) {
+            series_of[counter] = static_cast<std::uint32_t>(thread.counters.size());
+            thread.counters.push_back(CounterSeries{.counter = counter, .samples = {}});
+        }
+        thread.counters[series_of[counter]].samples.push_back(
+            CounterSample{to_ns(static_cast<std::int64_t>(sample.tick)), sample.value});
+    }
+}
+
 // A thread's nodes: site indexes into trace.sites, totals summed in ticks (by provider
 // index) into `ticks`, then times in nanoseconds.
 void complete_tree(ThreadTrace& thread, const std::vector<std::uint32_t>& new_site,
@@ -69,11 +155,11 @@ void complete_tree(ThreadTrace& thread, const std::vector<std::uint32_t>& new_si
     std::uint32_t index = 0;
     for (Node& node : thread.nodes) {
         node.site = node.site < new_site.size() ? new_site[node.site] : kUnused;
-        if (node.outcome != Outcome::hit && node.end_ns < node.start_ns) {
-            node.end_ns = node.start_ns;  // a clock that went back: no time, never a negative one
+        if (node.outcome != Outcome::hit && node.end < node.start) {
+            node.end = node.start;  // a clock that went back: no time, never a negative one
         }
         const std::uint32_t provider = trace.sites[node.site].provider_index;
-        totals.add(provider, node.depth, node.outcome, node.start_ns, node.end_ns);
+        totals.add(provider, node.depth, node.outcome, node.start, node.end);
         if (!thread.memory.empty() && node.outcome != Outcome::hit && !node.unfinished) {
             totals.add_memory(provider, node.depth, MemoryAmount::of(thread.memory[index]));
         }
@@ -83,8 +169,8 @@ void complete_tree(ThreadTrace& thread, const std::vector<std::uint32_t>& new_si
         }
         ++index;
         if (node.outcome != Outcome::hit) {
-            node.start_ns = to_ns(node.start_ns);
-            node.end_ns = to_ns(node.end_ns);
+            node.start = to_ns(node.start);
+            node.end = to_ns(node.end);
         }
     }
     totals.add_to(ticks);
@@ -95,13 +181,16 @@ std::vector<TickTotals> complete_trees(TraceInputs& inputs, const TickConverter&
                                        Trace& trace) {
     const std::vector<std::uint32_t> new_site =
         add_used_sites(inputs.sites, sites_used(inputs.trees), trace);
+    const std::vector<std::uint32_t> counter_of_site =
+        add_measures(inputs.trees, inputs.sites, trace);
     std::vector<TickTotals> ticks;
     for (std::uint32_t index = 0; index < inputs.trees.size(); ++index) {
         TreeBuilder& builder = inputs.trees[index];
-        if (builder.nodes().empty()) {
+        if (builder.nodes().empty() && builder.measures().samples().empty()) {
             continue;
         }
         ThreadTrace& thread = add_thread(trace, index, inputs);
+        add_counter_series(thread, builder.measures(), counter_of_site, to_ns);
         thread.nodes = std::move(builder.nodes());
         thread.keys = std::move(builder.keys());
         if (!builder.memory().empty()) {
@@ -119,6 +208,7 @@ std::vector<TickTotals> complete_trees(TraceInputs& inputs, const TickConverter&
 // Returns the totals in ticks by provider index.
 std::vector<TickTotals> complete_totals(TraceInputs& inputs, Trace& trace) {
     add_used_sites(inputs.sites, sites_used(inputs.totals), trace);
+    add_measures(inputs.totals, inputs.sites, trace);
     std::vector<TickTotals> by_slot;
     for (std::uint32_t index = 0; index < inputs.totals.size(); ++index) {
         const TotalsBuilder& builder = inputs.totals[index];
@@ -177,9 +267,34 @@ void name_the_unnamed(Trace& trace) {
             site.provider = kUnnamed;
         }
     }
+    for (SizeTotals& size : trace.sizes) {
+        size.name = size.name.empty() ? std::string{kUnnamed} : size.name;
+    }
+    for (CounterTotals& counter : trace.counters) {
+        counter.name = counter.name.empty() ? std::string{kUnnamed} : counter.name;
+    }
 }
 
 }  // namespace
+
+void number_colour_classes(const std::vector<std::string>& classes, Trace& trace) {
+    trace.colour_classes = classes;
+    std::sort(trace.colour_classes.begin(), trace.colour_classes.end());
+    trace.colour_classes.erase(
+        std::unique(trace.colour_classes.begin(), trace.colour_classes.end()),
+        trace.colour_classes.end());
+    if (!trace.colour_classes.empty() && trace.colour_classes.front().empty()) {
+        trace.colour_classes.erase(trace.colour_classes.begin());
+    }
+    for (std::size_t p = 0; p < classes.size(); ++p) {
+        const auto found =
+            std::lower_bound(trace.colour_classes.begin(), trace.colour_classes.end(), classes[p]);
+        trace.providers[p].colour_class =
+            classes[p].empty()
+                ? 0
+                : static_cast<std::uint32_t>(found - trace.colour_classes.begin()) + 1;
+    }
+}
 
 std::int64_t TickConverter::duration(std::int64_t ticks) const {
     if (ns_per_tick == 1.0) {

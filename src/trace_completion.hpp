@@ -37,6 +37,11 @@ struct TraceInputs {
 
 Trace complete_trace(TraceInputs&& inputs);
 
+// Sets trace.colour_classes to the classes given by provider index (empty: none), each once
+// and sorted, so that a class keeps its colour whatever order the providers ran in, and each
+// provider's colour_class to its place there.
+void number_colour_classes(const std::vector<std::string>& classes, Trace& trace);
+
 // Ticks from the session start to nanoseconds; durations the same way.
 struct TickConverter {
     std::int64_t start_tick;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "key_texts.hpp"
+#include "measures.hpp"
 #include "record_parser.hpp"
 #include "totals.hpp"
 
@@ -70,6 +71,10 @@ class TreeBuilder {
         pending_key(depth) = text_id;
     }
     void node(std::uint64_t head, std::uint64_t start, std::uint64_t end) { add(head, start, end); }
+    void size(std::uint32_t site, std::uint64_t bytes) { measures_.size(site, bytes); }
+    void counter(std::uint32_t site, std::uint64_t tick, std::int64_t value) {
+        measures_.counter(site, tick, value);
+    }
     // The memory of the last node; the first such record starts an entry for every node.
     void memory(const MemoryAmount& amount) {
         if (nodes_.empty() || nodes_.back().outcome == Outcome::hit || nodes_.back().unfinished) {
@@ -104,8 +109,8 @@ class TreeBuilder {
         node.depth = depth;
         node.extent = extent;
         node.first = first;
-        node.start_ns = static_cast<std::int64_t>(start);
-        node.end_ns = static_cast<std::int64_t>(end);
+        node.start = static_cast<std::int64_t>(start);
+        node.end = static_cast<std::int64_t>(end);
         node.outcome = outcome_of(head_kind(head));
         node.unfinished = head_unfinished(head);
         pending_.push_back(Pending{first, depth});
@@ -122,6 +127,8 @@ class TreeBuilder {
     // otherwise empty.
     std::vector<MemoryUse>& memory() { return memory_; }
     std::vector<ActivityCpu>& activity_cpu() { return activity_cpu_; }
+    // Sizes and counters, every counter value kept.
+    const MeasureBuilder& measures() const { return measures_; }
     // Which site ids the records used.
     const SitesSeen& sites_seen() const { return sites_seen_; }
 
@@ -156,6 +163,7 @@ class TreeBuilder {
     std::vector<std::uint32_t> pending_keys_;  // by depth
     std::vector<MemoryUse> memory_;
     std::vector<ActivityCpu> activity_cpu_;
+    MeasureBuilder measures_{true};
 };
 
 }  // namespace qprof::detail

@@ -39,13 +39,9 @@ void codegen(int units) {
 }
 
 qprof::Trace recorded(bool keys, int units = 2) {
-    qprof::test::ManualClock clock;
     qprof::SessionOptions options = qprof::test::recording_options();
     options.record_keys = keys;
-    qprof::Session session{options};
-    codegen(units);
-    session.finish();
-    return session.trace();
+    return qprof::test::trace_of([units] { codegen(units); }, options);
 }
 
 // Each node's shown name, in post-order.

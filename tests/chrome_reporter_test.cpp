@@ -57,11 +57,8 @@ std::vector<json::Value> events_of(const std::string& text) {
 
 // The trace of a single scope with a clock advancing `step_ns` per read.
 qprof::Trace one_scope(std::uint64_t step_ns) {
-    qprof::test::ManualClock clock{step_ns};
-    qprof::Session session{qprof::test::recording_options()};
-    { PROFILE_QUERY(type_of, 0); }
-    session.finish();
-    return session.trace();
+    return qprof::test::trace_of([] { PROFILE_QUERY(type_of, 0); },
+                                 qprof::test::recording_options(), step_ns);
 }
 
 }  // namespace
@@ -74,6 +71,7 @@ TEST_CASE("trace.json matches the golden file") {
     options.reporters = {"chrome"};
     options.report.chrome_hits = true;
     options.output_dir = dir.path().string();
+    options.colours = {{"^mir$", "jit"}};  // cat "load,jit"
     {
         qprof::Session session{options};
         compile();
@@ -90,7 +88,7 @@ TEST_CASE("trace.json times are microseconds written exactly from nanoseconds") 
     const std::vector<json::Value> long_step = events_of(chrome(one_scope(1'234'567), false));
     REQUIRE(long_step.size() == 1);
     CHECK(long_step[0]["dur"].text == "1234.567");
-    const std::int64_t start_ns = one_scope(1'234'567).threads[0].nodes[0].start_ns;
+    const std::int64_t start_ns = one_scope(1'234'567).threads[0].nodes[0].start;
     CHECK(long_step[0]["ts"].text ==
           std::to_string(start_ns / 1000) + "." + std::to_string(start_ns % 1000 + 1000).substr(1));
     const std::vector<json::Value> ten_ms = events_of(chrome(one_scope(10'000'000), false));
@@ -137,4 +135,39 @@ TEST_CASE("trace.json escapes any name and key") {
     REQUIRE(events.size() == 1);
     CHECK(events[0]["name"].text == name);
     CHECK(events[0]["args"]["key"].text == key);
+}
+
+TEST_CASE("trace.json: each counter value is a counter event on its thread's series") {
+    qprof::test::ManualClock clock;
+    qprof::Session session{qprof::test::recording_options()};
+    qprof::counter("live nodes", 3);
+    {
+        PROFILE_QUERY(typeck, 1);
+        qprof::counter("live nodes", -12);
+    }
+    std::thread{[] {
+        qprof::name_this_thread("codegen worker");
+        qprof::counter("live nodes", 40);
+    }}.join();
+    qprof::record_size("object file", 4096);
+    session.finish();
+    const std::string text = chrome(session.trace(), false);
+    const json::Value doc = json::parse(text);
+    std::vector<std::string> counters;
+    for (const json::Value& event : events_of(text)) {
+        if (event["ph"].text == "C") {
+            REQUIRE(event["args"].members.size() == 1);  // one series: the thread's
+            const auto& [series, value] = event["args"].members[0];
+            counters.push_back(event["name"].text + " " + event["ts"].text + " " +
+                               event["tid"].text + " " + series + "=" + value.text);
+        }
+    }
+    REQUIRE(counters.size() == 3);
+    const std::int64_t typeck_start = session.trace().threads[0].nodes[0].start;
+    const std::string inside = std::to_string(typeck_start / 1000 + 1000) + ".000";
+    CHECK(counters[1] == "live nodes " + inside + " 1 main=-12");  // the read after typeck's
+    CHECK(counters[0].starts_with("live nodes "));
+    CHECK(counters[0].ends_with(" 1 main=3"));
+    CHECK(counters[2].ends_with(" 2 codegen worker=40"));
+    CHECK(doc["otherData"]["sizes"]["object file"].number == 4096);
 }

@@ -259,3 +259,22 @@ TEST_CASE("diff: runs without memory have no memory columns nor fields") {
     CHECK(diff_output(cli::DiffFormat::text).find("alloc") == std::string::npos);
     CHECK(diff_output(cli::DiffFormat::json).find("alloc") == std::string::npos);
 }
+
+TEST_CASE("diff labels a region as a region, in the table and the JSON") {
+    qprof::ProviderTotals region = activity("eval: load", 3);
+    region.is_region = true;
+    const qprof::Trace base = trace_of({region}, 5, {});
+    region.self_ns = 4 * kMs;
+    region.total_ns = 4 * kMs;
+    const qprof::Trace next = trace_of({region}, 5, {});
+    std::ostringstream text;
+    cli::write_diff({"base.qprof", base}, {"new.qprof", next},
+                    {cli::DiffSort::change, cli::DiffFormat::text}, text);
+    CHECK_THAT(text.str(), Catch::Contains("eval: load (region)"));
+    std::ostringstream json_out;
+    cli::write_diff({"base.qprof", base}, {"new.qprof", next},
+                    {cli::DiffSort::change, cli::DiffFormat::json}, json_out);
+    const json::Value row = json::parse(json_out.str())["providers"].items.at(0);
+    CHECK(row["region"].boolean);
+    CHECK(row["activity"].boolean);
+}

@@ -219,3 +219,67 @@ TEST_CASE("summary: --sort by memory of a run without memory names the flag to r
     const cli::ParsedArgs by_time = parse(cli::summarize_command(), {"--sort=total", "t"});
     CHECK_NOTHROW(cli::check_sort(summary_trace(), cli::summary_options(by_time)));
 }
+
+TEST_CASE("summarize --args: a row per activity and argument, in the table and the JSON") {
+    qprof::Trace trace;
+    {
+        qprof::test::ManualClock clock;  // every clock read 1 ms later
+        qprof::Session session{qprof::test::recording_options()};
+        for (const char* unit : {"cgu.0", "cgu.1", "cgu.0"}) {
+            PROFILE_ACTIVITY_ARG("codegen unit", unit);
+            PROFILE_QUERY(codegen, 0);
+        }
+        { PROFILE_ACTIVITY("linking"); }
+        session.finish();
+        trace = session.trace();
+    }
+    const auto summary = [&](const std::vector<std::string>& words) {
+        const cli::ParsedArgs args = parse(cli::summarize_command(), words);
+        std::ostringstream out;
+        cli::write_summary(trace, cli::summary_options(args), out);
+        return out.str();
+    };
+    const std::string text = summary({"--args", "run.qprof"});
+    CHECK_THAT(text, Catch::Contains("activity      argument  runs  total ms  cpu ms   share\n"
+                                     "codegen unit  cgu.0        2     6.000"));
+    CHECK_THAT(text, Catch::Contains("66.7 %\ncodegen unit  cgu.1        1     3.000"));
+    CHECK_THAT(text, Catch::Contains("33.3 %\n"));
+    CHECK(summary({"run.qprof"}).find("argument") == std::string::npos);  // asked for only
+    const json::Value document = json::parse(summary({"--args", "--json", "run.qprof"}));
+    const json::Value& rows = document["arguments"];
+    REQUIRE(rows.items.size() == 2);
+    CHECK(rows[0]["activity"].text == "codegen unit");
+    CHECK(rows[0]["argument"].text == "cgu.0");
+    CHECK(rows[0]["runs"].number == 2);
+    CHECK(rows[0]["total_ns"].number == 6'000'000);
+    CHECK(rows[1]["argument"].text == "cgu.1");
+}
+
+TEST_CASE("summary: sizes and counters get a table each, and JSON arrays") {
+    qprof::Trace trace = summary_trace();
+    trace.sizes = {{"debug info", 2'048, 2}, {"object file", 1'234'567, 3}};
+    trace.counters = {{"queue", 10, -3, 12}, {"live nodes", 1'200, 0, 45'678}};
+    std::ostringstream out;
+    cli::write_summary(trace, {}, out);
+    qprof::test::check_golden(out.str(), "summarize_measures.approved.txt");
+
+    std::ostringstream json_out;
+    cli::SummaryOptions options;
+    options.json = true;
+    cli::write_summary(trace, options, json_out);
+    const json::Value doc = json::parse(json_out.str());
+    REQUIRE(doc["sizes"].items.size() == 2);
+    CHECK(doc["sizes"][0]["name"].text == "object file");  // most bytes first
+    CHECK(doc["sizes"][0]["bytes"].number == 1'234'567);
+    CHECK(doc["sizes"][0]["records"].number == 3);
+    REQUIRE(doc["counters"].items.size() == 2);
+    CHECK(doc["counters"][0]["name"].text == "live nodes");  // by name
+    CHECK(doc["counters"][1]["min"].number == -3);
+    CHECK(doc["counters"][1]["max"].number == 12);
+    CHECK(doc["counters"][1]["samples"].number == 10);
+
+    std::ostringstream none;
+    options.json = true;
+    cli::write_summary(summary_trace(), options, none);
+    CHECK(json::parse(none.str())["sizes"].items.empty());
+}

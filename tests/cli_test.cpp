@@ -47,6 +47,19 @@ const json::Value* provider_row(const json::Value& doc, const std::string& name)
     return nullptr;
 }
 
+// The bytes of the size of this name in the stream's summary (toyc's "object file"), or -1.
+double size_bytes_of(const std::string& stream, const std::string& name, const TempDir& dir) {
+    const CommandResult run = qprof_tool("summarize --json " + stream, dir);
+    REQUIRE(run.status == 0);
+    const json::Value doc = json::parse(run.out);
+    for (const json::Value& size : doc["sizes"].items) {
+        if (size["name"].text == name) {
+            return size["bytes"].number;
+        }
+    }
+    return -1;
+}
+
 double events_of(const std::string& stream, const TempDir& dir) {
     const CommandResult run = qprof_tool("summarize --json " + stream, dir);
     REQUIRE(run.status == 0);
@@ -122,11 +135,13 @@ TEST_CASE("qprof merge combines runs whose summary counts every event once") {
     std::vector<std::string> streams;
     std::vector<std::unique_ptr<TempDir>> run_dirs;
     double events = 0;
+    double object_bytes = 0;
     for (int run = 0; run < 3; ++run) {
         run_dirs.push_back(std::make_unique<TempDir>());
         streams.push_back(
             toyc_run("--items " + std::to_string(100 * (run + 1)), "raw", *run_dirs.back()));
         events += events_of(streams.back(), dir);
+        object_bytes += size_bytes_of(streams.back(), "object file", dir);
     }
     const std::string merged = (dir.path() / "merged.qprof").string();
     const CommandResult merge = qprof_tool(
@@ -134,6 +149,8 @@ TEST_CASE("qprof merge combines runs whose summary counts every event once") {
     REQUIRE(merge.status == 0);
     CHECK_THAT(merge.err, Catch::Contains("merged 3 runs"));
     CHECK(events_of(merged, dir) == events);
+    CHECK(object_bytes > 0);
+    CHECK(size_bytes_of(merged, "object file", dir) == object_bytes);  // sizes summed by name
     const CommandResult twice = qprof_tool(
         "merge " + merged + " " + streams[0] + " -o " + (dir.path() / "again.qprof").string(), dir);
     CHECK(twice.status == 0);

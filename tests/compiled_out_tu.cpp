@@ -17,11 +17,15 @@ int compiled_out_queries(int n) {
         PROFILE_QUERY_HIT(type_of, id);
         PROFILE_QUERY_HIT_NAMED("mir::borrowck");
         PROFILE_ACTIVITY_ARG("compiled out unit", id);
+        PROFILE_QUERY_CLASS(compile_loop, "jit", id);
+        PROFILE_ACTIVITY_CLASS("compiled out pass", "jit");
         sum += static_cast<int>(id.index);
     }
     PROFILE_WAIT("compiled out wait");
     PROFILE_REGION("compiled out region");
     PROFILE_REGION_EXIT();
+    PROFILE_SIZE("compiled out size", sum);
+    PROFILE_COUNTER("compiled out counter", sum);
     return sum;
 }
 

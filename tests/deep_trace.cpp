@@ -38,8 +38,8 @@ Trace deep_chain_trace(std::uint32_t depth) {
         node.depth = d;
         node.extent = d + 1 < depth ? 1 : 0;
         node.first = 0;
-        node.start_ns = start;
-        node.end_ns = end;
+        node.start = start;
+        node.end = end;
         trace.providers[d % 2].count += 1;
         trace.providers[d % 2].misses += 1;
     });

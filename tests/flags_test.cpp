@@ -160,7 +160,10 @@ TEST_CASE("options of the folded and chrome reports") {
     CHECK_FALSE(parse(args).report.folded_keys);
     CHECK(error_of({"-Z", "profile-queries-folded=hit"}) ==
           "qprof: unknown option 'hit' in '-Z profile-queries-folded=hit'. Did you mean 'hits'? "
-          "Valid options: merge-threads, hits, keys, args, bytes.");
+          "Valid options: merge-threads, hits, keys, args, classes, bytes.");
+    Args classes{{"-Z", "profile-queries", "-Zprofile-queries-folded=classes"}};
+    CHECK(parse(classes).report.folded_classes);
+    CHECK_FALSE(defaults.folded_classes);
     CHECK(error_of({"-Z", "profile-queries-chrome"}) ==
           "qprof: flag '-Z profile-queries-chrome' needs a value, as in "
           "'-Z profile-queries-chrome=hits,keys'.");
@@ -196,7 +199,7 @@ const std::string kValidFlags =
     "Valid flags: help, profile-queries, profile-queries-and-keys, profile-queries-memory, "
     "profile-queries-dir, profile-queries-name, profile-queries-inherit, "
     "profile-queries-important, profile-queries-folded, profile-queries-chrome, "
-    "profile-queries-events, profile-clock. "
+    "profile-queries-events, profile-queries-colour, profile-clock. "
     "Run with -Z help for a description of each.";
 
 TEST_CASE("an unknown flag names the nearest one and every valid one") {
@@ -328,6 +331,20 @@ TEST_CASE("-Z profile-queries-events: a list that starts with a kind records tho
     CHECK(parse(reset).events.left_out(false) == "waits");
 }
 
+TEST_CASE("-Z profile-queries-events: sizes and counters are kinds like the others") {
+    Args args{{"-Zprofile-queries-events=-sizes,-counters"}};
+    const qprof::EventSelection events = parse(args).events;
+    CHECK_FALSE(events.sizes);
+    CHECK_FALSE(events.counters);
+    CHECK(events.hits);
+    CHECK(events.left_out(false) == "sizes, counters");
+    Args only{{"-Zprofile-queries-events=counters"}};
+    const qprof::EventSelection counters_only = parse(only).events;
+    CHECK(counters_only.counters);
+    CHECK_FALSE(counters_only.sizes);
+    CHECK_FALSE(counters_only.hits);
+}
+
 TEST_CASE("-Z profile-queries-events: keys=, for some providers only") {
     Args args{{"-Zprofile-queries", "-Zprofile-queries-events=keys=type_of,typeck,-hits"}};
     const SessionOptions options = parse(args);
@@ -345,7 +362,8 @@ TEST_CASE("-Z profile-queries-events: a bad item is named, with what is accepted
     const std::string typo = error_of({"-Zprofile-queries-events=-hits,hitz"});
     CHECK_THAT(typo, Catch::StartsWith("qprof: unknown event kind 'hitz' in "
                                        "'-Z profile-queries-events=-hits,hitz'."));
-    CHECK_THAT(typo, Catch::Contains("Accepted: hits, keys, activities, waits, loads"));
+    CHECK_THAT(typo,
+               Catch::Contains("Accepted: hits, keys, activities, waits, loads, sizes, counters"));
     CHECK_THAT(typo, Catch::Contains("-PROVIDER") && Catch::Contains("keys=PROVIDER"));
     CHECK_THAT(error_of({"-Zprofile-queries-events=-hits,,-loads"}),
                Catch::StartsWith("qprof: empty item '' in"));
@@ -354,4 +372,46 @@ TEST_CASE("-Z profile-queries-events: a bad item is named, with what is accepted
     CHECK_THAT(error_of({"-Zprofile-queries-events"}), Catch::Contains("needs a value"));
     CHECK_THAT(error_of({"-Zprofile-queries-events=keys="}),
                Catch::StartsWith("qprof: unknown event kind 'keys='"));
+}
+
+TEST_CASE("-Z profile-queries-colour takes REGEX:CLASS items, repeatable, in order") {
+    Args args{{"-Z", "profile-queries-colour=^codegen:codegen,a:b:jit",
+               "-Zprofile-queries-colour=x\\x2cy:odd.class-1"}};
+    const SessionOptions options = parse(args);
+    REQUIRE(options.colours.size() == 3);
+    CHECK(options.colours[0] == qprof::ColourRule{"^codegen", "codegen"});
+    CHECK(options.colours[1] == qprof::ColourRule{"a:b", "jit"});  // the class follows the last ':'
+    CHECK(options.colours[2] == qprof::ColourRule{"x\\x2cy", "odd.class-1"});
+    CHECK(args.remaining().empty());
+}
+
+TEST_CASE("-Z profile-queries-colour names what is wrong with an item and shows the form") {
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {"profile-queries-colour=codegen",
+         "bad item 'codegen' in '-Z "
+         "profile-queries-colour=codegen': the class is missing"},
+        {"profile-queries-colour=codegen:", "the class is missing"},
+        {"profile-queries-colour=:jit", "the regular expression is empty"},
+        {"profile-queries-colour=(codegen:jit", "'(codegen' is not a regular expression"},
+        {"profile-queries-colour=a:j it", "a class holds only letters, digits"},
+        {"profile-queries-colour=a:" + std::string(33, 'c'), "longer than 32 bytes"},
+        {"profile-queries-colour",
+         "needs a value, as in '-Z profile-queries-colour=REGEX:CLASS,...'"},
+    };
+    for (const auto& [flag, message] : cases) {
+        INFO(flag);
+        const std::string error = error_of({"-Z", flag});
+        CHECK_THAT(error, Catch::Contains(message));
+        if (flag.find('=') != std::string::npos) {
+            CHECK_THAT(error, Catch::Contains("Expected REGEX:CLASS") &&
+                                  Catch::Contains("'-Z profile-queries-colour=^codegen:codegen"));
+        }
+    }
+}
+
+TEST_CASE("a colour rule given in code is checked when the session starts") {
+    qprof::SessionOptions options = qprof::test::recording_options();
+    options.colours = {{"[", "jit"}};
+    CHECK_THROWS_WITH(qprof::Session{options}, Catch::Contains("bad colour rule") &&
+                                                   Catch::Contains("'[' is not a regular"));
 }

@@ -45,13 +45,7 @@ std::string flamegraph_of(const qprof::Trace& trace) {
     return qprof::test::report_text("flamegraph", trace);
 }
 
-qprof::Trace two_thread_trace() {
-    qprof::test::ManualClock clock;
-    qprof::Session session{qprof::test::recording_options()};
-    record_two_threads();
-    session.finish();
-    return session.trace();
-}
+qprof::Trace two_thread_trace() { return qprof::test::trace_of(record_two_threads); }
 
 // The items of the payload's array `name` as written: numbers, or strings with their quotes.
 std::vector<std::string> json_array(const std::string& page, const std::string& name) {
@@ -95,6 +89,7 @@ TEST_CASE("profile_queries.flamegraph.html matches the golden file") {
     qprof::SessionOptions options = qprof::test::recording_options();
     options.reporters = {"flamegraph"};
     options.output_dir = dir.path().string();
+    options.colours = {{"^typeck$", "checker"}};  // its frames' class column, the legend
     {
         qprof::Session session{options};
         record_two_threads();
@@ -177,4 +172,29 @@ TEST_CASE("an empty trace makes a page with only the root") {
     const std::string page = flamegraph_of(session.trace());
     CHECK(column(page, "parent") == std::vector<long long>{-1});
     CHECK(column(page, "total_ns") == std::vector<long long>{0});
+}
+
+TEST_CASE("an activity's argument makes its own frames, each naming its activity") {
+    qprof::test::ManualClock clock;
+    qprof::Session session{qprof::test::recording_options()};
+    for (const char* unit : {"cgu.0", "cgu.1", "cgu.0"}) {
+        PROFILE_ACTIVITY_ARG("codegen unit", unit);
+        type_of(1);
+    }
+    session.finish();
+    const std::string page = flamegraph_of(session.trace());
+    const std::vector<std::string> names = json_array(page, "names");
+    const std::vector<long long> name = column(page, "name");
+    const std::vector<long long> provider = column(page, "provider");
+    const std::vector<long long> count = column(page, "count");
+    REQUIRE(name.size() == 6);  // root, main, two units, type_of in each
+    auto text = [&](long long index) { return names.at(static_cast<std::size_t>(index)); };
+    CHECK(text(name[2]) == "\"codegen unit(cgu.0)\"");
+    CHECK(count[2] == 2);
+    CHECK(text(name[4]) == "\"codegen unit(cgu.1)\"");
+    CHECK(text(provider[2]) == "\"codegen unit\"");  // the statistics link and the colour's
+    CHECK(text(provider[4]) == "\"codegen unit\"");
+    CHECK(provider[1] == name[1]);  // a frame without an argument: its own name
+    // A trace without arguments has no provider column.
+    CHECK(flamegraph_of(two_thread_trace()).find("\"provider\":[") == std::string::npos);
 }

@@ -31,7 +31,7 @@ void compile() {
     std::thread{[] {
         qprof::name_this_thread("codegen worker");
         {
-            PROFILE_QUERY(codegen, 0);
+            PROFILE_QUERY_CLASS(codegen, "codegen", 0);  // no suffix unless asked
             traced_type_of(1);
         }
         traced_type_of(0);
@@ -39,13 +39,9 @@ void compile() {
 }
 
 qprof::Trace compile_trace(bool keys = false) {
-    qprof::test::ManualClock clock;  // every clock read advances 1 ms
     qprof::SessionOptions options = qprof::test::recording_options();
     options.record_keys = keys;
-    qprof::Session session{options};
-    compile();
-    session.finish();
-    return session.trace();
+    return qprof::test::trace_of(compile, options);  // every clock read advances 1 ms
 }
 
 std::string folded(const qprof::Trace& trace, const qprof::ReportOptions& options = {}) {
@@ -199,8 +195,8 @@ TEST_CASE("folded: blocked waits end in _[k]; stacks equal after sanitising are 
         qprof::Node made;
         made.site = site;
         made.outcome = outcome;
-        made.start_ns = start;
-        made.end_ns = end;
+        made.start = start;
+        made.end = end;
         return made;
     };
     // "type of" [0, 10] holding a blocked "type_of" [2, 5], then a root "type_of" [20, 23].

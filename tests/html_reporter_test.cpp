@@ -54,17 +54,21 @@ void compile() {
     PROFILE_QUERY_LOAD(mir, 1);
 }
 
-// The trace of compile(), every clock read 1 ms after the one before.
-qprof::Trace compile_trace() {
-    qprof::test::ManualClock clock;
-    qprof::Session session{qprof::test::recording_options()};
-    compile();
-    session.finish();
-    return session.trace();
-}
+using qprof::test::trace_of;
 
 std::string html_of(const qprof::Trace& trace, const qprof::ReportOptions& options = {}) {
     return qprof::test::report_text("html", trace, options);
+}
+
+// The initial view of thread 0's tree, within `budget` elements, with nodes important as
+// `importance` says.
+std::string initial_tree(const qprof::Trace& trace, const qprof::ReportOptions& importance,
+                         std::size_t budget, SiblingOrder sibling_order = SiblingOrder::call) {
+    const Preorder order{trace.threads.at(0)};
+    std::ostringstream out;
+    qprof::detail::html::write_initial_tree(
+        out, trace, order, Importance{importance, trace.wall_ns}, budget, sibling_order);
+    return out.str();
 }
 
 // The text of the page's element that starts with `open`.
@@ -110,6 +114,7 @@ TEST_CASE("profile_queries.html matches the golden file") {
     options.reporters = {"html"};
     options.output_dir = dir.path().string();
     options.report.important_percent = 10;
+    options.colours = {{"^typeck$", "checker"}, {"^parsing$", "front"}};  // a legend, colours
     {
         qprof::Session session{options};
         compile();
@@ -124,7 +129,7 @@ TEST_CASE("profile_queries.html matches the golden file") {
 }
 
 TEST_CASE("the payload's columns read back through zlib as the trace in pre-order") {
-    const std::string page = html_of(compile_trace(), {6, 10});
+    const std::string page = html_of(trace_of(compile), {6, 10});
     CHECK_THAT(page, Catch::Contains("\"threads\":[{\"name\":\"main\",\"nodes\":28,\"bytes\":{"
                                      "\"tag\":51,\"size\":28,\"dur\":72,\"gap\":68},"
                                      "\"cpu\":[[0,1000000],[2,17000000]]}]"));  // the activities'
@@ -158,13 +163,9 @@ TEST_CASE("the payload's outcome names are outcome_name's, code for code") {
 }
 
 TEST_CASE("with keys, the payload has a key column of differences") {
-    qprof::test::ManualClock clock;
     qprof::SessionOptions options = qprof::test::recording_options();
     options.record_keys = true;
-    qprof::Session session{options};
-    compile();
-    session.finish();
-    const qprof::Trace& trace = session.trace();
+    const qprof::Trace trace = trace_of(compile, options);
     const std::string page = html_of(trace);
     const auto columns = payload_columns(page, 28);
     REQUIRE(columns.size() == 5);
@@ -180,7 +181,7 @@ TEST_CASE("with keys, the payload has a key column of differences") {
 }
 
 TEST_CASE("the page is self-contained: it loads nothing from elsewhere") {
-    const qprof::Trace trace = compile_trace();
+    const qprof::Trace trace = trace_of(compile);
     const std::string page = html_of(trace);
     CHECK(page.find("<style id=\"qprof-style\"></style>") == std::string::npos);  // embedded
     CHECK(page.find("<script id=\"qprof-viewer\"></script>") == std::string::npos);
@@ -191,19 +192,14 @@ TEST_CASE("the page is self-contained: it loads nothing from elsewhere") {
 }
 
 TEST_CASE("provider names are escaped in the markup and cannot close the payload's script") {
-    qprof::test::ManualClock clock;
-    qprof::SessionOptions options = qprof::test::recording_options();
-    qprof::Session session{options};
-    { PROFILE_QUERY_NAMED("</script><b>&\"'", 1); }
-    session.finish();
-    const std::string page = html_of(session.trace());
+    const std::string page = html_of(trace_of([] { PROFILE_QUERY_NAMED("</script><b>&\"'", 1); }));
     CHECK(page.find("</script><b>") == std::string::npos);
     CHECK_THAT(page, Catch::Contains("&lt;/script&gt;&lt;b&gt;&amp;&quot;&#39;"));
     CHECK_THAT(page, Catch::Contains(R"("\u003c/script>\u003cb>&\"'")"));
 }
 
 TEST_CASE("-Z profile-queries-important decides which nodes are labelled") {
-    const qprof::Trace trace = compile_trace();
+    const qprof::Trace trace = trace_of(compile);
     auto labels = [&](std::uint32_t extent, double percent) {
         const std::string page = qprof::test::without_viewer(html_of(trace, {extent, percent}));
         const std::regex label{"<span class=\"label\">([^<]*)</span>"};
@@ -222,7 +218,7 @@ TEST_CASE("-Z profile-queries-important decides which nodes are labelled") {
 }
 
 TEST_CASE("pre-order: subtrees are contiguous, depths and parents follow the tree") {
-    const qprof::Trace trace = compile_trace();
+    const qprof::Trace trace = trace_of(compile);
     const Preorder order{trace.threads.at(0)};
     std::string names;
     for (std::uint32_t n = 0; n < order.size(); ++n) {
@@ -241,7 +237,7 @@ TEST_CASE("pre-order: subtrees are contiguous, depths and parents follow the tre
 }
 
 TEST_CASE("the payload's gaps give back where every node started, for the timeline") {
-    const qprof::Trace trace = compile_trace();
+    const qprof::Trace trace = trace_of(compile);
     const std::string page = html_of(trace);
     const Preorder order{trace.threads.at(0)};
     const auto columns = payload_columns(page, order.size());
@@ -261,7 +257,7 @@ TEST_CASE("the payload's gaps give back where every node started, for the timeli
             CHECK(gap == 0);
             continue;
         }
-        CHECK(start == static_cast<double>(order.node(n).start_ns));
+        CHECK(start == static_cast<double>(order.node(n).start));
         CHECK(columns[2][n] == static_cast<std::uint64_t>(order.duration_ns(n)));
         at = start + static_cast<double>(columns[2][n]);
         idle_gaps += gap > 0;
@@ -274,7 +270,7 @@ TEST_CASE("the payload's gaps give back where every node started, for the timeli
 }
 
 TEST_CASE("pieces: important nodes alone, long runs folded, short runs drawn") {
-    const qprof::Trace trace = compile_trace();
+    const qprof::Trace trace = trace_of(compile);
     const Preorder order{trace.threads.at(0)};
     const Importance important{{6, 100}, trace.wall_ns};
     auto shape = [&](std::uint32_t from, std::uint32_t to) {
@@ -292,14 +288,13 @@ TEST_CASE("pieces: important nodes alone, long runs folded, short runs drawn") {
 }
 
 TEST_CASE("pieces: past a thousand, the remaining siblings are one fold") {
-    qprof::test::ManualClock clock;
-    qprof::Session session{qprof::test::recording_options()};
-    for (int id = 0; id < 1'100; ++id) {
-        type_of(id);
-    }
-    session.finish();
-    const Preorder order{session.trace().threads.at(0)};
-    const Importance everything{{1, 0}, session.trace().wall_ns};  // 0 %: every node
+    const qprof::Trace trace = trace_of([] {
+        for (int id = 0; id < 1'100; ++id) {
+            type_of(id);
+        }
+    });
+    const Preorder order{trace.threads.at(0)};
+    const Importance everything{{1, 0}, trace.wall_ns};  // 0 %: every node
     const std::vector<Piece> shown =
         qprof::detail::html::pieces(order, everything, 0, order.size());
     REQUIRE(shown.size() == 1'001);
@@ -310,14 +305,10 @@ TEST_CASE("pieces: past a thousand, the remaining siblings are one fold") {
 }
 
 TEST_CASE("the initial view opens the longest important nodes within its budget") {
-    const qprof::Trace trace = compile_trace();
-    const Preorder order{trace.threads.at(0)};
-    const Importance important{{6, 100}, trace.wall_ns};
+    const qprof::Trace trace = trace_of(compile);
     auto tree = [&](std::size_t budget, SiblingOrder sibling_order = SiblingOrder::call) {
-        std::ostringstream out;
-        qprof::detail::html::write_initial_tree(out, trace, order, important, budget,
-                                                sibling_order);
-        return std::regex_replace(out.str(), std::regex{" class=\"[^\"]*\""}, "");
+        return std::regex_replace(initial_tree(trace, {6, 100}, budget, sibling_order),
+                                  std::regex{" class=\"[^\"]*\""}, "");
     };
     // Roots are opened a level even past the budget; typeck, important, stays closed.
     CHECK(tree(3) ==
@@ -345,16 +336,12 @@ TEST_CASE("the initial view opens the longest important nodes within its budget"
 // A merged build of many processes: each thread's initial view stays within its budget, and
 // the page's within about ten threads' worth; the later threads' trees open their roots only.
 TEST_CASE("the initial views of many threads share one budget for the page") {
-    qprof::Trace trace = [] {
-        qprof::test::ManualClock clock;
-        qprof::Session session{qprof::test::recording_options()};
+    qprof::Trace trace = trace_of([] {
         PROFILE_ACTIVITY("analysis");
         for (int id = 0; id < 3000; ++id) {
             type_of(id);
         }
-        session.finish();
-        return session.trace();
-    }();
+    });
     const std::string one_thread = html_of(trace);
     const qprof::ThreadTrace thread = trace.threads.at(0);
     for (std::uint32_t t = 1; t < 100; ++t) {
@@ -395,22 +382,9 @@ void codegen_and_wait() {
     type_of(9);
 }
 
-qprof::Trace codegen_and_wait_trace() {
-    qprof::test::ManualClock clock;
-    qprof::Session session{qprof::test::recording_options()};
-    codegen_and_wait();
-    session.finish();
-    return session.trace();
-}
-
 TEST_CASE("heaviest first ranks siblings by their work, and waits after all work") {
-    const qprof::Trace trace = codegen_and_wait_trace();
-    const Preorder order{trace.threads.at(0)};
-    const Importance everything{{1, 0}, trace.wall_ns};
-    std::ostringstream out;
-    qprof::detail::html::write_initial_tree(out, trace, order, everything, 100,
-                                            SiblingOrder::heaviest);
-    const std::string tree = out.str();
+    const std::string tree =
+        initial_tree(trace_of(codegen_and_wait), {1, 0}, 100, SiblingOrder::heaviest);
     std::vector<std::string> labels;
     const std::regex label{"<span class=\"label\">([^<]*)</span>"};
     for (auto it = std::sregex_iterator(tree.begin(), tree.end(), label);
@@ -428,7 +402,7 @@ TEST_CASE("heaviest first ranks siblings by their work, and waits after all work
 }
 
 TEST_CASE("every share is of work over the busy time: none passes 100 %, a wait has none") {
-    const std::string page = html_of(codegen_and_wait_trace(), qprof::ReportOptions{1, 0});
+    const std::string page = html_of(trace_of(codegen_and_wait), qprof::ReportOptions{1, 0});
     // Busy: 7 ms of analysis and 6 ms of code generation's own work; the 17 ms wait is not,
     // and a share of it would be 131 %.
     CHECK_THAT(page, Catch::Contains("<strong>13.00 ms</strong> busy on 1 thread"));
@@ -456,16 +430,10 @@ void wide_pass() {
 }
 
 TEST_CASE("the folds of a sibling list are merged into one chip per provider") {
-    qprof::test::ManualClock clock;
-    qprof::Session session{qprof::test::recording_options()};
-    wide_pass();
-    session.finish();
-    const qprof::Trace& trace = session.trace();
+    const qprof::Trace trace = trace_of(wide_pass);
     const Preorder order{trace.threads.at(0)};
-    const Importance important{{6, 100}, trace.wall_ns};
-    std::ostringstream out;
-    qprof::detail::html::write_initial_tree(out, trace, order, important, 100, SiblingOrder::call);
-    const std::string tree = std::regex_replace(out.str(), std::regex{" class=\"node[^\"]*\""}, "");
+    const std::string tree = std::regex_replace(initial_tree(trace, {6, 100}, 100),
+                                                std::regex{" class=\"node[^\"]*\""}, "");
     INFO(tree);
     // Ten folds of six type_of runs between the typeck runs: one chip, after them.
     const std::regex chip{
@@ -495,16 +463,9 @@ void check_crate() {
 }
 
 TEST_CASE("a node whose children do not fit shows its longest ones, the rest folded") {
-    qprof::test::ManualClock clock;
-    qprof::Session session{qprof::test::recording_options()};
-    check_crate();
-    session.finish();
-    const qprof::Trace& trace = session.trace();
+    const qprof::Trace trace = trace_of(check_crate);
     const Preorder order{trace.threads.at(0)};
-    const Importance important{{6, 100}, trace.wall_ns};
-    std::ostringstream out;
-    qprof::detail::html::write_initial_tree(out, trace, order, important, 12, SiblingOrder::call);
-    const std::string tree = out.str();
+    const std::string tree = initial_tree(trace, {6, 100}, 12);
     // One fold for typeck 6..21 before the four longest, 22..25, each closed over its fold.
     const std::regex typeck{"<span class=\"label\">typeck"};
     CHECK(std::distance(std::sregex_iterator(tree.begin(), tree.end(), typeck),
@@ -515,7 +476,7 @@ TEST_CASE("a node whose children do not fit shows its longest ones, the rest fol
 }
 
 TEST_CASE("a fold names the provider that takes its time") {
-    const qprof::Trace trace = compile_trace();
+    const qprof::Trace trace = trace_of(compile);
     const Preorder order{trace.threads.at(0)};
     const qprof::detail::html::Work work{order};
     auto text = [&](std::uint32_t from, std::uint32_t to) {
@@ -548,4 +509,46 @@ TEST_CASE("a chain 100,000 deep is written without recursion, flattened into row
     // The initial budget opens the chain far below what nested boxes allowed (256).
     CHECK_THAT(page, Catch::Contains(" data-n=\"1000\" data-depth=\"1000\">"));
     CHECK_THAT(page, Catch::Contains("{\"name\":\"main\",\"nodes\":100000,"));  // all of it
+}
+
+TEST_CASE("sizes and counters: a table each, and each thread's counter values in the payload") {
+    qprof::test::ManualClock clock;
+    qprof::Session session{qprof::test::recording_options()};
+    qprof::record_size("object <file>", 4'096);
+    qprof::record_size("object <file>", 1'000);
+    {
+        PROFILE_QUERY(typeck, 1);
+        qprof::counter("live nodes", 12);
+        qprof::counter("live nodes", -3);
+    }
+    session.finish();
+    const qprof::Trace& trace = session.trace();
+    const std::string page = html_of(trace);
+    CHECK_THAT(page, Catch::Contains("<tr><td>object &lt;file&gt;</td><td class=\"num\">5,096</td>"
+                                     "<td class=\"num\">2</td><td class=\"num\">2,548</td></tr>"));
+    CHECK_THAT(page, Catch::Contains("<tr><td>live nodes</td><td class=\"num\">2</td>"
+                                     "<td class=\"num\">-3</td><td class=\"num\">12</td></tr>"));
+    const std::vector<qprof::CounterSample>& samples = trace.threads.at(0).counters.at(0).samples;
+    CHECK_THAT(page, Catch::Contains("\n\"counters\":[\"live nodes\"]"));
+    CHECK_THAT(page, Catch::Contains(",\"counters\":[{\"counter\":0,\"samples\":2,\"time\":[" +
+                                     std::to_string(samples[0].time_ns) + "," +
+                                     std::to_string(samples[1].time_ns) + "],\"value\":[12,-3]}]"));
+    CHECK_THAT(html_of(trace_of(compile)), !Catch::Contains("id=\"measures\""));
+}
+
+TEST_CASE("a long counter series is drawn from its envelope: every peak, about 4,000 values") {
+    qprof::Session session{qprof::test::recording_options()};
+    for (int i = 0; i < 50'000; ++i) {
+        qprof::counter("wave", i == 31'337 ? 1'000'000 : i == 7 ? -1'000'000 : i % 100);
+    }
+    session.finish();
+    const std::string page = html_of(session.trace());
+    const std::size_t values = page.find(",\"value\":[");
+    REQUIRE(values != std::string::npos);
+    const std::string drawn = page.substr(values, page.find(']', values) - values);
+    const std::size_t count = qprof::test::count_of(drawn, ",");
+    CHECK(count <= 4'000);
+    CHECK(count >= 1'000);
+    CHECK_THAT(drawn, Catch::Contains(",1000000") && Catch::Contains("-1000000"));
+    CHECK_THAT(page, Catch::Contains("\"samples\":50000"));
 }

@@ -44,13 +44,9 @@ struct Compiler {
 };
 
 qprof::Trace keyed_trace() {
-    qprof::test::ManualClock clock;
     qprof::SessionOptions options = qprof::test::recording_options();
     options.record_keys = true;
-    qprof::Session session{options};
-    Compiler{}.compile();
-    session.finish();
-    return session.trace();
+    return qprof::test::trace_of([] { Compiler{}.compile(); }, options);
 }
 
 std::vector<ProviderStats> stats_of(const qprof::Trace& trace) {
@@ -136,6 +132,64 @@ TEST_CASE("PROFILE_WAIT is a wait: never a run, never self time of work") {
     // The pass around it did 19 ms less the 1 ms it waited.
     CHECK(stats_named(trace, stats, "analysis").work_ns == 18'000'000);
     CHECK(qprof::test::tree_text(trace).find("join workers") != std::string::npos);
+}
+
+namespace {
+
+// eval re-enters itself three deep; the innermost waits for 1 ms (a clock read per ms).
+void eval(int depth) {
+    PROFILE_QUERY(eval, depth);
+    if (depth > 0) {
+        eval(depth - 1);
+        return;
+    }
+    PROFILE_WAIT("join workers");
+}
+
+qprof::Trace recursive_trace() {
+    qprof::test::ManualClock clock;
+    qprof::Session session{qprof::test::recording_options()};
+    eval(2);
+    session.finish();
+    return session.trace();
+}
+
+}  // namespace
+
+TEST_CASE("a provider inside itself counts its time, its work and its waits once") {
+    const qprof::Trace trace = recursive_trace();
+    const std::vector<ProviderStats> stats = stats_of(trace);
+    const ProviderStats& eval = stats_named(trace, stats, "eval");
+    // eval(2) 7 ms, eval(1) 5 ms, eval(0) 3 ms around the 1 ms wait.
+    CHECK(eval.runs == 3);
+    CHECK(eval.total_ns == 7'000'000);
+    // Once per enclosing eval, the wait would be taken three times: 4 ms.
+    CHECK(eval.work_ns == 6'000'000);
+    CHECK(eval.self_ns == 6'000'000);  // 2 ms of each run's own
+    const ProviderStats& join = stats_named(trace, stats, "join workers");
+    CHECK(join.wait_ns == 1'000'000);
+    CHECK(join.work_ns == 0);
+}
+
+TEST_CASE("times are the sums of the nodes the page carries, not the totals from ticks") {
+    // Totals are summed in clock ticks and converted once; each node's duration is converted
+    // on its own. The page's statistics must equal what the viewer sums from its nodes.
+    qprof::Trace trace = keyed_trace();
+    const std::vector<ProviderStats> exact = stats_of(trace);
+    for (qprof::ProviderTotals& totals : trace.providers) {
+        totals.total_ns += 3;  // as rounding a sum of ticks may
+        totals.self_ns -= 2;
+        totals.blocked_ns += 1;
+    }
+    const std::vector<ProviderStats> stats = stats_of(trace);
+    for (std::size_t p = 0; p < stats.size(); ++p) {
+        CHECK(stats[p].total_ns == exact[p].total_ns);
+        CHECK(stats[p].self_ns == exact[p].self_ns);
+        CHECK(stats[p].wait_ns == exact[p].wait_ns);
+        CHECK(stats[p].work_ns == exact[p].work_ns);
+    }
+    // And those sums are the nodes': typeck's four runs take 7 + 1 + 3 + 1 ms.
+    CHECK(stats_named(trace, stats, "typeck").total_ns == 12'000'000);
 }
 
 TEST_CASE("the header lists waits apart from the providers with the most self time") {

@@ -114,8 +114,10 @@ std::string profile_text(const std::string& file) {
         for (const std::uint64_t value : packed(sample.all(2).at(0))) {
             line += ' ' + std::to_string(value);
         }
-        const Message label = parse(sample.all(3).at(0));
-        line += " thread=" + strings.at(label.number(2));
+        for (const std::string& bytes : sample.all(3)) {  // thread, then activities' arguments
+            const Message label = parse(bytes);
+            line += ' ' + strings.at(label.number(1)) + '=' + strings.at(label.number(2));
+        }
         lines.push_back(line);
     }
     std::sort(lines.begin(), lines.end());
@@ -129,20 +131,19 @@ std::string profile_text(const std::string& file) {
 
 using qprof::test::traced_type_of;
 
+// The golden file holds the line of each site: "type checking" is on line 136.
 qprof::Trace compile_trace() {
-    qprof::test::ManualClock clock;  // every clock read advances 1 ms
-    qprof::Session session{qprof::test::recording_options()};
-    {
-        PROFILE_ACTIVITY("type checking");
-        traced_type_of(2);
-        PROFILE_QUERY_HIT(type_of, 2);
-    }
-    std::thread{[] {
-        qprof::name_this_thread("worker");
-        traced_type_of(1);
-    }}.join();
-    session.finish();
-    return session.trace();
+    return qprof::test::trace_of([] {  // every clock read advances 1 ms
+        {
+            PROFILE_ACTIVITY_ARG("type checking", "crate root");  // a label of its samples
+            traced_type_of(2);
+            PROFILE_QUERY_HIT(type_of, 2);
+        }
+        std::thread{[] {
+            qprof::name_this_thread("worker");
+            traced_type_of(1);
+        }}.join();
+    });
 }
 
 }  // namespace
@@ -183,7 +184,7 @@ TEST_CASE("pprof: a provider's flat self time is its self time in the totals", "
         }
         const std::size_t values_at = line.find(" = ");
         const std::string stack = line.substr(7, values_at - 7);
-        std::istringstream values{line.substr(values_at + 3)};
+        std::istringstream values{line.substr(values_at + 3)};  // then labels, never read
         std::uint64_t runs = 0, hits = 0, self = 0;
         values >> runs >> hits >> self;
         flat[stack.substr(stack.rfind(';') + 1)] += self;

@@ -206,6 +206,9 @@ TEST_CASE("records with checksums right but contents wrong are refused at their 
         {{head(6, 0, 3), 5}, "key record of undeclared key type 3"},
         {{head(2, 0, 1), 1000}, "cut off by the end of its block"},
         {{head(16, 0, 1), 100, 1, 0}, "a memory record that does not follow a timed record"},
+        {{head(17, 0, 4), 100}, "record of undeclared site 4"},
+        {{head(18, 0, 1), 1000}, "cut off by the end of its block"},  // a counter is 3 words
+        {{head(19, 0, 1)}, "unknown record kind 19 (expected 1 to 7, or 16 to 18)"},
     };
     for (const auto& [records, message] : cases) {
         INFO(message);
@@ -221,6 +224,10 @@ TEST_CASE("records with checksums right but contents wrong are refused at their 
     REQUIRE(first_error(result) != nullptr);
     CHECK(first_error(result)->offset == first_record_offset(far) + 16);
     CHECK_THAT(first_error(result)->text, Catch::Contains("ticks from the session start"));
+    const std::string far_counter = forged_stream({head(18, 0, 1), 1000 + (1ull << 53), 5});
+    const ReadResult counter_result = read(far_counter);
+    REQUIRE(first_error(counter_result) != nullptr);
+    CHECK(first_error(counter_result)->offset == first_record_offset(far_counter) + 8);
 }
 
 TEST_CASE("a sound forged stream without END is reported with a warning, not dropped") {

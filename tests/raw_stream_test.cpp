@@ -65,16 +65,39 @@ qprof::SessionOptions raw_options(const TempDir& dir, bool keys,
     return options;
 }
 
-qprof::detail::ReadResult read_raw(const TempDir& dir, bool keep_nodes = true) {
-    const std::string bytes = read_file(dir.path() / "profile_queries.qprof");
+qprof::detail::ReadResult read_bytes(const std::string& bytes, bool keep_nodes = true) {
     return qprof::detail::read_stream(
         {reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()},
         {.keep_nodes = keep_nodes, .progress = {}});
 }
 
+qprof::detail::ReadResult read_raw(const TempDir& dir, bool keep_nodes = true) {
+    return read_bytes(read_file(dir.path() / "profile_queries.qprof"), keep_nodes);
+}
+
+// The trace of the one run in the stream a session wrote into `dir`.
+qprof::Trace read_trace(const TempDir& dir, bool keep_nodes = true) {
+    qprof::detail::ReadResult read = read_raw(dir, keep_nodes);
+    REQUIRE(read.runs.size() == 1);
+    return qprof::detail::complete_trace(std::move(read.runs[0].inputs));
+}
+
+// A stream written in format 1.1 (before activities' CPU times, regions and the SELECTION
+// block), read without a diagnostic: its one run.
+qprof::detail::RecordedRun read_format_1_1() {
+    const std::string bytes =
+        read_file(qprof::test::test_source_file("fuzz/corpus/process-block.qprof"));
+    REQUIRE(bytes.size() > 32);
+    REQUIRE(bytes[14] == 1);  // minor 1
+    qprof::detail::ReadResult read = read_bytes(bytes);
+    CHECK(read.diagnostics.empty());
+    REQUIRE(read.runs.size() == 1);
+    return std::move(read.runs[0]);
+}
+
 // Reads the live run's stream back, writes every other report of it again into a second
-// directory and compares them with the live ones.
-void check_round_trip(const TempDir& live, const qprof::SessionOptions& options) {
+// directory and compares them with the live ones; returns the trace read back.
+qprof::Trace check_round_trip(const TempDir& live, const qprof::SessionOptions& options) {
     qprof::detail::ReadResult read = read_raw(live);
     for (const auto& diagnostic : read.diagnostics) {
         FAIL_CHECK("byte " << diagnostic.offset << ": " << diagnostic.text);
@@ -82,7 +105,8 @@ void check_round_trip(const TempDir& live, const qprof::SessionOptions& options)
     REQUIRE(read.runs.size() == 1);
     REQUIRE(read.runs[0].complete);
     CHECK(read.runs[0].report == options.report);
-    const qprof::Trace trace = qprof::detail::complete_trace(std::move(read.runs[0].inputs));
+    CHECK(read.runs[0].inputs.selection == options.events);
+    qprof::Trace trace = qprof::detail::complete_trace(std::move(read.runs[0].inputs));
     TempDir offline;
     qprof::SessionOptions again = options;
     again.output_dir = offline.path().string();
@@ -95,6 +119,20 @@ void check_round_trip(const TempDir& live, const qprof::SessionOptions& options)
         INFO(file);
         CHECK(read_file(offline.path() / file) == read_file(live.path() / file));
     }
+    return trace;
+}
+
+// Runs `program` in a session with `options`, every clock read 1 ms after the one before, then
+// checks the round trip of the stream it wrote into `live`; returns the trace read back.
+template <typename Program>
+qprof::Trace round_trip(const TempDir& live, const qprof::SessionOptions& options,
+                        Program&& program) {
+    {
+        qprof::test::ManualClock clock;
+        qprof::Session session{options};
+        program();
+    }
+    return check_round_trip(live, options);
 }
 
 }  // namespace
@@ -111,12 +149,7 @@ TEST_CASE("reports made from the raw stream equal the live ones, keys and option
     options.report.folded_hits = true;
     options.report.folded_keys = keys;
     options.report.chrome_hits = true;
-    {
-        qprof::test::ManualClock clock;
-        qprof::Session session{options};
-        compile(200);
-    }
-    check_round_trip(live, options);
+    round_trip(live, options, [] { compile(200); });
 }
 
 TEST_CASE("activities' arguments and CPU times, and regions, survive the raw stream") {
@@ -125,15 +158,7 @@ TEST_CASE("activities' arguments and CPU times, and regions, survive the raw str
     reporters.push_back("keys");
     qprof::SessionOptions options = raw_options(live, false, reporters);
     options.report.folded_args = true;
-    {
-        qprof::test::ManualClock clock;
-        qprof::Session session{options};
-        passes(4);
-    }
-    check_round_trip(live, options);
-    qprof::detail::ReadResult read = read_raw(live);
-    REQUIRE(read.runs.size() == 1);
-    const qprof::Trace trace = qprof::detail::complete_trace(std::move(read.runs[0].inputs));
+    const qprof::Trace trace = round_trip(live, options, [] { passes(4); });
     // 1.5 ms each: half the 3 ms of the region's and the query's clock reads in between.
     CHECK(qprof::test::totals_of(trace, "codegen unit").cpu_ns == 6'000'000);
     CHECK(qprof::test::totals_of(trace, "even").is_region);
@@ -144,16 +169,7 @@ TEST_CASE("activities' arguments and CPU times, and regions, survive the raw str
 }
 
 TEST_CASE("a stream written in format 1.1 still reads") {
-    const std::string bytes =
-        read_file(qprof::test::test_source_file("fuzz/corpus/process-block.qprof"));
-    REQUIRE(bytes.size() > 32);
-    REQUIRE(bytes[14] == 1);  // minor 1
-    qprof::detail::ReadResult read = qprof::detail::read_stream(
-        {reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()},
-        {.keep_nodes = true, .progress = {}});
-    CHECK(read.diagnostics.empty());
-    REQUIRE(read.runs.size() == 1);
-    const qprof::Trace trace = qprof::detail::complete_trace(std::move(read.runs[0].inputs));
+    const qprof::Trace trace = qprof::detail::complete_trace(std::move(read_format_1_1().inputs));
     CHECK(trace.events > 0);
     CHECK_FALSE(trace.runs[0].argv.empty());
 }
@@ -180,10 +196,7 @@ TEST_CASE("the round trip holds with threads named late, threads ended early and
         release.count_down();
         late.join();
     }
-    check_round_trip(live, options);
-    qprof::detail::ReadResult read = read_raw(live);
-    REQUIRE(read.runs.size() == 1);
-    const qprof::Trace trace = qprof::detail::complete_trace(std::move(read.runs[0].inputs));
+    const qprof::Trace trace = check_round_trip(live, options);
     REQUIRE(trace.threads.size() == 3);
     const auto named = [&](const std::string& name) {
         return std::count_if(trace.threads.begin(), trace.threads.end(),
@@ -215,9 +228,7 @@ TEST_CASE("a raw and counts run keeps no nodes, and its counts equal a run that 
     const std::string counts = read_file(trees_dir.path() / "profile_queries.counts.txt");
     CHECK(read_file(totals_dir.path() / "profile_queries.counts.txt") == counts);
     for (const bool keep_nodes : {false, true}) {
-        qprof::detail::ReadResult read = read_raw(totals_dir, keep_nodes);
-        REQUIRE(read.runs.size() == 1);
-        const qprof::Trace trace = qprof::detail::complete_trace(std::move(read.runs[0].inputs));
+        const qprof::Trace trace = read_trace(totals_dir, keep_nodes);
         CHECK(qprof::test::report_text("counts", trace) == counts);
         CHECK(trace.events == 500 * 6 + 1);
     }
@@ -248,20 +259,13 @@ TEST_CASE("what a run left out travels in the stream: its reports say it off-lin
     qprof::SessionOptions options = raw_options(live, true, reporters);
     options.events.hits = false;
     options.events.loads = false;
+    options.events.counters = false;  // format 1.3: a bit of its own
     options.events.excluded = {"type_of"};
     options.events.key_providers = {"typeck", "by_name"};
-    {
-        qprof::test::ManualClock clock;
-        qprof::Session session{options};
-        compile(50);
-    }
-    check_round_trip(live, options);
-    qprof::detail::ReadResult read = read_raw(live);
-    REQUIRE(read.runs.size() == 1);
-    CHECK(read.runs[0].inputs.selection == options.events);
-    const qprof::Trace trace = qprof::detail::complete_trace(std::move(read.runs[0].inputs));
+    // The selection read back is the one recorded.
+    const qprof::Trace trace = round_trip(live, options, [] { compile(50); });
     CHECK(trace.selection.left_out(true) ==
-          "hits, loads; providers type_of; keys only of typeck, by_name");
+          "hits, loads, counters; providers type_of; keys only of typeck, by_name");
     for (const qprof::ProviderTotals& provider : trace.providers) {
         INFO(provider.provider);
         CHECK(provider.hits == 0);
@@ -271,16 +275,69 @@ TEST_CASE("what a run left out travels in the stream: its reports say it off-lin
 }
 
 TEST_CASE("a stream of format 1.1, which has no SELECTION block, reads as recording everything") {
+    const qprof::detail::RecordedRun run = read_format_1_1();
+    CHECK(run.complete);
+    CHECK(run.inputs.selection.everything());
+    CHECK_FALSE(run.inputs.run.argv.empty());  // its PROCESS block still reads
+}
+
+TEST_CASE("sizes and counters survive the raw stream, with nodes kept or totals only") {
+    TempDir live;
+    const qprof::SessionOptions options = raw_options(live, false, kReporters);
+    {
+        qprof::test::ManualClock clock;
+        qprof::Session session{options};
+        compile(20);
+        for (int i = 0; i < 3; ++i) {
+            qprof::record_size("object file", 100 + i);
+            qprof::counter("live nodes", i * 10 - 5);
+        }
+        std::thread{[] {
+            qprof::name_this_thread("worker");
+            qprof::counter("live nodes", 99);
+        }}.join();
+    }
+    check_round_trip(live, options);  // the chrome and html reports carry them
+    for (const bool keep_nodes : {true, false}) {
+        qprof::detail::ReadResult read = read_raw(live, keep_nodes);
+        REQUIRE(read.runs.size() == 1);
+        const qprof::Trace trace = qprof::detail::complete_trace(std::move(read.runs[0].inputs));
+        REQUIRE(trace.sizes.size() == 1);
+        CHECK(trace.sizes[0].name == "object file");
+        CHECK(trace.sizes[0].bytes == 303);
+        CHECK(trace.sizes[0].records == 3);
+        REQUIRE(trace.counters.size() == 1);
+        CHECK(trace.counters[0].samples == 4);
+        CHECK(trace.counters[0].min == -5);
+        CHECK(trace.counters[0].max == 99);
+        CHECK(trace.events == 20 * 6 + 1);  // sizes and counters are not events
+        if (keep_nodes) {
+            REQUIRE(trace.threads.size() == 2);
+            REQUIRE(trace.threads[0].counters.size() == 1);
+            std::vector<std::int64_t> values;
+            for (const qprof::CounterSample& sample : trace.threads[0].counters[0].samples) {
+                values.push_back(sample.value);
+            }
+            CHECK(values == std::vector<std::int64_t>{-5, 5, 15});
+            CHECK(trace.threads[1].counters.at(0).samples.at(0).value == 99);
+        }
+    }
+}
+
+TEST_CASE("a stream written in format 1.2 still reads") {
     const std::string bytes =
-        read_file(std::filesystem::path{QPROF_CORPUS_DIR} / "process-block.qprof");
+        read_file(qprof::test::test_source_file("fuzz/corpus/format-1.2.qprof"));
     REQUIRE(bytes.size() > 32);
-    CHECK(bytes[14] == 1);  // minor 1
-    const qprof::detail::ReadResult read = qprof::detail::read_stream(
+    REQUIRE(bytes[14] == 2);  // minor 2
+    qprof::detail::ReadResult read = qprof::detail::read_stream(
         {reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()},
         {.keep_nodes = true, .progress = {}});
     CHECK(read.diagnostics.empty());
     REQUIRE(read.runs.size() == 1);
     CHECK(read.runs[0].complete);
-    CHECK(read.runs[0].inputs.selection.everything());
-    CHECK_FALSE(read.runs[0].inputs.run.argv.empty());  // its PROCESS block still reads
+    const qprof::Trace trace = qprof::detail::complete_trace(std::move(read.runs[0].inputs));
+    CHECK(trace.events > 0);
+    CHECK(qprof::test::totals_of(trace, "codegen unit").cpu_ns > 0);  // 1.2's cpu records
+    CHECK(trace.sizes.empty());
+    CHECK(trace.counters.empty());
 }

@@ -84,7 +84,7 @@ qprof::Trace one_run(const std::string& program, std::uint32_t pid, std::int64_t
     trace.providers.push_back({.provider = "typeck", .count = 1, .misses = 1});
     qprof::ThreadTrace& thread = trace.threads.emplace_back();
     thread.name = "main";
-    thread.nodes.push_back(qprof::Node{.start_ns = 2'000'000, .end_ns = 3'000'000});
+    thread.nodes.push_back(qprof::Node{.start = 2'000'000, .end = 3'000'000});
     thread.nodes.push_back(qprof::Node{.outcome = qprof::Outcome::hit, .first = 1});
     trace.wall_ns = 4'000'000;
     trace.events = 2;
@@ -203,9 +203,9 @@ TEST_CASE("merged runs stand on one timeline, in order of their start") {
     REQUIRE(merged.threads.size() == 3);
     CHECK(merged.threads[2].name == "late[30] main");
     CHECK(merged.threads[2].run == 2);
-    CHECK(merged.threads[2].nodes[0].start_ns == 7'000'000);
-    CHECK(merged.threads[2].nodes[0].end_ns == 8'000'000);
-    CHECK(merged.threads[2].nodes[1].start_ns == 0);  // a hit read no clock
+    CHECK(merged.threads[2].nodes[0].start == 7'000'000);
+    CHECK(merged.threads[2].nodes[0].end == 8'000'000);
+    CHECK(merged.threads[2].nodes[1].start == 0);  // a hit read no clock
 
     SECTION("the Chrome trace has one process per run, named after its program") {
         const json::Value doc = json::parse(qprof::test::report_text("chrome", merged));
@@ -236,7 +236,7 @@ TEST_CASE("start times far apart are held 2^50 ns apart, so that no time overflo
     runs.push_back(one_run("b", 2, INT64_MAX));
     const qprof::Trace merged = qprof::detail::merge_traces(std::move(runs));
     CHECK(merged.runs[1].start_offset_ns == std::int64_t{1} << 50);
-    CHECK(merged.threads[1].nodes[0].start_ns == (std::int64_t{1} << 50) + 2'000'000);
+    CHECK(merged.threads[1].nodes[0].start == (std::int64_t{1} << 50) + 2'000'000);
 }
 
 TEST_CASE("the stacks of a merged build start at the program, then the thread by its own name") {

@@ -44,21 +44,21 @@ std::vector<std::string> lines(const StackTree& tree) {
 }
 
 qprof::Trace two_threads(bool keys) {
-    qprof::test::ManualClock clock;  // every clock read advances 1 ms
     qprof::SessionOptions options = qprof::test::recording_options();
     options.record_keys = keys;
-    qprof::Session session{options};
-    {
-        PROFILE_ACTIVITY("analysis");
-        typeck(1);
-        typeck(1);
-    }
-    std::thread{[] {
-        qprof::name_this_thread("worker");
-        typeck(2);
-    }}.join();
-    session.finish();
-    return session.trace();
+    return qprof::test::trace_of(  // every clock read advances 1 ms
+        [] {
+            {
+                PROFILE_ACTIVITY("analysis");
+                typeck(1);
+                typeck(1);
+            }
+            std::thread{[] {
+                qprof::name_this_thread("worker");
+                typeck(2);
+            }}.join();
+        },
+        options);
 }
 
 }  // namespace

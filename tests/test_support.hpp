@@ -41,6 +41,18 @@ void traced_type_of(int id);
 // Options of a recording session that writes no report.
 SessionOptions recording_options();
 
+// The trace of `program()` run in a session with `options` (by default recording_options()),
+// every clock read `step_ns` after the one before (ManualClock).
+template <typename Program>
+Trace trace_of(Program&& program, const SessionOptions& options = recording_options(),
+               std::uint64_t step_ns = 1'000'000) {
+    ManualClock clock{step_ns};
+    Session session{options};
+    program();
+    session.finish();
+    return session.trace();
+}
+
 // The tree of one thread as text, children in call order: `name(child child)`. Hits are
 // prefixed with `+`, activities with `@`, unfinished nodes with `?`.
 std::string tree_text(const Trace& trace, std::size_t thread = 0);

@@ -19,9 +19,7 @@ const std::string kFffd = "\xEF\xBF\xBD";
 
 // One thread running a provider of each awkward name, one after another (1 ms clock steps).
 qprof::Trace awkward_trace() {
-    qprof::test::ManualClock clock;
-    qprof::Session session{qprof::test::recording_options()};
-    {
+    return qprof::test::trace_of([] {
         PROFILE_ACTIVITY("pass\none");
         { PROFILE_QUERY_NAMED("type_of<pair<int, int>>", 0); }
         { PROFILE_QUERY_NAMED("line\nfeed\r\n", 0); }
@@ -29,9 +27,7 @@ qprof::Trace awkward_trace() {
         { PROFILE_QUERY_NAMED("bad \xff utf-8 \xe2\x82 caf\xc3\xa9 \xed\xa0\x80", 0); }
         { PROFILE_QUERY_NAMED("", 0); }
         { PROFILE_QUERY_NAMED("quote \" and <script>", 0); }
-    }
-    session.finish();
-    return session.trace();
+    });
 }
 
 }  // namespace

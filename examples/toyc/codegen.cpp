@@ -10,6 +10,11 @@ namespace {
 
 // Instruction selection and emission dominate a real compiler's time; so they do here.
 constexpr std::uint32_t kCodegenRoundsPerBlock = 800;
+// The machine code a MIR block and a call become, as a compiler's sizes would be counted.
+constexpr std::uint64_t kBytesPerBlock = 48;
+constexpr std::uint64_t kBytesPerCall = 12;
+// How often a unit reports its symbol cache (qprof::counter): a curve, not a flood.
+constexpr std::size_t kCounterEvery = 32;
 
 std::vector<DefId> functions_of(const Program& program) {
     std::vector<DefId> functions;
@@ -27,22 +32,33 @@ void codegen_share(const Ctx& ctx, const std::vector<DefId>& functions,
     CodegenUnit unit{ctx};
     for (std::size_t index = first; index < functions.size(); index += stride) {
         objects[index] = unit.codegen(functions[index]);
+        if ((index / stride) % kCounterEvery == 0) {
+            PROFILE_COUNTER("cached symbols", static_cast<std::int64_t>(unit.cached_symbols()));
+        }
     }
+    PROFILE_COUNTER("cached symbols", static_cast<std::int64_t>(unit.cached_symbols()));
+    // Each unit is one object file, as rustc's codegen units are.
+    PROFILE_SIZE("object file", unit.object_bytes());
 }
 
 }  // namespace
 
-// Not memoised: each function is generated exactly once, but it is still a provider run.
+// Not memoised: each function is generated exactly once, but it is still a provider run. Code
+// generation's providers carry the colour class "codegen", so every report colours them apart.
 std::uint64_t CodegenUnit::codegen(DefId id) {
-    PROFILE_QUERY(codegen, id);
+    PROFILE_QUERY_CLASS(codegen, "codegen", id);
     const Mir& mir = ctx_.cached_optimized_mir(id);
     std::uint64_t object = combine(mir.fingerprint, fingerprint(symbol_name(id)));
     for (const std::uint64_t block : mir.blocks) {
         object = churn(object ^ block, kCodegenRoundsPerBlock);
     }
-    for (const DefId callee : ctx_.program().item(id).callees) {
+    const auto& callees = ctx_.program().item(id).callees;
+    for (const DefId callee : callees) {
         object = combine(object, fingerprint(symbol_name(callee)));
     }
+    const std::uint64_t bytes = mir.blocks.size() * kBytesPerBlock + callees.size() * kBytesPerCall;
+    PROFILE_SIZE("function code", bytes);
+    object_bytes_ += bytes;
     return object;
 }
 
@@ -51,7 +67,7 @@ const std::string& CodegenUnit::symbol_name(DefId id) {
         PROFILE_QUERY_HIT(symbol_name, id);
         return it->second;
     }
-    PROFILE_QUERY(symbol_name, id);
+    PROFILE_QUERY_CLASS(symbol_name, "codegen", id);
     // Mangled like a Rust legacy symbol: the path, then a hash of the item's type.
     const std::string item = "item" + std::to_string(id.index);
     char hash[17];

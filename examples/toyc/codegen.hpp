@@ -16,12 +16,16 @@ class CodegenUnit {
 
     // Returns the fingerprint of the function's object code.
     std::uint64_t codegen(DefId id);
+    // The bytes of object code generated so far, and the symbol names cached.
+    std::uint64_t object_bytes() const { return object_bytes_; }
+    std::size_t cached_symbols() const { return symbols_.size(); }
 
   private:
     const std::string& symbol_name(DefId id);
 
     const Ctx& ctx_;
     DefIdMap<std::string> symbols_;
+    std::uint64_t object_bytes_ = 0;
 };
 
 // Generates code for every function with `threads` threads (1: on the calling thread) and

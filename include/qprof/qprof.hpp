@@ -15,9 +15,12 @@
 //       qprof::Session session{argc, argv};   // run with -Z profile-queries
 //       PROFILE_ACTIVITY("parsing");          // a pass, shown as a phase
 //       PROFILE_ACTIVITY_ARG("codegen unit", unit);   // a pass per unit, told apart by it
+//       PROFILE_QUERY_CLASS(compile_loop, "jit", id); // coloured by its class in the reports
 //       ...
 //       PROFILE_WAIT("join workers");         // waiting for other threads: not work
 //       PROFILE_REGION("dispatch");           // a phase that ends where the next begins
+//       qprof::record_size("object file", bytes);    // summed per name
+//       qprof::counter("live nodes", live);          // a time series per thread
 //   }
 //
 // The key arguments are evaluated only while keys are recorded (-Z profile-queries-and-keys),
@@ -30,6 +33,7 @@
 #if QPROF_DETAIL_CXX20
 
 #include <qprof/config.hpp>
+#include <qprof/detail/measure.hpp>
 #include <qprof/detail/region.hpp>
 #include <qprof/reporter.hpp>
 #include <qprof/session.hpp>
@@ -57,6 +61,11 @@ namespace qprof {
 // functions record whenever a session records; PROFILE_REGION compiles out with the macros.
 using detail::enter_region;
 using detail::exit_region;
+// Sizes and counters (qprof/detail/measure.hpp): record_size("object file", bytes) is summed
+// per name over the run; counter("live nodes", value) is a time series per thread. Both record
+// only while a session records; PROFILE_SIZE and PROFILE_COUNTER compile out with the macros.
+using detail::counter;
+using detail::record_size;
 }  // namespace qprof
 
 #if QPROF_ENABLED
@@ -70,19 +79,26 @@ using detail::exit_region;
 #define QPROF_KEY_FN(...) \
     [&](auto&& qprof_use_key) { qprof_use_key(::qprof::detail::make_key(__VA_ARGS__)); }
 
-#define QPROF_SCOPE_IMPL(id, name, site_kind, record_kind, ...)                              \
+#define QPROF_SCOPE_IMPL(id, name, site_kind, record_kind, ...) \
+    QPROF_CLASSED_SCOPE_IMPL(id, name, nullptr, site_kind, record_kind __VA_OPT__(, ) __VA_ARGS__)
+
+// The same with a colour class: a string literal, or nullptr for none.
+#define QPROF_CLASSED_SCOPE_IMPL(id, name, colour_class, site_kind, record_kind, ...)        \
     static constinit ::qprof::detail::Site QPROF_CONCAT(id, _site){                          \
-        name, __FILE__, __LINE__, ::qprof::detail::SiteKind::site_kind};                     \
+        name, __FILE__, __LINE__, ::qprof::detail::SiteKind::site_kind, colour_class};       \
     const ::qprof::detail::ScopeGuard QPROF_CONCAT(id, _guard) {                             \
         QPROF_CONCAT(id, _site),                                                             \
             ::qprof::detail::RecordKind::record_kind __VA_OPT__(, QPROF_KEY_FN(__VA_ARGS__)) \
     }
 
-#define QPROF_ACTIVITY_IMPL(id, name, ...)                              \
-    static constinit ::qprof::detail::Site QPROF_CONCAT(id, _site){     \
-        name, __FILE__, __LINE__, ::qprof::detail::SiteKind::activity}; \
-    const ::qprof::detail::ActivityGuard QPROF_CONCAT(id, _guard) {     \
-        QPROF_CONCAT(id, _site) __VA_OPT__(, QPROF_KEY_FN(__VA_ARGS__)) \
+#define QPROF_ACTIVITY_IMPL(id, name, ...) \
+    QPROF_CLASSED_ACTIVITY_IMPL(id, name, nullptr __VA_OPT__(, ) __VA_ARGS__)
+
+#define QPROF_CLASSED_ACTIVITY_IMPL(id, name, colour_class, ...)                      \
+    static constinit ::qprof::detail::Site QPROF_CONCAT(id, _site){                   \
+        name, __FILE__, __LINE__, ::qprof::detail::SiteKind::activity, colour_class}; \
+    const ::qprof::detail::ActivityGuard QPROF_CONCAT(id, _guard) {                   \
+        QPROF_CONCAT(id, _site) __VA_OPT__(, QPROF_KEY_FN(__VA_ARGS__))               \
     }
 
 #define QPROF_HIT_IMPL(id, name, ...)                                                \
@@ -99,6 +115,14 @@ using detail::exit_region;
 #define PROFILE_QUERY_NAMED(name, ...)                                        \
     QPROF_SCOPE_IMPL(QPROF_CONCAT(qprof_scope_, __COUNTER__), "" name, query, \
                      miss __VA_OPT__(, ) __VA_ARGS__)
+
+// A provider run whose provider carries a colour class, a word the reports colour it by
+// ("jit", "codegen"): the class is part of the site's static record, never of an event.
+// -Z profile-queries-colour=REGEX:CLASS gives classes by name and overrides this one.
+//   PROFILE_QUERY_CLASS(compile_loop, "jit", loop_id);
+#define PROFILE_QUERY_CLASS(provider, colour_class, ...)                                          \
+    QPROF_CLASSED_SCOPE_IMPL(QPROF_CONCAT(qprof_scope_, __COUNTER__), #provider, "" colour_class, \
+                             query, miss __VA_OPT__(, ) __VA_ARGS__)
 
 // A result read from a persistent cache, timed until the end of the enclosing scope.
 #define PROFILE_QUERY_LOAD(provider, ...)                                       \
@@ -125,9 +149,18 @@ using detail::exit_region;
 #define PROFILE_ACTIVITY_ARG(name, ...) \
     QPROF_ACTIVITY_IMPL(QPROF_CONCAT(qprof_activity_, __COUNTER__), "" name, __VA_ARGS__)
 
+// An activity with a colour class (see PROFILE_QUERY_CLASS).
+#define PROFILE_ACTIVITY_CLASS(name, colour_class)                                   \
+    QPROF_CLASSED_ACTIVITY_IMPL(QPROF_CONCAT(qprof_activity_, __COUNTER__), "" name, \
+                                "" colour_class)
+
 // A region: ends the region open here, if any (qprof::enter_region).
 #define PROFILE_REGION(name) ::qprof::enter_region(name)
 #define PROFILE_REGION_EXIT() ::qprof::exit_region()
+
+// A size, summed per name (qprof::record_size), and a counter's value (qprof::counter).
+#define PROFILE_SIZE(name, bytes) ::qprof::record_size(name, bytes)
+#define PROFILE_COUNTER(name, value) ::qprof::counter(name, value)
 
 // Waiting, not work: time until the end of the enclosing scope spent waiting for other
 // threads (joining workers, a condition variable), recorded as a blocked wait of its own
@@ -139,15 +172,19 @@ using detail::exit_region;
 
 #define PROFILE_QUERY(provider, ...) QPROF_KEYS_UNUSED(__VA_ARGS__)
 #define PROFILE_QUERY_NAMED(name, ...) QPROF_KEYS_UNUSED(__VA_ARGS__)
+#define PROFILE_QUERY_CLASS(provider, colour_class, ...) QPROF_KEYS_UNUSED(__VA_ARGS__)
 #define PROFILE_QUERY_LOAD(provider, ...) QPROF_KEYS_UNUSED(__VA_ARGS__)
 #define PROFILE_QUERY_LOAD_NAMED(name, ...) QPROF_KEYS_UNUSED(__VA_ARGS__)
 #define PROFILE_QUERY_HIT(provider, ...) QPROF_KEYS_UNUSED(__VA_ARGS__)
 #define PROFILE_QUERY_HIT_NAMED(name, ...) QPROF_KEYS_UNUSED(__VA_ARGS__)
 #define PROFILE_ACTIVITY(name) (void)0
+#define PROFILE_ACTIVITY_CLASS(name, colour_class) (void)0
 #define PROFILE_ACTIVITY_ARG(name, ...) QPROF_KEYS_UNUSED(__VA_ARGS__)
 #define PROFILE_WAIT(name) (void)0
 #define PROFILE_REGION(name) (void)sizeof(name)
 #define PROFILE_REGION_EXIT() (void)0
+#define PROFILE_SIZE(name, bytes) QPROF_KEYS_UNUSED(name, bytes)
+#define PROFILE_COUNTER(name, value) QPROF_KEYS_UNUSED(name, value)
 
 #endif
 

@@ -18,11 +18,13 @@ struct ReportOptions {
     // ... or when it takes at least this share of the wall time, in percent. Hits never are.
     double important_percent = 1.0;
 
-    // -Z profile-queries-folded=merge-threads,hits,keys,args,bytes (profile_queries.folded)
+    // -Z profile-queries-folded=merge-threads,hits,keys,args,classes,bytes
+    // (profile_queries.folded)
     bool folded_merge_threads = false;  // one root for all threads instead of one per thread
     bool folded_hits = false;           // cache hits as annotated leaf frames
     bool folded_keys = false;           // "provider(key)" frames: many more stacks
     bool folded_args = false;           // "activity(argument)" frames (keys imply them)
+    bool folded_classes = false;        // "provider_[CLASS]" frames for a class's providers
     bool folded_bytes = false;          // weighed by allocated bytes (-Z profile-queries-memory)
 
     // -Z profile-queries-chrome=hits,keys (profile_queries.trace.json): hits as instant events;

@@ -57,6 +57,15 @@ enum class ClockChoice {
     steady,
 };
 
+// -Z profile-queries-colour=REGEX:CLASS: providers and activities whose name the regular
+// expression (ECMAScript) finds a match in get the class, over their sites' own.
+struct ColourRule {
+    std::string pattern;
+    std::string colour_class;
+
+    bool operator==(const ColourRule&) const = default;
+};
+
 struct SessionOptions {
     bool profile_queries = false;                          // -Z profile-queries
     bool record_keys = false;                              // -Z profile-queries-and-keys
@@ -68,7 +77,8 @@ struct SessionOptions {
     ClockChoice clock = ClockChoice::automatic;  // -Z profile-clock=tsc|steady
     ReportOptions report;                        // -Z profile-queries-important=...
     EventSelection events;                       // -Z profile-queries-events=LIST
-    bool show_help = false;                      // -Z help
+    std::vector<ColourRule> colours;  // -Z profile-queries-colour=REGEX:CLASS,...; the last wins
+    bool show_help = false;           // -Z help
     // The program's argv as parse_flags found it, recorded in the run (RunInfo::argv); when
     // empty, the session reads /proc/self/cmdline.
     std::vector<std::string> command_line;

@@ -48,12 +48,15 @@ struct Node {
     std::uint32_t depth : 23 = 0;  // ancestors on the path from the root
     bool unfinished : 1 = false;   // still open when the session ended; ends with it
     Outcome outcome : 8 = Outcome::miss;
-    std::uint32_t extent = 0;   // immediate children
-    std::uint32_t first = 0;    // nodes are in post-order: the subtree is [first, this node]
-    std::int64_t start_ns = 0;  // hits have no clock read: start and end are 0
-    std::int64_t end_ns = 0;
+    std::uint32_t extent = 0;  // immediate children
+    std::uint32_t first = 0;   // nodes are in post-order: the subtree is [first, this node]
+    // When the scope began and ended: in a complete Trace, nanoseconds from the session's start
+    // (in a merged one, the earliest run's); in a tree builder, raw clock ticks until the trace
+    // is completed. Hits have no clock read: start and end are 0.
+    std::int64_t start = 0;
+    std::int64_t end = 0;
 
-    std::int64_t duration_ns() const { return end_ns - start_ns; }
+    std::int64_t duration_ns() const { return end - start; }  // of a complete Trace's node
 };
 
 namespace detail {
@@ -92,6 +95,18 @@ struct ActivityCpu {
     std::int64_t cpu_ns = 0;
 };
 
+// One value of a counter (qprof::counter), when it was recorded.
+struct CounterSample {
+    std::int64_t time_ns = 0;  // from the session start, as nodes' times
+    std::int64_t value = 0;
+};
+
+// A counter's values on one thread, in the order recorded (so by time).
+struct CounterSeries {
+    std::uint32_t counter = 0;  // into Trace::counters
+    std::vector<CounterSample> samples;
+};
+
 struct ThreadTrace {
     std::uint32_t index = 0;
     std::uint32_t run = 0;  // into Trace::runs: the process that ran it
@@ -106,6 +121,9 @@ struct ThreadTrace {
     // The CPU time of each activity that recorded one, by ascending node: a pass that waits
     // shows wall time well above its CPU time. Regions and unfinished activities have none.
     std::vector<ActivityCpu> activity_cpu;
+    // Each counter the thread recorded, in order of the counter's first record on it. Empty
+    // when the collector kept totals only (no report drew the trace).
+    std::vector<CounterSeries> counters;
 
     // The thread CPU time of a node, or -1 when it recorded none.
     std::int64_t cpu_ns(std::uint32_t node) const;
@@ -133,6 +151,24 @@ struct ProviderTotals {
     MemoryUse memory_total{};
     MemoryUse memory_self{};
     std::int64_t cpu_ns = 0;  // activities: thread CPU time, summed over their runs
+    // Its colour class (PROFILE_QUERY_CLASS, -Z profile-queries-colour): 0 for none, else 1 +
+    // its index in Trace::colour_classes. A provider has one: its first classed site's.
+    std::uint32_t colour_class = 0;
+};
+
+// A size (qprof::record_size) summed over the run: every thread's, by name.
+struct SizeTotals {
+    std::string name;
+    std::uint64_t bytes = 0;
+    std::uint64_t records = 0;  // how many times it was recorded
+};
+
+// A counter (qprof::counter) over the run: every thread's values, by name.
+struct CounterTotals {
+    std::string name;
+    std::uint64_t samples = 0;
+    std::int64_t min = 0;
+    std::int64_t max = 0;
 };
 
 // One run of the program: which process it was and when it ran. Fields a stream does not carry
@@ -158,6 +194,8 @@ struct Trace {
     std::vector<SiteInfo> sites;  // the call sites this trace used
     std::vector<ThreadTrace> threads;
     std::vector<ProviderTotals> providers;  // in order of first registration
+    std::vector<SizeTotals> sizes;          // in order of first registration
+    std::vector<CounterTotals> counters;    // the same; ThreadTrace::counters point here
     std::int64_t wall_ns = 0;               // session start to session end
     std::uint64_t events = 0;               // every node recorded, kept in threads or not
     std::string clock;                      // "tsc", "steady" or "manual"
@@ -170,6 +208,9 @@ struct Trace {
     std::vector<RunInfo> runs;
     double ns_per_tick = 1.0;
 
+    // The providers' colour classes, each once, sorted: a class's place here is its colour in
+    // the reports that draw (the palette's --class-N, N its index modulo the palette's size).
+    std::vector<std::string> colour_classes;
     std::vector<std::string> key_texts;  // each distinct key text once
     bool keys_recorded = false;          // -Z profile-queries-and-keys
     bool memory_recorded = false;        // -Z profile-queries-memory: some scope carries memory
@@ -183,6 +224,11 @@ struct Trace {
     // The name a node is shown by: its provider's, and for an activity with an argument
     // (PROFILE_ACTIVITY_ARG), the argument after it: "codegen unit(math)".
     std::string name_of(const ThreadTrace& thread, std::uint32_t node) const;
+    // A provider's colour class; empty when it has none.
+    std::string_view colour_class_of(const ProviderTotals& provider) const {
+        return provider.colour_class == 0 ? std::string_view{}
+                                          : colour_classes[provider.colour_class - 1];
+    }
     const ProviderTotals& provider_of(const Node& node) const {
         return providers[sites[node.site].provider_index];
     }

@@ -55,7 +55,7 @@
     let h = row.status === 'only in base' ? name
       : '<a href="' + qv.escape(report + (row.activity ? '#pass=' : '#provider=') +
         encodeURIComponent(row.provider)) + '">' + name + '</a>';
-    if (row.activity) h += ' <span class="mark">activity</span>';
+    if (row.activity) h += ' <span class="mark">' + (row.region ? 'region' : 'activity') + '</span>';
     if (row.status !== 'both') h += ' <span class="mark">' + qv.escape(row.status) + '</span>';
     if (row.noise) h += ' <span class="mark">~ noise</span>';
     return cell(row.provider, h);

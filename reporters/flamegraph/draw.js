@@ -54,10 +54,16 @@
     return (60 * h + 360) % 360;
   }
 
-  function shadeOf(kind, h) {
-    const shade = SHADES[kind] || SHADES.thread;
+  // A colour class's frames (runs, loads and passes of its providers; waits keep theirs) take
+  // its palette colour's hue, --class-N, shaded like the kinds'.
+  const CLASS_SHADE = { hues: 12, saturation: [48, 66] };
+  const CLASS_SLOTS = 6; // --class-0 ... --class-5 (reporters/html_payload_layout.hpp)
+
+  function shadeOf(kind, h, colourClass) {
+    const shade = colourClass ? CLASS_SHADE : SHADES[kind] || SHADES.thread;
     const [low, high] = shade.saturation;
-    const hue = theme.hues[kind] + (shade.hues > 0 ? (h % shade.hues) - (kind === 'miss' ? 0 : shade.hues / 2) : 0);
+    const base = colourClass ? theme.classHues[colourClass.colour] : theme.hues[kind];
+    const hue = base + (shade.hues > 0 ? (h % shade.hues) - (kind === 'miss' && !colourClass ? 0 : shade.hues / 2) : 0);
     const saturation = low + ((h >>> 8) % (high - low + 1));
     const lightness = shade.lightness || 56 + ((h >>> 16) % 12);
     return `hsl(${hue.toFixed(0)}, ${saturation}%, ${lightness}%)`;
@@ -65,23 +71,28 @@
 
   function colourOf(i) {
     const kind = fg.kindOf(i);
-    const key = kind + '\u0000' + fg.F.name[i];
+    const colourClass = kind === 'miss' || kind === 'load' || kind === 'activity' ? fg.classOf(i) : null;
+    const key = kind + '\u0000' + fg.F.provider[i] + '\u0000' + fg.F.class[i];
     let colour = colours.get(key);
     if (colour === undefined) {
-      colour = shadeOf(kind, hash(fg.nameOf(i)));
+      colour = shadeOf(kind, hash(fg.providerOf(i)), colourClass); // a pass's units share its colour
       colours.set(key, colour);
     }
     return colour;
   }
+
+  fg.colourOf = colourOf; // the fill a frame takes when no search dims it
 
   fg.readTheme = function readTheme() {
     const style = getComputedStyle(document.documentElement);
     const get = (name) => style.getPropertyValue(name).trim();
     const hues = {};
     for (const kind of Object.keys(SHADES)) hues[kind] = hueOf(get(SHADES[kind].variable));
+    const classHues = [];
+    for (let slot = 0; slot < CLASS_SLOTS; slot++) classHues.push(hueOf(get('--class-' + slot)));
     theme = {
       background: get('--bg'), text: get('--frame-text'), dim: get('--dim'), dimText: get('--dim-text'),
-      match: get('--match'), hit: get('--hit'), outline: get('--outline'), hues,
+      match: get('--match'), hit: get('--hit'), outline: get('--outline'), hues, classHues,
     };
     colours.clear();
   };

@@ -32,6 +32,12 @@ const fg = {};
     }
     fg.memory = MEMORY_COLUMNS.every((name) => Array.isArray(raw[name]));
     if (fg.memory) for (const name of MEMORY_COLUMNS) F[name] = column(raw, name, Float64Array, len);
+    // A colour class: its name and its palette slot, --class-N; frames.class is 1 + its index.
+    fg.classes = Array.isArray(payload.classes)
+      ? payload.classes.map((c) => ({ name: String(c.name), colour: Number(c.colour) | 0 })) : [];
+    F.class = Array.isArray(raw.class) ? column(raw, 'class', Int32Array, len) : new Int32Array(len);
+    // A frame whose name adds an activity's argument names its provider here; else its name.
+    F.provider = Array.isArray(raw.provider) ? column(raw, 'provider', Int32Array, len) : F.name;
     fg.names = Array.isArray(payload.names) ? payload.names.map(String) : [];
     fg.kinds = Array.isArray(payload.kinds) ? payload.kinds.map(String) : [];
     layout(F);
@@ -90,6 +96,8 @@ const fg = {};
 
   fg.kindOf = (i) => fg.kinds[fg.F.kind[i]] || '?';
   fg.nameOf = (i) => fg.names[fg.F.name[i]] || '';
+  fg.providerOf = (i) => fg.names[fg.F.provider[i]] || '';
+  fg.classOf = (i) => fg.classes[fg.F.class[i] - 1] || null; // {name, colour}, or null
   fg.isProvider = (i) => { const k = fg.kindOf(i); return k !== 'all' && k !== 'thread'; };
 
   // Frames whose provider name contains the text, ignoring case. `share` counts the time of a

@@ -42,6 +42,13 @@
     tag.className = 'kind ' + kind;
     tag.textContent = kind;
     title.append(name, ' ', tag);
+    const colourClass = fg.classOf(i);
+    if (colourClass) {
+      const classTag = document.createElement('span');
+      classTag.className = 'kind colour-' + colourClass.colour;
+      classTag.textContent = colourClass.name;
+      title.append(' ', classTag);
+    }
     const list = document.createElement('dl');
     const z = fg.view.zoom;
     const { width, selfWidth } = F;
@@ -98,7 +105,7 @@
       // provider's statistics: its slowest runs, keys, callers and callees.
       const link = document.createElement('a');
       link.href = 'profile_queries.html' + (fg.kindOf(i) === 'activity' ? '#pass=' : '#provider=') +
-        encodeURIComponent(fg.nameOf(i));
+        encodeURIComponent(fg.providerOf(i));
       link.textContent = 'statistics in profile_queries.html';
       status.append(' \u00b7 ', link);
     }
@@ -200,6 +207,7 @@
     },
     frame: (i) => (valid(i) ? {
       name: fg.nameOf(i), kind: fg.kindOf(i), parent: fg.F.parent[i], count: fg.F.count[i],
+      colourClass: fg.classOf(i) ? fg.classOf(i).name : null, colour: fg.colourOf(i),
       total_ns: fg.F.total_ns[i], self_ns: fg.F.self_ns[i], hits: fg.F.hits[i],
       total_bytes: fg.memory ? fg.F.total_bytes[i] : null, self_bytes: fg.memory ? fg.F.self_bytes[i] : null,
     } : null),

@@ -61,7 +61,8 @@
     qp.initTimeline();
   }
 
-  start().catch((e) => {
+  // What the first screen does not need (the range index) fills idle time after.
+  start().then(() => qp.runIdleJobs()).catch((e) => {
     // Not rethrown: a broken page should say so in the page, and `ready` must still settle
     // so that whoever waits on it learns about `error` instead of timing out.
     qp.threads = qp.threads || [];

@@ -24,13 +24,16 @@
     h += row('provider', 'Provider', qp.providerName(t, n));
     if (key !== null) h += row('key', outcome === qp.ACTIVITY ? 'Argument' : 'Key', key);
     h += row('outcome', 'Outcome', qp.OUTCOMES[outcome] || '?');
+    const colour = qp.colourClassOf(T, n);
+    if (colour) h += row('class', 'Colour class', colour.name);
     h += row('inclusive', 'Inclusive time', qp.durationText(T.dur[n]));
-    h += row('self', 'Self time', qp.durationText(Math.max(0, T.self[n])));
+    h += row('self', 'Self time', qp.durationText(Math.max(0, qp.selfOf(T, n))));
     if (T.cpu && T.cpu.has(n)) h += row('cpu', 'CPU time', qp.durationText(T.cpu.get(n)) + ' of ' + qp.durationText(T.dur[n]) + ' wall');
     h += row('share', 'Share of busy time', qp.isWait(T, n) ? 'none: waiting is not work' : qp.percentText(qp.workOf(T, n)));
     h += memoryRows(T, n);
     h += row('depth', 'Depth', String(T.depth[n]));
-    h += row('extent', 'Extent', qp.thousands(T.extent[n]) + (T.extent[n] === 1 ? ' child' : ' children'));
+    const extent = qp.extentOf(T, n);
+    h += row('extent', 'Extent', qp.thousands(extent) + (extent === 1 ? ' child' : ' children'));
     h += row('subtree', 'Subtree', qp.thousands(T.size[n]) + (T.size[n] === 1 ? ' node' : ' nodes'));
     h += row('unfinished', 'Unfinished', qp.isUnfinished(T, n) ? 'yes' : 'no');
     if (qp.threads.length > 1) h += row('thread', 'Thread', T.name);
@@ -254,24 +257,28 @@
   }
 
   // Every match, found once per search: per thread the matching nodes in pre-order
-  // (`byThread`, for the timeline's markers and the folds that hold a match). Match g of the
+  // (`byThread`, for the folds that hold a match) and by depth (`byDepth`, for the timeline's
+  // markers). Match g of the
   // search is node byThread[t][g - first[t]]; `dur[g]` its duration. Enter walks them slowest
   // first, ties in thread and pre-order: `ranked` holds that order's first matches, sorted
   // once the walk needs them (a search of 8 million matches sorts 256 of them, not all).
   function scan() {
     const names = qp.matcher.names;
-    const found = { count: 0, byName: 0, threads: 0, byThread: [], first: [], dur: null, ranked: null };
+    const found = { count: 0, byName: 0, threads: 0, byThread: [], byDepth: [], first: [], dur: null, ranked: null };
     qp.threads.forEach((T) => {
       const mine = new Int32Array(T.len);
+      const perDepth = new Int32Array(T.levels);
       let count = 0;
       for (let m = 0; m < T.len; m++) {
         const byName = names[qp.providerOf(T, m)] === 1;
         if (!byName && !qp.isMatch(T, m)) continue;
         mine[count++] = m;
+        perDepth[T.depth[m]]++;
         if (byName) found.byName++;
       }
       found.first.push(found.count);
       found.byThread.push(mine.slice(0, count));
+      found.byDepth.push(byDepth(T, found.byThread[found.byThread.length - 1], perDepth));
       found.count += count;
       if (count > 0) found.threads++;
     });
@@ -324,9 +331,21 @@
       (count === 1 ? ' match in ' : ' matches in ') + threads + (threads === 1 ? ' thread' : ' threads') + where;
   }
 
-  // The nodes of thread t that match, in pre-order, or null without a search: the timeline
-  // marks them at any zoom.
-  qp.matchesOf = (t) => (search.found ? search.found.byThread[t] : null);
+  // The nodes of thread t that match, grouped by depth, or null without a search: `list`
+  // holds depth d's in [at[d], at[d + 1]), in pre-order, so by start time. The timeline marks
+  // them at any zoom (timeline_draw.js).
+  qp.matchesByDepth = (t) => (search.found ? search.found.byDepth[t] : null);
+
+  // A thread's matches (in pre-order) grouped by depth, a counting sort by the matches per
+  // depth (`counts`) the scan counted.
+  function byDepth(T, matches, counts) {
+    const at = new Int32Array(counts.length + 1);
+    for (let d = 0; d < counts.length; d++) at[d + 1] = at[d] + counts[d];
+    const fill = at.slice(0, counts.length);
+    const list = new Int32Array(matches.length);
+    for (let i = 0; i < matches.length; i++) list[fill[T.depth[matches[i]]]++] = matches[i];
+    return { list, at };
+  }
 
   function runSearch(raw) {
     const query = raw.trim().toLowerCase();

@@ -37,35 +37,48 @@
     return list.slice(0, count);
   }
 
-  // ---- an index of each thread, made once, at the first range ----
+  // ---- an index of each thread, made in idle time once the page is ready ----
 
   // `up[n]`: n's nearest ancestor of its own provider, or -1, so that whether a provider is
   // inside itself within a range is one comparison; `waits`: the thread's outermost waits.
-  function indexOf(T) {
-    if (T.rangeIndex) return T.rangeIndex;
+  // Made a slice at a time (`step`), so that it fills idle time instead of making a first
+  // range at ten million events wait about a second for it.
+  function indexer(T) {
     const up = new Int32Array(T.len);
     const open = new Int32Array(qp.providers.length + 1).fill(-1); // per provider, its innermost open node
-    const stack = new Int32Array(T.len + 1);
+    const stack = new Int32Array(T.levels + 1); // the open nodes with children
     const waits = [];
     let top = 0;
     let inWait = -1; // the end of the outermost open wait's subtree
-    for (let n = 0; n < T.len; n++) {
-      while (top > 0 && stack[top - 1] + T.size[stack[top - 1]] <= n) {
-        const m = stack[--top];
-        open[qp.providerOf(T, m)] = up[m];
+    let n = 0;
+    // Indexes the nodes before `until`; true when the thread is done.
+    function step(until) {
+      const end = Math.min(until, T.len);
+      for (; n < end; n++) {
+        while (top > 0 && stack[top - 1] + T.size[stack[top - 1]] <= n) {
+          const m = stack[--top];
+          open[qp.providerOf(T, m)] = up[m];
+        }
+        const p = qp.providerOf(T, n);
+        up[n] = open[p];
+        if (T.size[n] > 1) {
+          open[p] = n;
+          stack[top++] = n;
+        }
+        if (qp.outcomeOf(T, n) === BLOCKED && n >= inWait) {
+          waits.push(n);
+          inWait = n + T.size[n];
+        }
       }
-      const p = qp.providerOf(T, n);
-      up[n] = open[p];
-      if (T.size[n] > 1) {
-        open[p] = n;
-        stack[top++] = n;
-      }
-      if (qp.outcomeOf(T, n) === BLOCKED && n >= inWait) {
-        waits.push(n);
-        inWait = n + T.size[n];
-      }
+      if (n < T.len) return false;
+      T.rangeIndex = { up, waits: Int32Array.from(waits) };
+      return true;
     }
-    T.rangeIndex = { up, waits: Int32Array.from(waits) };
+    return { step, at: () => n };
+  }
+
+  function indexOf(T) {
+    if (!T.rangeIndex) (T.indexer || (T.indexer = indexer(T))).step(Infinity);
     return T.rangeIndex;
   }
 
@@ -82,8 +95,9 @@
 
   // ---- one pass over the nodes that start in the range, in pre-order ----
 
-  // Sums per provider in typed arrays (`c`: events, hits, waits, runs; `ns`: wait, self,
-  // waits inside, outermost total, run time), so that a node costs a few additions.
+  // Sums per provider in typed arrays (`c`: events, hits, waits, runs; `ns`: wait, self of
+  // its runs, waits inside its outermost nodes, outermost total, run time), so that a node
+  // costs a few additions.
   function accumulators(P) {
     const dense = P * P <= 1 << 20; // calls per (caller, callee): an array, or a map
     return {
@@ -120,7 +134,7 @@
   function addThread(t, from, to, acc) {
     const T = qp.threads[t];
     const { up } = indexOf(T);
-    const { tag, dur, start, parent, self } = T;
+    const { tag, dur, start, parent } = T;
     const keys = T.key;
     const waitsIn = T.waits.size > 0 ? T.waits : null;
     const M = T.memory;
@@ -141,6 +155,7 @@
           sums[p * 5] += ns;
         } else {
           c[p * 4 + 3]++;
+          sums[p * 5 + 1] += ns; // less its children's, below; a wait's self is waiting, not work
           sums[p * 5 + 4] += ns;
           histogram[p * BUCKETS + bucket(ns)]++;
           addRun(acc, p, ns);
@@ -150,15 +165,25 @@
             if (list.length === SLOWEST) floor[p] = list[SLOWEST - 1][2];
           }
         }
-        sums[p * 5 + 1] += self[n];
-        if (waitsIn !== null) sums[p * 5 + 2] += waitsIn.get(n) || 0;
-        const u = up[n]; // a provider inside itself counts once in its total: the outermost
+        // A provider inside itself counts once in its total and its work: the outermost
+        // node in the range holds the inner ones' time, and their waits.
+        const u = up[n];
         const outermost = !(u >= 0 && start[u] >= from && start[u] + dur[u] <= to);
-        if (outermost) sums[p * 5 + 3] += ns;
+        if (outermost) {
+          sums[p * 5 + 3] += ns;
+          if (waitsIn !== null) sums[p * 5 + 2] += waitsIn.get(n) || 0;
+        }
         if (M !== null) addMemory(acc.memory, p * 6, M, n, outermost);
       }
-      if (parent[n] >= 0) {
-        const id = (tag[parent[n]] >>> L.PROVIDER_SHIFT) * P + p;
+      const q = parent[n];
+      if (q >= 0) {
+        const caller = tag[q] >>> L.PROVIDER_SHIFT;
+        const id = caller * P + p;
+        // Self time: a run's children come off its time, when the run is in the range (then
+        // so are they all). A parent is never a hit.
+        if (ns > 0 && (tag[q] & L.OUTCOME_MASK) !== BLOCKED && start[q] >= from && start[q] + dur[q] <= to) {
+          sums[caller * 5 + 1] -= ns;
+        }
         if (calls !== null) {
           calls[id]++;
           callNs[id] += ns;
@@ -223,9 +248,9 @@
       s.waits = c[p * 4 + 2];
       s.runs = c[p * 4 + 3];
       s.wait_ns = sums[p * 5];
-      s.self_ns = Math.max(0, sums[p * 5 + 1] - s.wait_ns); // work_self_ns: waits are not work
+      s.self_ns = Math.max(0, sums[p * 5 + 1]);
       s.total_ns = sums[p * 5 + 3];
-      s.work_ns = Math.max(0, s.total_ns - sums[p * 5 + 2]); // as provider_stats: less the waits inside
+      s.work_ns = Math.max(0, s.total_ns - sums[p * 5 + 2]); // as add_times: less the waits inside
       s.histogram = Array.from(histogram.subarray(p * BUCKETS, (p + 1) * BUCKETS));
       if (qp.memoryRecorded) MEMORY_FIELDS.forEach((field, i) => { s[field] = acc.memory[p * 6 + i]; });
       if (s.runs > 0) {
@@ -471,6 +496,14 @@
 
   qp.initRange = function initRange() {
     makeNote();
+    // The index of each thread, in idle time (trace.js runs the jobs once the page is ready).
+    for (const T of qp.threads) {
+      qp.addIdleJob(() => {
+        if (T.rangeIndex) return true;
+        const index = T.indexer || (T.indexer = indexer(T));
+        return index.step(index.at() + qp.IDLE_SLICE);
+      });
+    }
     document.addEventListener('click', (e) => {
       if (e.target instanceof Element && e.target.closest('.range-clear')) qp.clearRange();
     });

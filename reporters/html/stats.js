@@ -103,8 +103,10 @@
     const provider = qp.providers[p];
     if (!provider) return '<p class="hint">No statistics for this provider.</p>';
     if (!s) return '<h2>' + qp.escape(provider.name) + '</h2><p class="hint">None of its events lies in the selected time range.</p>';
+    const colour = provider.colourClass;
+    const tag = colour ? ' <small class="colour-class colour-' + colour.colour + '">' + qp.escape(colour.name) + '</small>' : '';
     return '<h2>' + (provider.activity ? 'Pass ' : 'Provider ') + '<span data-field="provider">' + qp.escape(provider.name) +
-      '</span></h2>' + qp.statsScopeNote() + numbers(s, provider.activity) + histogram(s) + slowestRuns(s) + topKeys(s, provider.activity) +
+      '</span>' + tag + '</h2>' + qp.statsScopeNote() + numbers(s, provider.activity) + histogram(s) + slowestRuns(s) + topKeys(s, provider.activity) +
       calls('callers', 'Called by', s.callers) + calls('callees', 'Calls', s.callees);
   };
 

@@ -12,7 +12,7 @@
 
   const tl = qp.tl;
   const { ROW, HEAD, AXIS, MIN_SPAN } = tl;
-  const { scale, xOf, nsOf, scrollTop, setView, zoom, pan } = tl;
+  const { scale, xOf, nsOf, scrollTop, setView, zoom, pan, counterAt } = tl;
   const { readColours, measure, layout, openTrack, resize, draw } = tl;
 
   // ---- pointing ----
@@ -80,9 +80,11 @@
     const line = (name, value) => '<dt>' + name + '</dt><dd>' + qp.escape(value) + '</dd>';
     let h = '<strong>' + qp.escape(qp.nodeName(at.t, n)) + '</strong><dl>';
     h += line('Outcome', qp.OUTCOMES[outcome] || '?');
+    const colour = qp.colourClassOf(T, n);
+    if (colour) h += line('Colour class', colour.name);
     if (outcome !== qp.HIT) {
       h += line('Duration', qp.durationText(T.dur[n]) + ' \u00b7 ' + qp.shareText(T, n));
-      h += line('Self', qp.durationText(Math.max(0, T.self[n])));
+      h += line('Self', qp.durationText(Math.max(0, qp.selfOf(T, n))));
     }
     if (key !== null) h += line(outcome === qp.ACTIVITY ? 'Argument' : 'Key', key);
     h += line('Starts at', qp.durationText(T.start[n]));
@@ -90,9 +92,23 @@
     return h + '</dl>';
   }
 
-  function showTip(at, p) {
+  // A counter's value at the pointer: the sample that holds there.
+  function counterTipHtml(at) {
+    const T = qp.threads[at.t];
+    const C = T.counters[at.c];
+    const line = (name, value) => '<dt>' + name + '</dt><dd>' + qp.escape(value) + '</dd>';
+    let h = '<strong>' + qp.escape(qp.counterName(C.counter)) + '</strong><dl>';
+    h += line('Value', qp.thousands(C.value[at.i]));
+    h += line('Since', qp.durationText(C.time[at.i]));
+    h += line('Range', qp.thousands(C.min) + ' \u2013 ' + qp.thousands(C.max) + ' (' + qp.thousands(C.samples) + ' samples)');
+    if (qp.threads.length > 1) h += line('Thread', T.name);
+    return h + '</dl>';
+  }
+
+  // `html`: the tip's content, or null to hide it.
+  function showTip(at, p, html) {
     if (!at) { tl.el.tip.hidden = true; return; }
-    tl.el.tip.innerHTML = tipHtml(at);
+    tl.el.tip.innerHTML = html || tipHtml(at);
     tl.el.tip.hidden = false;
     const box = tl.el.section.getBoundingClientRect();
     const canvasBox = tl.el.canvas.getBoundingClientRect();
@@ -141,6 +157,8 @@
     const at = pointAt(p.x, p.y);
     hover(at, p);
     if (!at && (headerAt(p.y) || bandAt(p.y))) tl.el.canvas.style.cursor = 'pointer';
+    const counter = at ? null : counterAt(p.x, p.y);
+    if (counter) showTip(counter, p, counterTipHtml(counter));
   }
 
   function onUp(e) {
@@ -303,9 +321,10 @@
     tracks: tl.tracks.map((tr) => ({
       thread: tr.t, name: qp.threads[tr.t].name, y: AXIS + tr.y, rows: tr.rows, depth: tr.depth,
       process: qp.processOf(tr.t), band: tr.band === null ? null : AXIS + tr.band,
+      graphs: tr.graphs, graphY: AXIS + tr.graphY, graph: tl.GRAPH,
     })),
     selected: tl.selected, row: ROW, head: HEAD, axis: AXIS, scroll: scrollTop(), paintMs: tl.paintMs,
-    drawn: tl.drawn, lit: tl.lit, marks: tl.marks,
+    drawn: tl.drawn, lit: tl.lit, marks: tl.marks, drawnSamples: tl.drawnSamples,
   });
   qp.timelineXOf = (ns) => xOf(ns);
 

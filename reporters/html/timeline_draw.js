@@ -3,7 +3,9 @@
 // in the tree. Only what is in view is walked: a subtree outside the shown time is skipped
 // whole, and a slice narrower than a pixel is drawn as one pixel column per row, its subtree
 // left out, so that a frame costs about the number of pixels, not of events. Start times come
-// from the payload's gaps (trace.js). Pointing, keys and the links to other views: timeline.js.
+// from the payload's gaps (trace.js). Under a thread's slices, a small graph per counter it
+// recorded (qprof::counter): its values as steps, each held until the next. Pointing, keys and
+// the links to other views: timeline.js.
 (() => {
   'use strict';
 
@@ -19,6 +21,8 @@
   const MIN_LABEL = 28;    // px a slice needs for a label
   const DIM = 0.22;        // opacity of what a search does not match
   const MARK = 3;          // px: a search match narrower than this is marked this wide
+  const GRAPH = 30;        // px of a counter's graph under its thread's slices
+  const GRAPH_TOP = 12;    // px of it above the plot: the counter's name and range
 
   // What both halves of the timeline share (this file draws, timeline.js handles input).
   const tl = {
@@ -26,8 +30,9 @@
     wall: 1,
     collapsed: COLLAPSED, // rows a track shows until it is expanded
     maxHeight: MAX_HEIGHT, // px of canvas at most
-    tracks: [],      // per thread: {t, y, depth, rows, busy, open, band}, y from the tracks' top;
-                     // band: the y of its process's band when it is the process's first track
+    tracks: [],      // per thread: {t, y, depth, rows, busy, open, band, graphs, graphY}, y from
+                     // the tracks' top; band: the y of its process's band when it is the
+                     // process's first track; graphs: its counters, drawn from graphY on
     selected: null,  // {t, n}
     hovered: null,
     drag: null,      // {kind: 'pan' | 'range', x, from, to, view, moved}
@@ -39,6 +44,7 @@
     drawn: 0,        // slices and pixel columns the last frame walked, and how many of
     lit: 0,          // them were not dimmed by a search
     marks: 0,        // search matches too narrow to see, marked MARK px wide
+    drawnSamples: 0, // counter samples the last frame drew
   };
   qp.tl = tl;
   let tracksHeight = 0;
@@ -76,13 +82,21 @@
 
   // ---- drawing ----
 
+  // A slice's colour: its provider's colour class for a run, a load or a pass, else its outcome's.
+  function fillOf(T, n, outcome) {
+    const colour = outcome === qp.HIT || outcome === qp.BLOCKED ? null : qp.colourClassOf(T, n);
+    if (colour) return colours.classes[colour.index];
+    return colours.outcome[outcome] || colours.outcome[0];
+  }
+
   function readColours() {
     const style = getComputedStyle(document.documentElement);
     const v = (name) => style.getPropertyValue(name).trim() || '#888';
     colours = {
       outcome: qp.OUTCOMES.map((name) => v('--' + name)), // the palette's outcome colours
+      classes: qp.colourClasses.map((c) => v('--class-' + c.colour)), // by colour class index
       bg: v('--bg'), fg: v('--fg'), muted: v('--muted'), panel: v('--panel'), rule: v('--rule'),
-      focus: v('--focus'), range: v('--focus'), match: v('--match'),
+      focus: v('--focus'), range: v('--focus'), match: v('--match'), counter: v('--load'),
     };
   }
 
@@ -91,11 +105,10 @@
     tl.collapsed = build ? BUILD_COLLAPSED : COLLAPSED;
     tl.maxHeight = build ? BUILD_MAX_HEIGHT : MAX_HEIGHT;
     tl.tracks = qp.threads.map((T, t) => {
-      let depth = 1;
+      const depth = Math.max(1, T.levels); // its depths, counted as trace.js derived them
       let busy = 0;
-      for (let n = 0; n < T.len; n++) if (T.depth[n] + 1 > depth) depth = T.depth[n] + 1;
       for (let n = 0; n < T.len; n += T.size[n]) busy += qp.workOf(T, n); // waits are not busy
-      return { t, y: 0, depth, rows: 0, busy, open: false, band: null };
+      return { t, y: 0, depth, rows: 0, busy, open: false, band: null, graphs: T.counters.length, graphY: 0 };
     });
   }
 
@@ -111,7 +124,8 @@
       process = p;
       track.y = y;
       track.rows = track.open ? track.depth : Math.min(track.depth, tl.collapsed);
-      y += HEAD + track.rows * ROW + 4;
+      track.graphY = y + HEAD + track.rows * ROW;
+      y += HEAD + track.rows * ROW + track.graphs * GRAPH + 4;
     }
     tracksHeight = y;
     if (tl.el.expand) {
@@ -160,14 +174,16 @@
     tl.drawn = 0;
     tl.lit = 0;
     tl.marks = 0;
+    tl.drawnSamples = 0;
     for (const track of tl.tracks) {
       const y = top + track.y;
       if (track.band !== null && top + track.band <= tl.height && top + track.band + BAND >= AXIS) {
         paintBand(track, top + track.band);
       }
-      if (y > tl.height || y + HEAD + track.rows * ROW < AXIS) continue;
+      if (y > tl.height || y + HEAD + track.rows * ROW + track.graphs * GRAPH < AXIS) continue;
       paintSlices(track, y + HEAD);
       paintMatchMarks(track, y + HEAD);
+      paintCounters(track, top + track.graphY);
       paintHeader(track, y);
     }
     paintRange();
@@ -252,7 +268,7 @@
         if (lastX[row] !== column || rank > lastRank[row]) {
           lastX[row] = column;
           lastRank[row] = rank;
-          tl.ctx.fillStyle = colours.outcome[outcome] || colours.outcome[0];
+          tl.ctx.fillStyle = fillOf(T, n, outcome);
           tl.ctx.globalAlpha = (hit ? 0.9 : 0.75) * (lit ? 1 : DIM);
           if (hit) tl.ctx.fillRect(column, y + 4, 1, ROW - 8);
           else tl.ctx.fillRect(column, y + 1, 1, ROW - 2);
@@ -266,34 +282,115 @@
     }
   }
 
-  // Every search match narrower than MARK px gets a marker MARK px wide on its row (the last
-  // row shown when its own is folded away), so that no match hides in a merged pixel column
-  // or a subtree too small to walk, at any zoom. Matches are in pre-order, so by start time.
-  function paintMatchMarks(track, y0) {
-    const list = qp.matchesOf ? qp.matchesOf(track.t) : null;
-    if (!list || list.length === 0) return;
-    const T = qp.threads[track.t];
-    const k = scale();
-    const from = tl.view.from - MARK / k;
+  // The index of the last sample of series C at or before `ns`, or -1.
+  function sampleAt(C, ns) {
     let lo = 0;
-    let hi = list.length;
+    let hi = C.time.length;
     while (lo < hi) {
       const m = (lo + hi) >> 1;
-      if (T.start[list[m]] < from) lo = m + 1; else hi = m;
+      if (C.time[m] <= ns) lo = m + 1; else hi = m;
     }
-    const lastX = new Float64Array(track.rows).fill(-Infinity);
+    return lo - 1;
+  }
+
+  // The counter graph at canvas point (x, y): {t, c, i} (thread, series, sample), or null.
+  function counterAt(x, y) {
+    const inTracks = y - AXIS + scrollTop();
+    if (y < AXIS) return null;
+    const track = tl.tracks.find((tr) => inTracks >= tr.graphY && inTracks < tr.graphY + tr.graphs * GRAPH);
+    if (!track) return null;
+    const c = Math.floor((inTracks - track.graphY) / GRAPH);
+    const C = qp.threads[track.t].counters[c];
+    const i = sampleAt(C, nsOf(x));
+    return i < 0 ? null : { t: track.t, c, i };
+  }
+
+  // Each counter of a thread as steps from sample to sample, the last held to the end of the
+  // run, scaled to its own range (0 included) with its name and range above it.
+  function paintCounters(track, y0) {
+    const T = qp.threads[track.t];
+    const k = scale();
+    for (let c = 0; c < T.counters.length; c++) {
+      const C = T.counters[c];
+      const y = y0 + c * GRAPH;
+      if (y > tl.height || y + GRAPH < AXIS || C.time.length === 0) continue;
+      const lo = Math.min(0, C.min);
+      const hi = Math.max(C.max, lo + 1);
+      const bottom = y + GRAPH - 2;
+      const yOf = (v) => bottom - ((v - lo) / (hi - lo)) * (GRAPH - GRAPH_TOP - 2);
+      tl.ctx.fillStyle = colours.panel;
+      tl.ctx.fillRect(0, y, tl.width, GRAPH - 1);
+      const first = Math.max(0, sampleAt(C, tl.view.from));
+      tl.ctx.beginPath();
+      let x = Math.max(-1, (C.time[first] - tl.view.from) * k);
+      tl.ctx.moveTo(x, bottom);
+      let i = first;
+      for (; i < C.time.length && C.time[i] <= tl.view.to; i++) {
+        const next = i + 1 < C.time.length ? C.time[i + 1] : tl.wall;
+        x = Math.max(-1, (C.time[i] - tl.view.from) * k);
+        tl.ctx.lineTo(x, yOf(C.value[i]));
+        x = Math.min(tl.width + 1, (Math.min(next, tl.view.to) - tl.view.from) * k);
+        tl.ctx.lineTo(x, yOf(C.value[i]));
+      }
+      tl.ctx.lineTo(x, bottom);
+      tl.ctx.closePath();
+      tl.ctx.fillStyle = colours.counter;
+      tl.ctx.globalAlpha = 0.3;
+      tl.ctx.fill();
+      tl.ctx.globalAlpha = 1;
+      tl.ctx.strokeStyle = colours.counter;
+      tl.ctx.stroke();
+      tl.drawnSamples += i - first;
+      tl.ctx.fillStyle = colours.muted;
+      tl.ctx.font = '10px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+      tl.ctx.fillText(qp.counterName(C.counter) + ' \u00b7 ' + qp.thousands(C.min) + ' \u2013 ' +
+        qp.thousands(C.max), 6, y + GRAPH_TOP / 2);
+      tl.ctx.font = '11px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+    }
+  }
+
+  // The first index i in [lo, hi) of list whose node starts at `ns` or later (hi if none).
+  function firstFrom(T, list, lo, hi, ns) {
+    while (lo < hi) {
+      const m = (lo + hi) >> 1;
+      if (T.start[list[m]] < ns) lo = m + 1; else hi = m;
+    }
+    return lo;
+  }
+
+  // Every search match narrower than MARK px gets a marker MARK px wide on its row (the last
+  // row shown when its own is folded away), so that no match hides in a merged pixel column
+  // or a subtree too small to walk, at any zoom. The matches come by depth, each depth's in
+  // order of start and disjoint in time: after a marker, a binary search skips the matches it
+  // covers, and wide ones (drawn as themselves, outlined) are at most one per MARK px, so a
+  // frame costs the markers drawn, not the matches -- a search may match millions.
+  function paintMatchMarks(track, y0) {
+    const byDepth = qp.matchesByDepth ? qp.matchesByDepth(track.t) : null;
+    if (!byDepth) return;
+    const { list, at } = byDepth;
+    const T = qp.threads[track.t];
+    const k = scale();
+    const last = track.rows - 1;
+    // The last row takes every deeper depth's markers: the columns taken there, from -MARK.
+    const taken = new Uint8Array(Math.ceil(tl.width) + 3 * MARK);
     tl.ctx.fillStyle = colours.match;
-    for (let i = lo; i < list.length; i++) {
-      const n = list[i];
-      if (T.start[n] > tl.view.to) break;
-      if (T.dur[n] * k >= MARK && T.depth[n] < track.rows) continue; // drawn as itself, outlined
-      const row = Math.min(T.depth[n], track.rows - 1);
-      const x = Math.floor((T.start[n] - tl.view.from) * k);
-      if (x < lastX[row] + MARK) continue;
-      lastX[row] = x;
+    for (let d = 0; d + 1 < at.length; d++) {
+      const row = Math.min(d, last);
       const y = y0 + row * ROW;
-      if (y + ROW >= AXIS && y <= tl.height) tl.ctx.fillRect(x - 1, y, MARK, ROW);
-      tl.marks++;
+      if (at[d] === at[d + 1] || y + ROW < AXIS || y > tl.height) continue;
+      const end = at[d + 1];
+      for (let i = firstFrom(T, list, at[d], end, tl.view.from - MARK / k); i < end;) {
+        const n = list[i];
+        if (T.start[n] > tl.view.to) break;
+        if (d <= last && T.dur[n] * k >= MARK) { i++; continue; }
+        const x = Math.floor((T.start[n] - tl.view.from) * k);
+        if (d < last || taken[x + MARK] === 0) {
+          tl.ctx.fillRect(x - 1, y, MARK, ROW);
+          tl.marks++;
+          if (d >= last) taken.fill(1, x + MARK, x + 2 * MARK);
+        }
+        i = firstFrom(T, list, i + 1, end, tl.view.from + (x + MARK) / k);
+      }
     }
   }
 
@@ -303,7 +400,7 @@
     const row = T.depth[n];
     const left = Math.max(x, -1);
     const right = Math.min(x + w, tl.width + 1);
-    tl.ctx.fillStyle = colours.outcome[qp.outcomeOf(T, n)] || colours.outcome[0];
+    tl.ctx.fillStyle = fillOf(T, n, qp.outcomeOf(T, n));
     tl.ctx.globalAlpha = (row % 2 === 0 ? 0.9 : 0.72) * (look === 'dim' ? DIM : 1);
     tl.ctx.fillRect(left, y + 1, Math.max(1, right - left - (w > 4 ? 1 : 0)), ROW - 2);
     tl.ctx.globalAlpha = 1;
@@ -422,8 +519,8 @@
 
   // What timeline.js uses.
   Object.assign(tl, {
-    ROW, HEAD, BAND, AXIS, MIN_SPAN,
-    scale, xOf, nsOf, scrollTop, setView, zoom, pan,
+    ROW, HEAD, BAND, AXIS, MIN_SPAN, GRAPH,
+    scale, xOf, nsOf, scrollTop, setView, zoom, pan, counterAt,
     readColours, measure, layout, openTrack, resize, draw,
   });
 })();

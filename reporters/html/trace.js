@@ -1,6 +1,6 @@
 // qprof viewer, part 1 of 10: the trace. Decompresses the payload's columns into typed arrays
-// once, derives depth, extent, parent and self time in one pass per thread, and makes the texts
-// and classes of nodes and folds. Every rule here has a twin in reporters/html_format.cpp; the
+// once, derives depth, parent and start times in one pass per thread, and makes the texts and
+// classes of nodes and folds. Every rule here has a twin in reporters/html_format.cpp; the
 // browser test compares what the two write, so a change to one is a change to both.
 //
 // The files are concatenated (trace.js, render.js, chain.js, tree.js, panels.js, stats.js,
@@ -32,26 +32,6 @@
   qp.isUnfinished = (T, n) => (T.tag[n] & L.UNFINISHED) !== 0;
   qp.isHit = (T, n) => (T.tag[n] & L.OUTCOME_MASK) === HIT;
 
-  // Start times for the timeline, rebuilt from the gap column (html_payload_layout.hpp): a
-  // node starts `gap` after its cursor -- its parent's start, or the end of its last timed
-  // sibling; at[d] holds the cursor of depth d -- and a hit sits at the cursor without moving it.
-  function startsOf(tag, dur, depth, gap) {
-    const len = tag.length;
-    const start = new Float64Array(len);
-    const at = new Float64Array(len + 1);
-    for (let n = 0; n < len; n++) {
-      const d = depth[n];
-      if ((tag[n] & L.OUTCOME_MASK) === HIT) {
-        start[n] = at[d];
-      } else {
-        start[n] = at[d] + (Number(gap[n]) || 0);
-        at[d] = start[n] + dur[n];
-      }
-      at[d + 1] = start[n];
-    }
-    return start;
-  }
-
   // Per node, the time of the waits (blocked nodes) in its subtree, its own included: the twin
   // of Work in html_tree.cpp. Kept only where it is not 0 (the waits and their ancestors),
   // found up from each wait (`blocked`, in pre-order): waits are few.
@@ -66,44 +46,49 @@
     return waits;
   }
 
-
-  // Depth, extent, parent and self time from the columns tag, size, dur (and key); start
-  // times from gap.
+  // Depth, parent and start times from the columns tag, size, dur and gap, in one pass with a
+  // stack of open ancestors. `gap` becomes `start` in place (html_payload_layout.hpp): a node
+  // starts `gap` after its cursor -- its parent's start, or the end of its last timed sibling;
+  // at[d] holds the cursor of depth d -- and a hit sits at the cursor without moving it.
+  // Self time and extent are counted from a node's children when asked (selfOf, extentOf):
+  // at ten million events every array is 40 to 80 MB to fill.
   function deriveThread(name, columns) {
     const { tag, size, dur } = columns;
     const len = tag.length;
     const depth = new Int32Array(len);
-    const extent = new Int32Array(len);
     const parent = new Int32Array(len);
-    const self = new Float64Array(dur);
-    // A corrupt size could make every later walk loop forever or run off the end; clamp it
-    // once here so that the rest of the viewer can trust [n, n + size[n]).
-    for (let n = 0; n < len; n++) {
-      const s = size[n];
-      if (!(s >= 1) || n + s > len) size[n] = s >= 1 ? len - n : 1;
-    }
-    // Pre-order with subtree sizes: an explicit stack of open ancestors is all depth needs.
-    const stack = new Int32Array(len + 1);
+    const start = columns.gap || new Float64Array(len);
+    let stack = new Int32Array(64);
+    let at = new Float64Array(stack.length + 1);
     let top = 0;
+    let levels = 0;
     const blocked = [];
     for (let n = 0; n < len; n++) {
-      if ((tag[n] & L.OUTCOME_MASK) === BLOCKED) blocked.push(n);
+      // A corrupt size could make every later walk loop forever or run off the end; clamp it
+      // here so that the rest of the viewer can trust [n, n + size[n]).
+      const s = size[n];
+      if (!(s >= 1) || n + s > len) size[n] = s >= 1 ? len - n : 1;
       while (top > 0 && stack[top - 1] + size[stack[top - 1]] <= n) top--;
       depth[n] = top;
-      if (top > 0) {
-        const p = stack[top - 1];
-        parent[n] = p;
-        extent[p]++;
-        self[p] -= dur[n];
+      parent[n] = top > 0 ? stack[top - 1] : -1;
+      if ((tag[n] & L.OUTCOME_MASK) === HIT) {
+        start[n] = at[top];
       } else {
-        parent[n] = -1;
+        start[n] = at[top] + (Number(start[n]) || 0);
+        at[top] = start[n] + dur[n];
+        if ((tag[n] & L.OUTCOME_MASK) === BLOCKED) blocked.push(n);
       }
+      if (top + 1 === stack.length) {
+        stack = grown(stack, Int32Array);
+        at = grown(at, Float64Array);
+      }
+      at[top + 1] = start[n];
       stack[top++] = n;
+      if (top > levels) levels = top;
     }
-    const start = startsOf(tag, dur, depth, columns.gap || []);
     return {
       name: String(name == null ? '' : name),
-      len, tag, size, dur, key: columns.key || null, depth, extent, parent, self, start,
+      len, tag, size, dur, key: columns.key || null, depth, parent, start, levels,
       waits: waitsInside(blocked, tag, dur, parent),
       memory: columns.alloc ? memoryOf(columns, tag, parent) : null,
     };
@@ -126,6 +111,45 @@
     return { alloc: inclusive[0], allocs: inclusive[1], retained: inclusive[2],
       selfAlloc: self[0], selfAllocs: self[1], selfRetained: self[2] };
   }
+
+  function grown(array, Type) {
+    const bigger = new Type(array.length * 2);
+    bigger.set(array);
+    return bigger;
+  }
+
+  // One node's self time and extent, from its children when asked (details, tooltips, the
+  // classes of nodes drawn): no array of either is made for the whole thread.
+  qp.selfOf = function selfOf(T, n) {
+    let self = T.dur[n];
+    for (let c = n + 1; c < n + T.size[n]; c += T.size[c]) self -= T.dur[c];
+    return self;
+  };
+  qp.extentOf = function extentOf(T, n) {
+    let extent = 0;
+    for (let c = n + 1; c < n + T.size[n]; c += T.size[c]) extent++;
+    return extent;
+  };
+
+  // ---- what waits for idle time ----
+
+  // Work the first screen does not need, done in the browser's idle periods once the page is
+  // ready, a slice at a time: a job is a function that does about IDLE_SLICE nodes of work and
+  // says whether it is done. A use that comes before the job finishes does the rest at once.
+  const IDLE_SLICE = 100000;
+  const idleJobs = [];
+  qp.IDLE_SLICE = IDLE_SLICE;
+  qp.addIdleJob = (job) => { idleJobs.push(job); };
+  qp.runIdleJobs = function runIdleJobs() {
+    const later = window.requestIdleCallback || ((f) => setTimeout(() => f({ timeRemaining: () => 10 }), 1));
+    const run = (deadline) => {
+      while (idleJobs.length > 0 && deadline.timeRemaining() > 1) {
+        if (idleJobs[0]()) idleJobs.shift();
+      }
+      if (idleJobs.length > 0) later(run);
+    };
+    if (idleJobs.length > 0) later(run);
+  };
 
   function base64Bytes(text) {
     const clean = text.trim();
@@ -152,9 +176,11 @@
     }
   }
 
-  // out.length values from bytes[at, end), LEB128 varints; returns end. Numbers past 2^31
-  // are built by multiplication. The hot loop checks nothing: a value read past `end` (or past
-  // the data, as undefined) shows in the final position, which must be `end` exactly.
+  // out.length values from bytes[at, end), LEB128 varints; returns end. Values of up to four
+  // bytes (below 2^28: most) are put together with bit operations, unrolled; longer ones by
+  // multiplication, past 2^31. The hot loop checks nothing: a value read past `end` (or past
+  // the data, as undefined, which ends a value) shows in the final position, which must be
+  // `end` exactly.
   function readVarints(bytes, at, end, out) {
     let p = at;
     for (let i = 0; i < out.length; i++) {
@@ -164,9 +190,28 @@
         continue;
       }
       let v = b & 0x7f;
-      for (let scale = 128; b >= 0x80; scale *= 128) {
+      b = bytes[p++];
+      if (b < 0x80) {
+        out[i] = v | (b << 7);
+        continue;
+      }
+      v |= (b & 0x7f) << 7;
+      b = bytes[p++];
+      if (b < 0x80) {
+        out[i] = v | (b << 14);
+        continue;
+      }
+      v |= (b & 0x7f) << 14;
+      b = bytes[p++];
+      if (b < 0x80) {
+        out[i] = v | (b << 21);
+        continue;
+      }
+      v |= (b & 0x7f) << 21;
+      for (let scale = 0x10000000; ; scale *= 128) {
         b = bytes[p++];
         v += (b & 0x7f) * scale;
+        if (!(b >= 0x80)) break;
       }
       out[i] = v;
     }
@@ -197,6 +242,23 @@
 
   const ARRAYS = { Int32Array, Float64Array };
 
+  // A thread's counter values (qprof::counter), one series per counter, in time order: the
+  // times and values the page draws (html_measures.cpp: every sample, or the envelope of a long
+  // series), with the range of what is drawn.
+  function countersOf(list) {
+    return (list || []).map((c) => {
+      const time = Float64Array.from(c.time || [], Number);
+      const value = Float64Array.from(c.value || [], Number);
+      let min = 0;
+      let max = 0;
+      for (let i = 0; i < value.length; i++) {
+        if (i === 0 || value[i] < min) min = value[i];
+        if (i === 0 || value[i] > max) max = value[i];
+      }
+      return { counter: Number(c.counter) || 0, samples: Number(c.samples) || time.length, time, value, min, max };
+    });
+  }
+
   // Every thread's columns, in the layout's order, one after the other.
   function readThreads(bytes, threads) {
     let at = 0;
@@ -216,6 +278,7 @@
       }
       const T = deriveThread(t.name, columns);
       T.cpu = new Map(t.cpu || []); // an activity's thread CPU time, by node
+      T.counters = countersOf(t.counters);
       return T;
     });
     if (at !== bytes.length) {
@@ -236,15 +299,21 @@
     // Every share is of the busy time of all threads together (`total_ns`), as in the header.
     qp.total = Number(payload.total_ns != null ? payload.total_ns : payload.wall_ns) || 0;
     qp.wall = Number(payload.wall_ns) || 0; // the session, start to end: the timeline's extent
+    // A colour class: its name and its palette slot, --class-N (html_payload_layout.hpp).
+    qp.colourClasses = (payload.classes || []).map((c, index) => ({ name: String(c.name), colour: Number(c.colour) | 0, index }));
     qp.providers = (payload.providers || []).map((p) => ({
       name: String(p.name), activity: !!p.activity, region: !!p.region,
+      colourClass: qp.colourClasses[(Number(p.class) || 0) - 1] || null,
     }));
     qp.keys = payload.keys || [];
+    qp.counterNames = (payload.counters || []).map(String);
     qp.hitsRecorded = payload.hits_recorded !== false; // -Z profile-queries-events=-hits: false
     qp.memoryRecorded = payload.memory_recorded === true; // -Z profile-queries-memory
     const bytes = await inflate(columnsText, payload.compression || L.COMPRESSION);
     qp.threads = readThreads(bytes, payload.threads || []);
   };
+
+  qp.counterName = (c) => (c < qp.counterNames.length ? qp.counterNames[c] : '?');
 
   qp.providerName = (t, n) => {
     const p = qp.providers[qp.providerOf(qp.threads[t], n)];
@@ -265,6 +334,11 @@
     return argument === null ? name : name + '(' + argument + ')';
   }
   qp.nodeName = (t, n) => nameOf(qp.threads[t], n);
+  // The colour class of a node's provider ({name, colour}), or null.
+  qp.colourClassOf = (T, n) => {
+    const p = qp.providers[qp.providerOf(T, n)];
+    return p ? p.colourClass : null;
+  };
 
   // ---- numbers as the C++ side prints them (reporters/viewer_common/format.js) ----
 
@@ -302,8 +376,10 @@
 
   qp.classOf = function classOf(T, n) {
     const outcome = qp.outcomeOf(T, n);
-    let c = 'node ' + (OUTCOMES[outcome] || 'miss') + ' depth-' + T.depth[n] + ' extent-' + T.extent[n];
+    let c = 'node ' + (OUTCOMES[outcome] || 'miss') + ' depth-' + T.depth[n] + ' extent-' + qp.extentOf(T, n);
     if (outcome === HIT) return c;
+    const colour = outcome === BLOCKED ? null : qp.colourClassOf(T, n);
+    if (colour) c += ' colour-' + colour.colour;
     c += ' ' + durBucket(T.dur[n]) + ' ' + shareGrade(qp.workOf(T, n));
     if (qp.isImportant(T, n)) c += ' important';
     if (qp.isUnfinished(T, n)) c += ' unfinished';

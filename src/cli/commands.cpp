@@ -103,6 +103,7 @@ SessionOptions report_session(const ParsedArgs& args, const ReportOptions& recor
         options.report.folded_hits = given.folded_hits;
         options.report.folded_keys = given.folded_keys;
         options.report.folded_args = given.folded_args;
+        options.report.folded_classes = given.folded_classes;
         options.report.folded_bytes = given.folded_bytes;
     }
     if (args.has("chrome")) {
@@ -215,7 +216,8 @@ int run_summarize(std::span<const std::string> words) {
     const CommandSpec command = summarize_command();
     return with_usage(command, words, [&](const ParsedArgs& args) {
         const SummaryOptions options = summary_options(args);
-        const LoadedTrace loaded = load_trace(args.positionals[0], load_options(args, false));
+        const LoadedTrace loaded =
+            load_trace(args.positionals[0], load_options(args, options.arguments));
         if (loaded.status != kExitFailed) {
             check_sort(loaded.trace, options);
             write_summary(loaded.trace, options, std::cout);

@@ -41,6 +41,7 @@ DiffRow row_of(const ProviderTotals* base, const ProviderTotals* next, std::int6
     DiffRow row;
     row.provider = base ? base->provider : next->provider;
     row.is_activity = base ? base->is_activity : next->is_activity;
+    row.is_region = base ? base->is_region : next->is_region;
     row.presence = !base ? Presence::only_new : !next ? Presence::only_base : Presence::both;
     row.base_self_ns = detail::html::work_self_ns(before);
     row.new_self_ns = detail::html::work_self_ns(after);
@@ -122,7 +123,7 @@ void write_text_header(const DiffRun& base, const DiffRun& next, std::ostream& o
 
 std::vector<std::string> time_cells(const DiffRow& row) {
     const std::string absent = "\u2014";
-    return {provider_label(row.provider, row.is_activity),
+    return {provider_label(row.provider, row.is_activity, row.is_region),
             row.presence == Presence::only_new ? absent : ms_text(row.base_self_ns),
             row.presence == Presence::only_base ? absent : ms_text(row.new_self_ns),
             signed_ms_text(row.change_ns),
@@ -189,6 +190,7 @@ std::string json_memory(const DiffRow& row) {
 std::string json_row(const DiffRow& row, bool memory) {
     return "{\"provider\":" + detail::json_string(row.provider) +
            ",\"activity\":" + (row.is_activity ? "true" : "false") +
+           ",\"region\":" + (row.is_region ? "true" : "false") +
            ",\"status\":" + detail::json_string(presence_name(row.presence)) +
            ",\"base_self_ns\":" + std::to_string(row.base_self_ns) +
            ",\"new_self_ns\":" + std::to_string(row.new_self_ns) +

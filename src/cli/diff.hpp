@@ -21,7 +21,8 @@
 // The JSON (--json), one provider a line, times in integer nanoseconds:
 //   {"base":{"file":S,"wall_ns":N,"events":N},"new":{"file":S,"wall_ns":N,"events":N},
 //    "wall_change_ns":N,"noise_threshold":{"percent":5,"wall_percent":0.1},"providers":[
-//   {"provider":S,"activity":B,"status":"both"|"only in base"|"only in new","base_self_ns":N,
+//   {"provider":S,"activity":B,"region":B,"status":"both"|"only in base"|"only in
+//   new","base_self_ns":N,
 //    "new_self_ns":N,"change_ns":N,"change_percent":X|null,"base_mean_ns":N|null,
 //    "new_mean_ns":N|null,"noise":B,"count_change":N,"hits_change":N},
 //   ...]}
@@ -69,6 +70,7 @@ std::string_view presence_name(Presence presence);  // "both", "only in base", "
 struct DiffRow {
     std::string provider;
     bool is_activity = false;
+    bool is_region = false;  // an activity entered with qprof::enter_region
     Presence presence = Presence::both;
     std::int64_t base_self_ns = 0;
     std::int64_t new_self_ns = 0;

@@ -6,8 +6,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include "argument_summary.hpp"
 #include "html_parts.hpp"
 #include "json_text.hpp"
+#include "measure_summary.hpp"
 #include "run_summary.hpp"
 #include "text.hpp"
 #include "text_escape.hpp"
@@ -187,8 +189,9 @@ std::int64_t region_ns(const Trace& trace) {
 }
 
 // Each region's share of the time spent in regions, largest first (the JIT profiler's "time
-// spent in which loops"); nothing when the run entered none.
-void write_regions(const Trace& trace, std::ostream& out) {
+// spent in which loops"), with a blank line before and after; nothing when the run entered none.
+// Returns whether it wrote the table.
+bool write_regions(const Trace& trace, std::ostream& out) {
     const std::int64_t in_regions = region_ns(trace);
     std::vector<const ProviderTotals*> regions;
     for (const ProviderTotals& provider : trace.providers) {
@@ -197,7 +200,7 @@ void write_regions(const Trace& trace, std::ostream& out) {
         }
     }
     if (regions.empty()) {
-        return;
+        return false;
     }
     std::stable_sort(regions.begin(), regions.end(), [](const auto* a, const auto* b) {
         return a->total_ns != b->total_ns ? a->total_ns > b->total_ns : a->provider < b->provider;
@@ -212,6 +215,7 @@ void write_regions(const Trace& trace, std::ostream& out) {
     out << '\n';
     table.write(out);
     out << "regions: " << ms_text(in_regions) << " ms in all, every thread's summed\n\n";
+    return true;
 }
 
 void append_json_row(std::string& json, const SummaryRow& row, std::int64_t in_regions,
@@ -257,6 +261,9 @@ CommandSpec summarize_command() {
         {{"sort", 0, "KEY", "order of the rows, largest first; name sorts A to Z", sort_names()},
          {"percent-above", 0, "P", "only the providers with more than P % of the self time"},
          {"json", 0, "", "write JSON instead of a table"},
+         {"args", 0, "",
+          "then a row per activity and argument (PROFILE_ACTIVITY_ARG): runs, total and CPU "
+          "time, share of the activity's time (reads every event, which takes longer)"},
          {"by-process", 0, "",
           "one row per process instead (a merged build): program, pid, arguments, start, wall "
           "time, events, peak RSS"},
@@ -269,6 +276,7 @@ SummaryOptions summary_options(const ParsedArgs& args) {
     options.sort = sort_named(args.value_or("sort", "self"));
     options.json = args.has("json");
     options.by_process = args.has("by-process");
+    options.arguments = args.has("args");
     if (args.has("percent-above")) {
         const std::string text = args.value_or("percent-above", "");
         options.percent_above = percent_named(text);
@@ -316,7 +324,14 @@ void write_summary_text(const Trace& trace, const SummaryOptions& options, std::
         table.add_row(table_cells(row, summed_self, trace.selection.hits, trace.memory_recorded));
     }
     table.write(out);
-    write_regions(trace, out);
+    bool blank_line = write_regions(trace, out);
+    if (options.arguments) {
+        const std::vector<ArgumentRow> arguments = argument_rows(trace);
+        out << (blank_line || arguments.empty() ? "" : "\n");
+        write_arguments_text(trace, arguments, out);
+        blank_line = blank_line || !arguments.empty();
+    }
+    write_measure_tables(trace, blank_line, out);
     write_totals_line(trace, trace.providers.size() - rows.size(), options, out);
 }
 
@@ -336,7 +351,11 @@ void write_summary_json(const Trace& trace, const SummaryOptions& options, std::
         json += i > 0 ? ",\n" : "\n";
         append_json_row(json, rows[i], region_ns(trace), trace.memory_recorded);
     }
-    out << json << "]}\n";
+    json += "]";
+    if (options.arguments) {
+        append_arguments_json(trace, argument_rows(trace), json);
+    }
+    out << json << ",\n" << measures_json(trace) << "}\n";
 }
 
 void write_summary(const Trace& trace, const SummaryOptions& options, std::ostream& out) {

@@ -9,7 +9,9 @@
 // ms, self % (of the summed self time of every provider), total ms, cpu ms (an activity's
 // thread CPU time; — for others), count, hits, hit rate, blocked ms, load ms; times in
 // milliseconds with 3 decimals. Then, when the run entered regions, a table of each region's
-// total time and share of the time in regions; then a line with the wall time, events and
+// total time and share of the time in regions; with --args, a row per activity and argument
+// (argument_summary.hpp); its sizes and counters (measure_summary.hpp); then a line with the
+// wall time, events and
 // threads, and one with what the run did not record (-Z profile-queries-events), if anything;
 // hits and hit rates show as "—" when hits were not recorded.
 //
@@ -19,7 +21,8 @@
 //   {"provider":S,"activity":B,"region":B,"self_ns":N,"self_percent":X,"total_ns":N,"count":N,
 //    "hits":N,"hit_rate":X|null,"blocked_ns":N,"load_ns":N,"cpu_ns":N|null,
 //    "region_percent":X|null[,MEMORY]},
-//   ...]}
+//   ...],
+//   "sizes":[...],"counters":[...]}   (measure_summary.hpp)
 // MEMORY, when the run recorded memory (-Z profile-queries-memory), in bytes:
 //   "allocated_bytes":N,"allocations":N,"retained_bytes":N, then the same prefixed "self_":
 //   inclusive (a provider re-entered inside itself counted once), then without its children's.
@@ -69,6 +72,7 @@ struct SummaryOptions {
     std::optional<double> percent_above;  // keep the rows whose self % is above this
     bool json = false;
     bool by_process = false;  // one row per process (run_summary.hpp)
+    bool arguments = false;   // --args: a row per activity and argument (argument_summary.hpp)
 };
 
 struct SummaryRow {

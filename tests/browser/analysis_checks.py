@@ -3,7 +3,7 @@ the first screen says where the time went, a provider's statistics lead to its s
 whose duration is the one the Chrome trace of the same run has, and that run is revealed in
 the tree with its path. Screenshots of each view go to --screenshots (README's images).
 
-Each check returns a detail string or raises CheckFailed, as in html_report_test.py.
+Each check returns a detail string or raises CheckFailed (harness.py).
 """
 
 import json
@@ -12,11 +12,9 @@ import re
 import time
 import urllib.parse
 
+from harness import CheckFailed
+
 MS_RE = re.compile(r"^[\d,]+\.\d ms$")
-
-
-class CheckFailed(Exception):
-    """A check did not hold; the message says precisely why."""
 
 
 def _first_row(page, list_id):

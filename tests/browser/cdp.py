@@ -105,46 +105,6 @@ def chromium_for_test():
         return SKIPPED
 
 
-class CheckRunner:
-    """Runs checks, each returning a detail string or raising one of `failure_types` (or a
-    CdpError); prints "ok - NAME (DETAIL)" or "FAIL - NAME: REASON" and counts the failures."""
-
-    def __init__(self, *failure_types):
-        self.failures = 0
-        self.failure_types = failure_types + (CdpError,)
-
-    def __call__(self, name, check, *args):
-        try:
-            print("ok - %s (%s)" % (name, check(*args)), flush=True)
-        except self.failure_types as error:
-            self.failures += 1
-            print("FAIL - %s: %s" % (name, error), flush=True)
-
-
-def console_problems_check(browser):
-    """The last check of every page: nothing reported on the console. Prints its line and
-    returns the failures it adds (0 or 1)."""
-    browser.settle()
-    if browser.problems:
-        print("FAIL - no console problems: %s" % "; ".join(browser.problems[:5]), flush=True)
-        return 1
-    print("ok - no console problems", flush=True)
-    return 0
-
-
-def run_in_chromium(chromium, run_checks, width=1440, height=900):
-    """Runs run_checks(browser), which returns its failures, in a fresh Chromium; prints the
-    summary line and returns the test's exit status."""
-    try:
-        with Browser(chromium, width=width, height=height) as browser:
-            failures = run_checks(browser)
-    except CdpError as error:
-        print("FAIL - driving Chromium: %s" % error, flush=True)
-        return 1
-    print("# %d check(s) failed" % failures if failures else "# all checks passed", flush=True)
-    return 1 if failures else 0
-
-
 def _high_fd(fd):
     """Moves fd to a number >= 10, so that putting the pipes on fds 3 and 4 in the child
     cannot overwrite one of them with the other."""

@@ -22,6 +22,7 @@ import time
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp  # noqa: E402
+import harness  # noqa: E402
 
 # Every user action within this, with the layout and the frame it causes; the page ready
 # within READY_BUDGET_MS (parsing its ~4,000 initial elements, which a loaded machine slows
@@ -111,14 +112,9 @@ FLAT_LIST_PROBLEMS = """(() => {
 })()"""
 
 
-def checks(browser, page, depth, label, out_dir):
-    failures = []
-
+def checks(browser, page, depth, label, out_dir, results):
     def check(name, ok, detail):
-        print("%s - depth %s: %s (%s)" % ("ok" if ok else "FAIL", label, name, detail),
-              flush=True)
-        if not ok:
-            failures.append(name)
+        results.record("depth %s: %s" % (label, name), ok, detail)
 
     def quick(name, ms, ok=True, detail="", budget=ACTION_BUDGET_MS):
         check("%s within %d ms" % (name, budget), ok and ms < budget,
@@ -216,9 +212,8 @@ def checks(browser, page, depth, label, out_dir):
     quick("a search matching every query answers", ms, matches > depth, "status %r" % status)
     ms = timed(browser, lambda: browser.press("Enter"))
     quick("Enter goes to the next match", ms)
-    browser.settle()
-    check("no console problems", not browser.problems, "; ".join(browser.problems[:3]))
-    return failures
+    results.run("depth %s: no console problems" % label, harness.check_no_problems,
+                harness.Page(browser), "")
 
 
 def main():
@@ -230,7 +225,7 @@ def main():
     chromium = cdp.chromium_for_test()
     if isinstance(chromium, int):
         return chromium
-    failures = []
+    results = harness.Results()
     for spec in args.depths.split(","):
         depth = int(spec.rstrip("s"))
         out_dir = os.path.join(os.path.abspath(args.out), spec)
@@ -240,12 +235,10 @@ def main():
             spec, time.monotonic() - started, os.path.getsize(page) // 1024), flush=True)
         try:
             with cdp.Browser(chromium, width=1440, height=900) as browser:
-                failures += checks(browser, page, depth, spec, out_dir)
+                checks(browser, page, depth, spec, out_dir, results)
         except cdp.CdpError as error:  # a hung page times out here
-            print("FAIL - depth %s: the page answers: %s" % (spec, error), flush=True)
-            failures.append("depth " + spec)
-    print("# %d check(s) failed" % len(failures) if failures else "# all checks passed")
-    return 1 if failures else 0
+            results.fail("depth %s: the page answers" % spec, str(error))
+    return results.exit_status()
 
 
 if __name__ == "__main__":

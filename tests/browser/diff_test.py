@@ -16,10 +16,8 @@ Without Chromium it exits 77 (Meson's "skipped"), or 1 when CI=true.
     diff_test.py --toyc build/examples/toyc --qprof build/qprof --out /tmp/diff
 """
 
-import argparse
 import json
 import os
-import subprocess
 import sys
 import time
 
@@ -27,8 +25,9 @@ import time
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp  # noqa: E402
-from html_report_test import (CheckFailed, Results, check_markup_escaped,  # noqa: E402
-                              check_no_problems)
+import harness  # noqa: E402
+from harness import (CheckFailed, Results, check_markup_escaped,  # noqa: E402
+                     check_no_problems, run_command)
 
 # toyc's sizes for the two runs: different enough that most providers change beyond noise.
 BASE_ITEMS = "2000"
@@ -36,21 +35,10 @@ NEW_ITEMS = "6000"
 REPORT_TIMEOUT_S = 20
 
 
-class Page:
+class Page(harness.Page):
     def __init__(self, browser):
-        self.browser = browser
+        super().__init__(browser)
         self.rows = None  # the --json document's providers
-
-    def js(self, expression):
-        return self.browser.evaluate(expression)
-
-
-def run(command, what, cwd=None):
-    done = subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=cwd)
-    if done.returncode != 0:
-        raise CheckFailed("%s: %s exited with %d; stderr:\n%s" % (
-            what, " ".join(command), done.returncode, done.stderr[-2000:]))
-    return done.stdout
 
 
 def write_pages(toyc, qprof, out_dir):
@@ -63,22 +51,22 @@ def write_pages(toyc, qprof, out_dir):
         os.makedirs(folder, exist_ok=True)
         for name in os.listdir(folder):  # qprof never overwrites: a stale run would stay
             os.remove(os.path.join(folder, name))
-        run([toyc, "--items", items, "-Z", "profile-queries=raw", "-Z",
-             "profile-queries-dir=" + folder], "toyc writes the %s run" % role)
+        run_command([toyc, "--items", items, "-Z", "profile-queries=raw", "-Z",
+                     "profile-queries-dir=" + folder], "toyc writes the %s run" % role)
         streams.append(os.path.join(role, "profile_queries.qprof"))
     pages = os.path.join(out_dir, "pages")
     os.makedirs(pages, exist_ok=True)
     for name in os.listdir(pages):
         os.remove(os.path.join(pages, name))
     qprof = os.path.abspath(qprof)
-    run([qprof, "report", streams[1], "--reporters=html", "-o", pages], "the new run's report",
-        out_dir)
+    run_command([qprof, "report", streams[1], "--reporters=html", "-o", pages],
+                "the new run's report", out_dir)
     diff_page = os.path.join(pages, "diff.html")
     with open(diff_page, "w", encoding="utf-8") as out:
-        out.write(run([qprof, "diff", "--html", streams[0], streams[1]], "qprof diff --html",
-                      out_dir))
-    document = json.loads(run([qprof, "diff", "--json", streams[0], streams[1]],
-                              "qprof diff --json", out_dir))
+        out.write(run_command([qprof, "diff", "--html", streams[0], streams[1]],
+                              "qprof diff --html", out_dir))
+    document = json.loads(run_command([qprof, "diff", "--json", streams[0], streams[1]],
+                                      "qprof diff --json", out_dir))
     print("# wrote %s and profile_queries.html beside it" % diff_page, flush=True)
     return diff_page, document
 
@@ -196,35 +184,12 @@ def run_checks(browser, page_path, document, shots):
     return results
 
 
-def parse_args():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--toyc", required=True, help="the toyc executable")
-    parser.add_argument("--qprof", required=True, help="the qprof tool")
-    parser.add_argument("--out", required=True, help="directory for the runs and pages")
-    parser.add_argument("--screenshots", help="also save diff.png here (docs/images)")
-    return parser.parse_args()
-
-
 def main():
-    args = parse_args()
-    chromium = cdp.chromium_for_test()
-    if isinstance(chromium, int):
-        return chromium  # no Chromium: skipped, or failed under CI
-    out_dir = os.path.abspath(args.out)
-    try:
-        page_path, document = write_pages(args.toyc, args.qprof, out_dir)
-    except (CheckFailed, subprocess.TimeoutExpired) as error:
-        print("FAIL - the runs, the report and the diff page are written: %s" % error, flush=True)
-        return 1
-    try:
-        with cdp.Browser(chromium, width=1440, height=900) as browser:
-            results = run_checks(browser, page_path, document, args.screenshots)
-    except cdp.CdpError as error:  # Chromium itself failed: not a check of the page
-        print("FAIL - driving Chromium: %s" % error, flush=True)
-        return 1
-    print("# %d check(s) failed" % results.failures if results.failures
-          else "# all checks passed", flush=True)
-    return 1 if results.failures else 0
+    args = harness.toyc_and_qprof_args(__doc__.split("\n\n")[0], "diff.png")
+    return harness.main(
+        lambda: write_pages(args.toyc, args.qprof, os.path.abspath(args.out)),
+        lambda browser, written: run_checks(browser, *written, args.screenshots),
+        "the runs, the report and the diff page are written", width=1440, height=900)
 
 
 if __name__ == "__main__":

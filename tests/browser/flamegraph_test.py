@@ -18,16 +18,14 @@ Without Chromium it exits 77 (Meson's "skipped"), or 1 when CI=true.
 import json
 import os
 import re
-import subprocess
 import sys
 import time
 
 # Imported from the source tree: leave no __pycache__ in it.
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import cdp  # noqa: E402
-from html_report_test import (CheckFailed, Results, check_markup_escaped,  # noqa: E402
-                              check_no_problems, parse_args)
+import harness  # noqa: E402
+from harness import CheckFailed, Results, check_markup_escaped, check_no_problems  # noqa: E402
 
 PAGE_NAME = "profile_queries.flamegraph.html"
 READY_TIMEOUT_MS = 10000
@@ -35,14 +33,10 @@ PERCENT_RE = re.compile(r"(\d+\.\d|<0\.1) %")
 STATUS_RE = re.compile(r"^([\d,]+) frames?, (\d+\.\d|<0\.1) % of total$")
 
 
-class Page:
+class Page(harness.Page):
     def __init__(self, browser, out_dir):
-        self.browser = browser
-        self.out_dir = out_dir
+        super().__init__(browser, out_dir)
         self.target = None  # the frame the zoom check clicks
-
-    def js(self, expression):
-        return self.browser.evaluate(expression)
 
     def state(self):
         return self.js("window.qprofFlame.state()")
@@ -54,32 +48,14 @@ def run_toyc(toyc, out_dir, extra_args):
     if os.path.exists(page):
         os.remove(page)  # a stale page must not pass for a new one
     command = [toyc, "-Z", "profile-queries=flamegraph", "-Z", "profile-queries-dir=" + out_dir]
-    done = subprocess.run(command + extra_args, capture_output=True, text=True, timeout=600)
-    if done.returncode != 0 or not os.path.exists(page):
-        raise CheckFailed("%s exited with %d and wrote %s; stderr:\n%s" % (
-            " ".join(command), done.returncode,
-            "it" if os.path.exists(page) else "nothing", done.stderr[-2000:]))
+    harness.run_command(command + extra_args, "toyc")
+    if not os.path.exists(page):
+        raise CheckFailed("%s wrote no %s" % (" ".join(command), page))
     print("# wrote %s (%.1f kB)" % (page, os.path.getsize(page) / 1e3), flush=True)
     return page
 
 
 # ----- checks -----
-
-def check_ready(page, url):
-    started = time.monotonic()
-    page.browser.navigate(url)
-    loaded = (time.monotonic() - started) * 1000
-    if page.js("typeof window.qprofFlame?.ready?.then") != "function":
-        raise CheckFailed("window.qprofFlame.ready is not a Promise: the viewer did not run")
-    ready_at = page.js("""Promise.race([
-        window.qprofFlame.ready.then(() => window.qprofFlame.readyAt),
-        new Promise((_, reject) => setTimeout(() => reject(new Error('not ready in time')), %d))])"""
-                       % READY_TIMEOUT_MS)
-    error = page.js("window.qprofFlame.error")
-    if error:
-        raise CheckFailed("the viewer reports an error: %s" % error)
-    return "load event after %.0f ms, readyAt %.0f ms after navigation start" % (loaded, ready_at)
-
 
 def check_drawn(page):
     """The canvas has pixels of many colours, and the state says which frames are drawn."""
@@ -284,7 +260,8 @@ def run_checks(browser, page_path, out_dir):
     results = Results()
     page = Page(browser, out_dir)
     results.run("the markup escapes '<'", check_markup_escaped, page_path)
-    if not results.run("the page becomes ready", check_ready, page, "file://" + page_path):
+    if not results.run("the page becomes ready", harness.load, page, "file://" + page_path,
+                       "qprofFlame", harness.LOAD_TIMEOUT_S, READY_TIMEOUT_MS):
         return results
     results.run("no console problems during load", check_no_problems, page, "during load")
     results.run("frames are drawn", check_drawn, page)
@@ -302,27 +279,18 @@ def run_checks(browser, page_path, out_dir):
 
 
 def main():
-    args = parse_args()  # the same arguments as the html page's test
-    chromium = cdp.chromium_for_test()
-    if isinstance(chromium, int):
-        return chromium  # no Chromium: skipped, or failed under CI
+    args = harness.toyc_page_args(__doc__.split("\n\n")[0])  # the same as the html page's test
     out_dir = os.path.abspath(args.out)
-    os.makedirs(out_dir, exist_ok=True)
-    try:
-        page_path = (os.path.abspath(args.page) if args.page
-                     else run_toyc(args.toyc, out_dir, args.toyc_args))
-    except (CheckFailed, subprocess.TimeoutExpired) as error:
-        print("FAIL - toyc writes %s: %s" % (PAGE_NAME, error), flush=True)
-        return 1
-    try:
-        with cdp.Browser(chromium) as browser:
-            results = run_checks(browser, page_path, out_dir)
-    except cdp.CdpError as error:  # Chromium itself failed: not a check of the page
-        print("FAIL - driving Chromium: %s" % error, flush=True)
-        return 1
-    print("# %d check(s) failed" % results.failures if results.failures
-          else "# all checks passed", flush=True)
-    return 1 if results.failures else 0
+
+    def write_page():
+        os.makedirs(out_dir, exist_ok=True)
+        if args.page:
+            return os.path.abspath(args.page)
+        return run_toyc(args.toyc, out_dir, args.toyc_args)
+
+    return harness.main(write_page, lambda browser, page_path: run_checks(browser, page_path,
+                                                                          out_dir),
+                        "toyc writes " + PAGE_NAME)
 
 
 if __name__ == "__main__":

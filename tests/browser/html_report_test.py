@@ -14,10 +14,8 @@ Without Chromium it exits 77 (Meson's "skipped"), or 1 when CI=true.
     html_report_test.py --page /tmp/some/profile_queries.html --out /tmp/html   # no toyc
 """
 
-import argparse
 import os
 import re
-import subprocess
 import sys
 import time
 
@@ -25,56 +23,22 @@ import time
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import analysis_checks  # noqa: E402
-import cdp  # noqa: E402
+import harness  # noqa: E402
 import timeline_checks  # noqa: E402
+from harness import CheckFailed, Results, check_markup_escaped, check_no_problems  # noqa: E402
 
-READY_TIMEOUT_MS = 20000
 LOAD_TIMEOUT_S = 90  # the 1M-query page is tens of MB
 LABEL_RE = re.compile(r"^\S.* · \d+(\.\d+)? (ns|µs|ms|s) · ((\d+\.\d|<0\.1) %|waiting)$")
 STATUS_RE = re.compile(r"([\d,]+) match(?:es)? in ([\d,]+) threads?")
 
 
-CheckFailed = analysis_checks.CheckFailed  # one kind of failure for every check
-
-
-class Results:
-    """Prints one line per check and counts the failures."""
-
-    def __init__(self):
-        self.failures = 0
-
-    def ok(self, name, detail=""):
-        print("ok - %s%s" % (name, " (%s)" % detail if detail else ""), flush=True)
-
-    def fail(self, name, reason):
-        self.failures += 1
-        print("FAIL - %s: %s" % (name, reason), flush=True)
-
-    def run(self, name, check, *args):
-        """Runs check(*args); it returns a detail string or raises CheckFailed."""
-        try:
-            detail = check(*args)
-        except (CheckFailed, cdp.CdpError) as error:
-            self.fail(name, str(error))
-            return False
-        self.ok(name, detail or "")
-        return True
-
-
-class Page:
+class Page(harness.Page):
     """The browser, the page and what the checks learn about it on the way."""
 
     def __init__(self, browser, out_dir):
-        self.browser = browser
-        self.out_dir = out_dir
+        super().__init__(browser, out_dir)
         self.first_tree = None  # id of the tree shown on load
         self.opened_fold = None  # (from, to) of the fold opened by a click
-
-    def js(self, expression):
-        return self.browser.evaluate(expression)
-
-    def call(self, function_source, *args):
-        return self.browser.call(function_source, *args)
 
 
 # ----- running toyc -----
@@ -92,74 +56,17 @@ def run_toyc(toyc, out_dir, extra_args):
     command = [toyc, "-Z", "profile-queries=html,chrome", "-Z", "profile-queries-dir=" + out_dir]
     command += extra_args
     started = time.monotonic()
-    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    harness.run_command(command, "toyc")
     seconds = time.monotonic() - started
-    if done.returncode != 0:
-        raise CheckFailed("%s exited with %d; stderr:\n%s" % (
-            " ".join(command), done.returncode, done.stderr[-2000:]))
     if not os.path.exists(page):
-        raise CheckFailed("%s did not write %s (is html among the default reporters?);"
-                          " stderr:\n%s" % (" ".join(command), page, done.stderr[-2000:]))
+        raise CheckFailed("%s did not write %s (is html among the default reporters?)"
+                          % (" ".join(command), page))
     size = os.path.getsize(page)
     print("# toyc took %.2f s and wrote %s (%.1f MB)" % (seconds, page, size / 1e6), flush=True)
     return page
 
 
 # ----- checks on load -----
-
-def check_markup_escaped(page_path):
-    """A '<' that starts no tag (as in "<0.1 %") is an HTML parse error that browsers
-    forgive; the writer must escape it as &lt; outside <script> and <style>."""
-    with open(page_path, encoding="utf-8") as source:
-        text = source.read()
-    markup = re.sub(r"<(script|style)\b[^>]*>.*?</\1>", "", text, flags=re.S)
-    raw = [m.start() for m in re.finditer(r"<(?![A-Za-z/!?])", markup)]
-    if raw:
-        examples = ["...%s..." % markup[max(0, at - 40):at + 12] for at in raw[:3]]
-        raise CheckFailed("%d unescaped '<' in the markup (write &lt;), e.g. %s"
-                          % (len(raw), "; ".join(repr(e) for e in examples)))
-    return ""
-
-
-def check_loads(page, url):
-    started = time.monotonic()
-    page.browser.navigate(url, timeout=LOAD_TIMEOUT_S)
-    return "load event after %.0f ms" % ((time.monotonic() - started) * 1000)
-
-
-def check_ready(page):
-    kind = page.js("typeof window.qprof === 'object' && window.qprof !== null"
-                   " && typeof window.qprof.ready?.then")
-    if kind != "function":
-        raise CheckFailed("window.qprof.ready is not a Promise (window.qprof is %s); the viewer"
-                          " script did not run, threw, or does not export it"
-                          % page.js("typeof window.qprof"))
-    try:
-        ready_at = page.js("""Promise.race([
-            window.qprof.ready.then(() => window.qprof.readyAt),
-            new Promise((_, reject) => setTimeout(() => reject(new Error(
-                'window.qprof.ready did not resolve within %d ms')), %d))])"""
-                           % (READY_TIMEOUT_MS, READY_TIMEOUT_MS))
-    except cdp.JsError as error:
-        raise CheckFailed(str(error).split(": ", 1)[-1].split("\n")[0]) from None
-    if not isinstance(ready_at, (int, float)):
-        raise CheckFailed("window.qprof.ready resolved but qprof.readyAt is %r, not a number"
-                          % (ready_at,))
-    error = page.js("window.qprof.error")
-    if error is not None:
-        raise CheckFailed("the viewer could not read the trace: %s" % error)
-    return "readyAt %.0f ms after navigation start" % ready_at
-
-
-def check_no_problems(page, when):
-    page.browser.settle()  # lets queued console messages arrive
-    problems = page.browser.problems
-    if problems:
-        shown = "; ".join(p.replace("\n", " | ")[:300] for p in problems[:5])
-        raise CheckFailed("%d console error(s)/warning(s)/exception(s) %s: %s"
-                          % (len(problems), when, shown))
-    return ""
-
 
 # How far down the page a kind of node may first appear: heaviest first, the first screen can
 # be all one expensive pass whose queries are folded, depending on the times toyc measured.
@@ -729,10 +636,11 @@ def run_checks(browser, page_path, out_dir, shots=None):
     page = Page(browser, out_dir)
     chrome_path = os.path.join(os.path.dirname(page_path), "profile_queries.trace.json")
     results.run("the markup escapes '<'", check_markup_escaped, page_path)
-    if not results.run("the page loads", check_loads, page, "file://" + page_path):
+    if not results.run("the page loads", harness.navigate, page, "file://" + page_path,
+                       LOAD_TIMEOUT_S):
         return results
     # The checks go on after a failure: each says precisely what it could not do.
-    results.run("window.qprof.ready resolves", check_ready, page)
+    results.run("window.qprof.ready resolves", harness.check_ready, page)
     page.js(HELPERS_JS)
     results.run("no console problems during load", check_no_problems, page, "during load")
     results.run("screenshot of the initial view", screenshot_initial, page)
@@ -740,6 +648,9 @@ def run_checks(browser, page_path, out_dir, shots=None):
                 analysis_checks.check_first_screen, page)
     results.run("screenshot of the first screen", analysis_checks.screenshot, page, shots,
                 "html-first-screen.png")
+    # On load, before any check selects a node: a selection deeper than a track's collapsed
+    # rows opens that track, which may then push the other threads' tracks out of view.
+    results.run("the timeline has one track per thread", timeline_checks.check_tracks, page)
     results.run("visible hit nodes", check_visible_kind, page, "hit")
     results.run("visible miss nodes", check_visible_kind, page, "miss")
     results.run("important labels read 'PROVIDER · T ms · P %'", check_important_labels, page)
@@ -783,7 +694,6 @@ def run_checks(browser, page_path, out_dir, shots=None):
                     analysis_checks.check_provider_anchor, page)
         results.run("the timeline starts the slowest run where the Chrome trace does",
                     timeline_checks.check_starts_match_chrome, page, chrome_path)
-    results.run("the timeline has one track per thread", timeline_checks.check_tracks, page)
     results.run("the timeline zooms (wheel, keys, buttons) and pans (drag)",
                 timeline_checks.check_zoom, page)
     results.run("a slowest run clicked in the statistics is shown on the timeline",
@@ -798,6 +708,8 @@ def run_checks(browser, page_path, out_dir, shots=None):
                 timeline_checks.check_whole_run_stats, page)
     results.run("each thread's work and waiting over the whole run add up",
                 timeline_checks.check_busy_whole_run, page)
+    results.run("each thread's counters are drawn under its track, with their values",
+                timeline_checks.check_counter_graphs, page)
     results.run("screenshot of the timeline", timeline_checks.screenshot_timeline, page, shots,
                 "html-timeline.png")
     results.run("search highlights a provider", check_search, page)
@@ -816,44 +728,23 @@ def run_checks(browser, page_path, out_dir, shots=None):
     return results
 
 
-def parse_args():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--toyc", help="the toyc executable; it writes the page")
-    source.add_argument("--page", help="check this existing page instead of running toyc")
-    parser.add_argument("--out", required=True, help="directory for the profile and PNGs")
-    parser.add_argument("--screenshots", help="also save each view's screenshot here (the"
-                        " README's images: docs/images)")
-    parser.add_argument("toyc_args", nargs="*", help="more arguments for toyc (after --)")
-    return parser.parse_args()
-
-
 def main():
-    args = parse_args()
-    chromium = cdp.chromium_for_test()
-    if isinstance(chromium, int):
-        return chromium  # no Chromium: skipped, or failed under CI
-    os.makedirs(args.out, exist_ok=True)
-    if args.page:
-        page_path = os.path.abspath(args.page)
-    else:
-        try:
-            page_path = run_toyc(args.toyc, os.path.abspath(args.out), args.toyc_args)
-        except (CheckFailed, subprocess.TimeoutExpired) as error:
-            print("FAIL - toyc writes profile_queries.html: %s" % error, flush=True)
-            return 1
+    args = harness.toyc_page_args(__doc__.split("\n\n")[0])
+    out_dir = os.path.abspath(args.out)
+
+    def write_page():
+        os.makedirs(out_dir, exist_ok=True)
+        if args.page:
+            return os.path.abspath(args.page)
+        page_path = run_toyc(args.toyc, out_dir, args.toyc_args)
         print("ok - toyc writes profile_queries.html", flush=True)
-    try:
-        # The size of the first screen the issue and README speak of.
-        with cdp.Browser(chromium, width=1440, height=900) as browser:
-            results = run_checks(browser, page_path, os.path.abspath(args.out),
-                                 args.screenshots)
-    except cdp.CdpError as error:  # Chromium itself failed: not a check of the page
-        print("FAIL - driving Chromium: %s" % error, flush=True)
-        return 1
-    print("# %d check(s) failed" % results.failures if results.failures
-          else "# all checks passed", flush=True)
-    return 1 if results.failures else 0
+        return page_path
+
+    # The size of the first screen the issue and README speak of.
+    return harness.main(write_page,
+                        lambda browser, page_path: run_checks(browser, page_path, out_dir,
+                                                              args.screenshots),
+                        "toyc writes profile_queries.html", width=1440, height=900)
 
 
 # In-page helpers, installed once as window.__qprofTest after qprof.ready. They only read

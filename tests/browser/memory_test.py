@@ -7,7 +7,8 @@ and checks what a user looking for allocations meets: the provider table's memor
 each provider's bytes exactly as `qprof summarize --json` of the same run; the viewer's own
 statistics of the whole run (statsOfRange) give the payload's memory; each thread's self memory,
 derived by the viewer, adds up to what its top-level scopes allocated; a provider's statistics
-and a node's details show memory; the flame graph's switch weighs its frames by bytes.
+and a node's details show memory; the flame graph's switch weighs its frames by bytes. Nothing
+may be reported on the console.
 
 Each check prints "ok - ..." or "FAIL - ... reason"; the exit status is 1 when any failed.
 Without Chromium it exits 77 (Meson's "skipped"), or 1 when CI=true.
@@ -15,42 +16,33 @@ Without Chromium it exits 77 (Meson's "skipped"), or 1 when CI=true.
     memory_test.py --toyc build/examples/toyc --qprof build/qprof --out /tmp/memory
 """
 
-import argparse
 import json
 import os
-import subprocess
 import sys
 
+# Imported from the source tree: leave no __pycache__ in it.
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import cdp  # noqa: E402
+import harness  # noqa: E402
+from harness import CheckFailed, Results, check_no_problems, run_command  # noqa: E402
 
 READY_TIMEOUT_S = 60
 MEMORY_FIELDS = ["alloc_bytes", "allocs", "retained_bytes",
                  "self_alloc_bytes", "self_allocs", "self_retained_bytes"]
 
 
-class CheckFailed(Exception):
-    pass
-
-
 def run_toyc(toyc, tool, out_dir):
     """toyc's reports with memory, and `qprof summarize --json` of its raw stream."""
-    for name in os.listdir(out_dir):
+    os.makedirs(out_dir, exist_ok=True)
+    for name in os.listdir(out_dir):  # qprof never overwrites: a stale run would stay
         if name.startswith("profile_queries"):
             os.remove(os.path.join(out_dir, name))
-    run = subprocess.run([toyc, "--items", "400", "-Z", "profile-queries=raw,html,flamegraph",
-                          "-Z", "profile-queries-memory"], cwd=out_dir, capture_output=True,
-                         text=True, timeout=120)
-    if run.returncode != 0:
-        raise CheckFailed("toyc exited with %d: %s" % (run.returncode, run.stderr))
-    summary = subprocess.run([tool, "summarize", "--json", "-q",
-                              os.path.join(out_dir, "profile_queries.qprof")],
-                             capture_output=True, text=True, timeout=120)
-    if summary.returncode != 0:
-        raise CheckFailed("qprof summarize exited with %d: %s" % (summary.returncode,
-                                                                   summary.stderr))
-    return json.loads(summary.stdout)
+    run_command([toyc, "--items", "400", "-Z", "profile-queries=raw,html,flamegraph",
+                 "-Z", "profile-queries-memory"], "toyc with memory", out_dir, timeout=120)
+    print("ok - toyc ran with -Z profile-queries-memory", flush=True)
+    return json.loads(run_command([tool, "summarize", "--json", "-q",
+                                   os.path.join(out_dir, "profile_queries.qprof")],
+                                  "qprof summarize", timeout=120))
 
 
 # ----- the html report -----
@@ -67,9 +59,9 @@ TABLE_JS = """(() => {
 })()"""
 
 
-def check_table(browser, summary):
+def check_table(page, summary):
     """Each provider's memory in the table is its memory in `qprof summarize --json`."""
-    rows = browser.evaluate(TABLE_JS)
+    rows = page.js(TABLE_JS)
     wanted = {(p["provider"], p["activity"]): p for p in summary["providers"]}
     columns = {"alloc": "allocated_bytes", "allocs": "allocations", "retained": "retained_bytes",
                "self-alloc": "self_allocated_bytes", "self-allocs": "self_allocations",
@@ -91,10 +83,10 @@ def check_table(browser, summary):
     return "%d providers, %d of them allocating" % (len(rows), allocating)
 
 
-def check_whole_run(browser):
+def check_whole_run(page):
     """The viewer's statistics of the whole run give the payload's memory exactly, and its
     per-node self memory adds up to what each thread's top-level scopes allocated."""
-    found = browser.evaluate("""((fields) => {
+    found = page.js("""((fields) => {
         const p = JSON.parse(document.getElementById('qprof-trace').textContent);
         const mine = window.qprof.statsOfRange(0, Infinity), out = [];
         for (const s of p.stats) {
@@ -117,9 +109,9 @@ def check_whole_run(browser):
     return "%d providers agree" % found["providers"]
 
 
-def check_provider_details(browser):
+def check_provider_details(page):
     """A click on the provider that allocated most shows its memory, inclusive and self."""
-    shown = browser.evaluate("""(() => {
+    shown = page.js("""(() => {
         const stats = qp.stats.filter((s) => s.alloc_bytes > 0);
         stats.sort((a, b) => b.self_alloc_bytes - a.self_alloc_bytes);
         const s = stats[0];
@@ -134,17 +126,17 @@ def check_provider_details(browser):
     return "%s: Allocated %s" % (shown["name"], shown["text"])
 
 
-def check_node_details(browser):
+def check_node_details(page):
     """A click on the first drawn box shows what its node allocated."""
-    box = browser.evaluate("""(() => {
+    box = page.js("""(() => {
         const el = document.querySelector('#tree-0 .node:not(.hit)[data-n]');
         el.scrollIntoView({block: 'center'});
         const r = el.getBoundingClientRect();
         return {n: Number(el.dataset.n), x: r.left + 4, y: r.top + 4};
     })()""")
-    browser.click_at(box["x"], box["y"])
-    browser.settle()
-    shown = browser.evaluate("""((n) => {
+    page.browser.click_at(box["x"], box["y"])
+    page.browser.settle()
+    shown = page.js("""((n) => {
         const dd = document.querySelector('#details dd[data-field="alloc"]');
         const M = qp.threads[0].memory;
         return {text: dd ? dd.textContent : null,
@@ -158,10 +150,10 @@ def check_node_details(browser):
 
 # ----- the flame graph -----
 
-def check_flame_weight(browser):
+def check_flame_weight(page):
     """The switch makes frames as wide as their bytes: each drawn frame's width is its share
     of the root's bytes, and off again, of its time."""
-    result = browser.evaluate("""(() => {
+    result = page.js("""(() => {
         const api = window.qprofFlame;
         const box = document.getElementById('weight-bytes');
         if (!box || !api.state().memory) return {error: 'no switch, or no bytes in the payload'};
@@ -194,45 +186,31 @@ def check_flame_weight(browser):
 
 
 def run_checks(browser, out_dir, summary):
-    run = cdp.CheckRunner(CheckFailed)
-    browser.navigate("file://" + os.path.join(out_dir, "profile_queries.html"),
-                     timeout=READY_TIMEOUT_S)
-    error = browser.evaluate("window.qprof.ready.then(() => window.qprof.error)")
-    if error:
-        print("FAIL - the page loads: %s" % error, flush=True)
-        return 1
-    run("the table's memory is summarize's", check_table, browser, summary)
-    run("the viewer's memory of the whole run is the payload's", check_whole_run, browser)
-    run("a provider's statistics show its memory", check_provider_details, browser)
-    run("a node's details show its memory", check_node_details, browser)
-    browser.navigate("file://" + os.path.join(out_dir, "profile_queries.flamegraph.html"),
-                     timeout=READY_TIMEOUT_S)
-    error = browser.evaluate("window.qprofFlame.ready.then(() => window.qprofFlame.error)")
-    if error:
-        print("FAIL - the flame graph loads: %s" % error, flush=True)
-        return run.failures + 1
-    run("the flame graph weighs its frames by bytes at the switch", check_flame_weight, browser)
-    return run.failures + cdp.console_problems_check(browser)
+    results = Results()
+    page = harness.Page(browser, out_dir)
+    report = "file://" + os.path.join(out_dir, "profile_queries.html")
+    if results.run("the report becomes ready", harness.load, page, report, "qprof",
+                   READY_TIMEOUT_S):
+        results.run("the table's memory is summarize's", check_table, page, summary)
+        results.run("the viewer's memory of the whole run is the payload's", check_whole_run,
+                    page)
+        results.run("a provider's statistics show its memory", check_provider_details, page)
+        results.run("a node's details show its memory", check_node_details, page)
+    flame = "file://" + os.path.join(out_dir, "profile_queries.flamegraph.html")
+    if results.run("the flame graph becomes ready", harness.load, page, flame, "qprofFlame",
+                   READY_TIMEOUT_S):
+        results.run("the flame graph weighs its frames by bytes at the switch",
+                    check_flame_weight, page)
+    results.run("no console problems", check_no_problems, page, "during the test")
+    return results
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--toyc", required=True, help="the toyc executable")
-    parser.add_argument("--qprof", required=True, help="the qprof tool")
-    parser.add_argument("--out", required=True, help="directory for the run and its reports")
-    args = parser.parse_args()
-    chromium = cdp.chromium_for_test()
-    if isinstance(chromium, int):
-        return chromium  # no Chromium: skipped, or failed under CI
+    args = harness.toyc_and_qprof_args(__doc__.split("\n\n")[0], "nothing (no screenshots)")
     out_dir = os.path.abspath(args.out)
-    os.makedirs(out_dir, exist_ok=True)
-    try:
-        summary = run_toyc(os.path.abspath(args.toyc), args.qprof, out_dir)
-    except (CheckFailed, subprocess.TimeoutExpired) as error:
-        print("FAIL - toyc with memory: %s" % error, flush=True)
-        return 1
-    print("ok - toyc ran with -Z profile-queries-memory", flush=True)
-    return cdp.run_in_chromium(chromium, lambda browser: run_checks(browser, out_dir, summary))
+    return harness.main(lambda: run_toyc(os.path.abspath(args.toyc), args.qprof, out_dir),
+                        lambda browser, summary: run_checks(browser, out_dir, summary),
+                        "toyc with memory", width=1440, height=900)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ Without Chromium it exits 77 (Meson's "skipped"), or 1 when CI=true.
         [--screenshots docs/images]
 """
 
-import argparse
 import glob
 import json
 import os
@@ -26,14 +25,12 @@ import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import cdp  # noqa: E402
+import harness  # noqa: E402
+import timeline_checks  # noqa: E402
+from harness import CheckFailed  # noqa: E402
 
 READY_TIMEOUT_S = 60
 WAVES = [["200"], ["600", "300"], ["100", "800", "400"]]  # toyc --items, per wave
-
-
-class CheckFailed(Exception):
-    pass
 
 
 def run_build(toyc, out_dir):
@@ -56,11 +53,7 @@ def run_build(toyc, out_dir):
 
 
 def qprof(tool, *args):
-    run = subprocess.run([tool] + list(args), capture_output=True, text=True, timeout=120)
-    if run.returncode != 0:
-        raise CheckFailed("qprof %s exited with %d: %s" % (" ".join(args), run.returncode,
-                                                            run.stderr))
-    return run.stdout
+    return harness.run_command([tool] + list(args), "qprof " + args[0], timeout=120)
 
 
 def make_report(tool, streams, out_dir):
@@ -225,72 +218,48 @@ def screenshot(browser, shots):
     return path
 
 
-def run_checks(browser, page, processes, own, shots):
-    failures = 0
-
-    def run(name, check, *args):
-        nonlocal failures
-        try:
-            print("ok - %s (%s)" % (name, check(*args)), flush=True)
-        except (CheckFailed, cdp.CdpError) as error:
-            failures += 1
-            print("FAIL - %s: %s" % (name, error), flush=True)
-
-    browser.navigate("file://" + page, timeout=READY_TIMEOUT_S)
-    error = browser.evaluate("window.qprof.ready.then(() => window.qprof.error)")
-    if error:
-        print("FAIL - the page loads: %s" % error, flush=True)
-        return 1
+def run_checks(browser, page_path, processes, own, shots):
+    results = harness.Results()
+    page = harness.Page(browser)
+    if not results.run("the page loads", harness.load, page, "file://" + page_path, "qprof",
+                       READY_TIMEOUT_S):
+        return results
     table_before = browser.evaluate(
         "Array.from(document.querySelectorAll('#provider-table tbody tr'))"
         ".map((r) => [r.hidden, r.innerHTML])")
-    run("a band per process over its threads' tracks, in order of start", check_bands,
-        browser, processes)
-    run("the statistics of each process are those of its own stream", check_process_filter,
-        browser, processes, own)
-    run("a provider's statistics name the process they count", check_details_note, browser,
-        processes)
-    run("a click on a band limits the statistics to its process", check_band_click, browser,
-        processes)
-    run("all processes again: the page's own table", check_all_again, browser, table_before)
-    run("screenshot of the build", screenshot, browser, shots)
-    browser.settle()
-    if browser.problems:
-        failures += 1
-        print("FAIL - no console problems: %s" % "; ".join(browser.problems[:5]), flush=True)
-    else:
-        print("ok - no console problems", flush=True)
-    return failures
+    results.run("a band per process over its threads' tracks, in order of start", check_bands,
+                browser, processes)
+    results.run("the statistics of each process are those of its own stream",
+                check_process_filter, browser, processes, own)
+    results.run("a provider's statistics name the process they count", check_details_note,
+                browser, processes)
+    results.run("a click on a band limits the statistics to its process", check_band_click,
+                browser, processes)
+    results.run("all processes again: the page's own table", check_all_again, browser,
+                table_before)
+    # A page of `qprof report`: its nodes' times come from ticks read back from the streams.
+    results.run("the statistics of the whole run as a range are the payload's, to the ns",
+                timeline_checks.check_whole_run_stats, page)
+    results.run("screenshot of the build", screenshot, browser, shots)
+    results.run("no console problems", harness.check_no_problems, page, "during the test")
+    return results
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--toyc", required=True, help="the toyc executable")
-    parser.add_argument("--qprof", required=True, help="the qprof tool")
-    parser.add_argument("--out", required=True, help="directory for the runs and the report")
-    parser.add_argument("--screenshots", help="also save the screenshot here (docs/images)")
-    args = parser.parse_args()
-    chromium = cdp.chromium_for_test()
-    if isinstance(chromium, int):
-        return chromium  # no Chromium: skipped, or failed under CI
+    args = harness.toyc_and_qprof_args(__doc__.split("\n\n")[0], "html-processes.png")
     out_dir = os.path.abspath(args.out)
-    os.makedirs(out_dir, exist_ok=True)
-    try:
+
+    def write_page():
+        os.makedirs(out_dir, exist_ok=True)
         streams = run_build(os.path.abspath(args.toyc), out_dir)
-        page, own, processes = make_report(args.qprof, streams, out_dir)
-    except (CheckFailed, subprocess.TimeoutExpired) as error:
-        print("FAIL - a merged build's html report: %s" % error, flush=True)
-        return 1
-    print("ok - a merged build of %d processes, its html report written" % len(processes),
-          flush=True)
-    try:
-        with cdp.Browser(chromium, width=1440, height=900) as browser:
-            failures = run_checks(browser, page, processes, own, args.screenshots)
-    except cdp.CdpError as error:
-        print("FAIL - driving Chromium: %s" % error, flush=True)
-        return 1
-    print("# %d check(s) failed" % failures if failures else "# all checks passed", flush=True)
-    return 1 if failures else 0
+        page_path, own, processes = make_report(args.qprof, streams, out_dir)
+        print("ok - a merged build of %d processes, its html report written" % len(processes),
+              flush=True)
+        return page_path, processes, own
+
+    return harness.main(write_page,
+                        lambda browser, written: run_checks(browser, *written, args.screenshots),
+                        "a merged build's html report", width=1440, height=900)
 
 
 if __name__ == "__main__":

@@ -60,7 +60,7 @@ class Program {
     std::uint64_t run(int depth) {
         std::uint64_t events = 0;
         while (input_.remaining_bytes() > 0 && ops_++ < kMaxOps) {
-            switch (input_.ConsumeIntegralInRange<int>(0, 9)) {
+            switch (input_.ConsumeIntegralInRange<int>(0, 10)) {
                 case 0:
                     return events;  // close this scope
                 case 1:
@@ -102,6 +102,10 @@ class Program {
                     PROFILE_QUERY_HIT(hit_by_tuple, input_.ConsumeIntegral<int>(),
                                       std::string(input_.ConsumeRandomLengthString(6)));
                     ++events;
+                    break;
+                case 10:  // sizes and counters are not events
+                    qprof::record_size("size", input_.ConsumeIntegral<std::uint64_t>());
+                    qprof::counter("counter", input_.ConsumeIntegral<std::int64_t>());
                     break;
             }
         }

@@ -35,7 +35,7 @@ class CheckLayersTest(unittest.TestCase):
 
     def test_includes_down_the_layers_pass(self):
         root = self.make_tree({
-            "include/qprof/key.hpp": "",
+            "keys/qprof/key.hpp": "",
             "include/qprof/trace.hpp": "",
             "instrument/qprof/detail/recorder.hpp": "#include <qprof/key.hpp>\n",
             "src/text.hpp": "",
@@ -60,7 +60,7 @@ class CheckLayersTest(unittest.TestCase):
 
     def test_hot_path_including_the_public_api_fails(self):
         root = self.make_tree({
-            "include/qprof/key.hpp": "",
+            "keys/qprof/key.hpp": "",
             "include/qprof/session.hpp": "",
             "instrument/qprof/detail/key_record.hpp":
                 "#include <qprof/key.hpp>\n#include <qprof/session.hpp>\n",

@@ -22,6 +22,8 @@ struct EventSelection {
     bool activities = true;
     bool waits = true;  // blocked scopes: a Query waiting for another thread, PROFILE_WAIT
     bool loads = true;
+    bool sizes = true;                       // qprof::record_size
+    bool counters = true;                    // qprof::counter
     std::vector<std::string> excluded;       // providers and activities not recorded at all
     std::vector<std::string> key_providers;  // keys of these only; empty: of every provider
 

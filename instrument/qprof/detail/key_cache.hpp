@@ -103,30 +103,22 @@ bool cache_equal(const Key& a, const Key& b) {
     }
 }
 
-// The hash the key caches use: KeyHash's, with std::string hashed by hash_chars, also inside
-// aggregates, pairs and tuples. Keys equal by KeyEqual hash alike, as with KeyHash.
+// The hash the key caches use: KeyHash's rule (hash_by_parts), with std::string hashed by
+// hash_chars wherever it is a part. Keys equal by KeyEqual hash alike, as with KeyHash.
+template <typename Key>
+struct CacheHash {
+    std::size_t operator()(const Key& key) const {
+        if constexpr (std::is_same_v<Key, std::string>) {
+            return static_cast<std::size_t>(hash_chars(key.data(), key.size()));
+        } else {
+            return hash_by_parts<CacheHash>(key);
+        }
+    }
+};
+
 template <typename Key>
 std::size_t cache_hash(const Key& key) {
-    if constexpr (std::is_same_v<Key, std::string>) {
-        return static_cast<std::size_t>(hash_chars(key.data(), key.size()));
-    } else if constexpr (StdHashable<Key>) {
-        return KeyHash<Key>{}(key);
-    } else if constexpr (Reflectable<Key>) {
-        std::size_t seed = 0;
-        boost::pfr::for_each_field(
-            key, [&seed](const auto& field) { seed = hash_combine(seed, cache_hash(field)); });
-        return seed;
-    } else if constexpr (TupleLike<Key>) {
-        return std::apply(
-            [](const auto&... element) {
-                std::size_t seed = 0;
-                ((seed = hash_combine(seed, cache_hash(element))), ...);
-                return seed;
-            },
-            key);
-    } else {
-        return KeyHash<Key>{}(key);
-    }
+    return CacheHash<Key>{}(key);
 }
 
 // One distinct key and the id of its text; immutable once made.

@@ -160,10 +160,11 @@ void write_key_record(ThreadState& t, const Key& key) {
 template <typename KeyFn>
 void record_hit(Site& site, KeyFn&& key) {
     if (ThreadState* t = recording_thread()) {
-        if (!selected(site, t->generation, RecordKind::hit)) [[unlikely]] {
+        const std::uint64_t kinds = selected_kinds(site, t->generation);
+        if ((kinds & kind_bit(RecordKind::hit)) == 0) [[unlikely]] {
             return;
         }
-        if (g_record_keys && selected(site, t->generation, RecordKind::key)) [[unlikely]] {
+        if (g_record_keys && (kinds & kind_bit(RecordKind::key)) != 0) [[unlikely]] {
             key([t, &site](const auto& k) {
                 // The key and the hit in one reservation: a hit has nothing in between.
                 using Key = std::decay_t<decltype(k)>;
@@ -181,14 +182,15 @@ void record_hit(Site& site, KeyFn&& key) {
 template <typename KeyFn>
 ScopeGuard::ScopeGuard(Site& site, RecordKind kind, KeyFn&& key) {
     if (ThreadState* t = recording_thread()) {
-        if (!selected(site, t->generation, kind)) [[unlikely]] {
+        const std::uint64_t kinds = selected_kinds(site, t->generation);
+        if ((kinds & kind_bit(kind)) == 0) [[unlikely]] {
             return;
         }
         // An activity's key is its argument, recorded whenever the activity is; a query's key
         // only with -Z profile-queries-and-keys, and when the selection keeps its keys. Not for
         // a scope too deep to be recorded.
         if ((kind == RecordKind::activity ||
-             (g_record_keys && selected(site, t->generation, RecordKind::key))) &&
+             (g_record_keys && (kinds & kind_bit(RecordKind::key)) != 0)) &&
             t->depth < kMaxRecordedDepth) [[unlikely]] {
             key([t](const auto& k) { write_key_record(*t, k); });
         }

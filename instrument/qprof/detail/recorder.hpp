@@ -33,6 +33,10 @@ enum class RecordKind : std::uint8_t {
     // as that record's, then allocated bytes, allocations and freed bytes. A number apart from
     // the others, which other record kinds may take.
     memory = 16,
+    // A size (qprof::record_size): the head, then the bytes; summed per name by the collector.
+    size = 17,
+    // A counter's value (qprof::counter): the head, then the tick and the value (an int64).
+    counter = 18,
 };
 
 inline constexpr std::uint32_t kDepthMask = (1u << 24) - 1;
@@ -57,10 +61,10 @@ constexpr std::uint64_t kind_bit(RecordKind kind) {
 }
 // Words of a record other than a key record (whose length depends on the key type).
 constexpr std::uint32_t record_words(RecordKind kind) {
-    return kind == RecordKind::hit      ? 1
-           : kind == RecordKind::cpu    ? 2
-           : kind == RecordKind::memory ? 4
-                                        : 3;
+    return kind == RecordKind::hit                               ? 1
+           : kind == RecordKind::cpu || kind == RecordKind::size ? 2
+           : kind == RecordKind::memory                          ? 4
+                                                                 : 3;
 }
 
 struct Chunk {
@@ -117,18 +121,24 @@ void close_regions(ThreadState& t, std::uint32_t depth, std::uint64_t end_tick);
 // name and the session's EventSelection once per site and session.
 std::uint64_t select_site(Site& site, std::uint32_t generation);
 
-// Whether the session records `kind` at `site` (-Z profile-queries-events). A session that
-// records everything pays one test of its generation; one that leaves events out, a load of
-// the site's selection, computed again once per site and session.
-inline bool selected(Site& site, std::uint32_t generation, RecordKind kind) {
+// The kinds the session records at `site` (-Z profile-queries-events), a kind_bit each: every
+// kind in a session that records everything, which pays one test of its generation; in one
+// that leaves events out, a load of the site's selection, computed again once per site and
+// session. A caller that tests several kinds loads it once.
+inline std::uint64_t selected_kinds(Site& site, std::uint32_t generation) {
     if ((generation & kSelectingGeneration) == 0) [[likely]] {
-        return true;
+        return ~std::uint64_t{0};
     }
-    std::uint64_t selection = site.selection.load(std::memory_order_relaxed);
+    const std::uint64_t selection = site.selection.load(std::memory_order_relaxed);
     if (selection >> 32 != generation) [[unlikely]] {
-        selection = select_site(site, generation);
+        return select_site(site, generation);
     }
-    return (selection & kind_bit(kind)) != 0;
+    return selection;
+}
+
+// Whether the session records `kind` at `site`.
+inline bool selected(Site& site, std::uint32_t generation, RecordKind kind) {
+    return (selected_kinds(site, generation) & kind_bit(kind)) != 0;
 }
 
 // The calling thread's state, joined to the recording session; null when none records.

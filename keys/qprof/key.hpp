@@ -76,35 +76,42 @@ constexpr std::size_t hash_combine(std::size_t seed, std::size_t value) noexcept
     return static_cast<std::size_t>(hash_mix(seed + 0x9e3779b9 + value));
 }
 
-template <typename Key>
-std::size_t hash_key(const Key& key) {
-    return KeyHash<Key>{}(key);
-}
-
-template <typename Aggregate>
-std::size_t hash_fields(const Aggregate& aggregate) {
-    std::size_t seed = 0;
-    boost::pfr::for_each_field(
-        aggregate, [&seed](const auto& field) { seed = hash_combine(seed, hash_key(field)); });
-    return seed;
-}
-
-template <typename Tuple>
-std::size_t hash_elements(const Tuple& tuple) {
-    return std::apply(
-        [](const auto&... element) {
-            std::size_t seed = 0;
-            ((seed = hash_combine(seed, hash_key(element))), ...);
-            return seed;
-        },
-        tuple);
-}
-
-template <typename Range>
-std::size_t hash_range(const Range& range) {
-    std::size_t seed = 0;
-    for (const auto& element : range) seed = hash_combine(seed, hash_key(element));
-    return seed;
+// A key's hash from its parts': std::hash<Key> when it is enabled, else field by field for
+// aggregates and element by element for pairs, tuples, optionals and ranges, each part hashed
+// by PartHash<Part>. KeyHash is this with KeyHash for the parts; the key caches use it with
+// their own hash of strings (qprof/detail/key_cache.hpp).
+template <template <typename> class PartHash, typename Key>
+std::size_t hash_by_parts(const Key& key) {
+    const auto part = [](const auto& value) {
+        return PartHash<std::remove_cvref_t<decltype(value)>>{}(value);
+    };
+    if constexpr (StdHashable<Key>) {
+        return std::hash<Key>{}(key);
+    } else if constexpr (Reflectable<Key>) {
+        std::size_t seed = 0;
+        boost::pfr::for_each_field(
+            key, [&seed, &part](const auto& field) { seed = hash_combine(seed, part(field)); });
+        return seed;
+    } else if constexpr (TupleLike<Key>) {
+        return std::apply(
+            [&part](const auto&... element) {
+                std::size_t seed = 0;
+                ((seed = hash_combine(seed, part(element))), ...);
+                return seed;
+            },
+            key);
+    } else if constexpr (Optional<Key>) {
+        return key.has_value() ? hash_combine(1, part(*key)) : 0;
+    } else if constexpr (Range<Key>) {
+        std::size_t seed = 0;
+        for (const auto& element : key) seed = hash_combine(seed, part(element));
+        return seed;
+    } else {
+        static_assert(always_false<Key>,
+                      "qprof: key type cannot be hashed: give it a std::hash specialisation, "
+                      "or make it an aggregate of hashable fields");
+        return 0;
+    }
 }
 
 // ---- Equality ----------------------------------------------------------------------------
@@ -168,24 +175,7 @@ namespace qprof {
 // and ranges.
 template <typename Key>
 struct KeyHash {
-    std::size_t operator()(const Key& key) const {
-        if constexpr (detail::StdHashable<Key>) {
-            return std::hash<Key>{}(key);
-        } else if constexpr (detail::Reflectable<Key>) {
-            return detail::hash_fields(key);
-        } else if constexpr (detail::TupleLike<Key>) {
-            return detail::hash_elements(key);
-        } else if constexpr (detail::Optional<Key>) {
-            return key.has_value() ? detail::hash_combine(1, detail::hash_key(*key)) : 0;
-        } else if constexpr (detail::Range<Key>) {
-            return detail::hash_range(key);
-        } else {
-            static_assert(detail::always_false<Key>,
-                          "qprof: key type cannot be hashed: give it a std::hash specialisation, "
-                          "or make it an aggregate of hashable fields");
-            return 0;
-        }
-    }
+    std::size_t operator()(const Key& key) const { return detail::hash_by_parts<KeyHash>(key); }
 };
 
 // Equality functor to go with KeyHash: `a == b` when it compiles, else field by field for

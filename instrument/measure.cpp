@@ -1,0 +1,46 @@
+// Sizes and counters (qprof/detail/measure.hpp): one record each in the thread's chunk, at the
+// thread's current depth, which the collector does not make a node of.
+#include <qprof/detail/clock.hpp>
+#include <qprof/detail/measure.hpp>
+#include <qprof/detail/recorder.hpp>
+
+#include "named_sites.hpp"
+
+namespace qprof::detail {
+
+namespace {
+
+// The site of `name` when the session records `kind` there, else null.
+Site* recorded_site(const ThreadState& t, const char* name, RecordKind kind, SiteKind site_kind,
+                    const char* file, std::uint32_t line) {
+    Site& site = named_site(name, site_kind, file, line);
+    return selected(site, t.generation, kind) ? &site : nullptr;
+}
+
+}  // namespace
+
+void write_size(ThreadState& t, const char* name, std::uint64_t bytes, const char* file,
+                std::uint32_t line) {
+    if (Site* site = recorded_site(t, name, RecordKind::size, SiteKind::size, file, line)) {
+        if (std::uint64_t* pos = reserve_words(t, 2)) {
+            pos[0] = record_head(RecordKind::size, t.depth, site_id(*site));
+            pos[1] = bytes;
+            publish(t, pos + 2);
+        }
+    }
+}
+
+void write_counter(ThreadState& t, const char* name, std::int64_t value, const char* file,
+                   std::uint32_t line) {
+    if (Site* site = recorded_site(t, name, RecordKind::counter, SiteKind::counter, file, line)) {
+        const std::uint64_t tick = now();
+        if (std::uint64_t* pos = reserve_words(t, 3)) {
+            pos[0] = record_head(RecordKind::counter, t.depth, site_id(*site));
+            pos[1] = tick;
+            pos[2] = static_cast<std::uint64_t>(value);
+            publish(t, pos + 3);
+        }
+    }
+}
+
+}  // namespace qprof::detail

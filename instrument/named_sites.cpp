@@ -1,0 +1,58 @@
+// Named sites (named_sites.hpp): a process-wide table by (kind, text), and a direct-mapped
+// cache per thread by (address, kind).
+#include "named_sites.hpp"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+
+namespace qprof::detail {
+
+namespace {
+
+// Never freed, as sites are not: a thread may hold a pointer to it until the process ends.
+struct NamedSite {
+    std::string name;
+    std::string file;
+    Site site;
+    NamedSite(std::string site_name, const char* first_file, std::uint32_t line, SiteKind kind)
+        : name(std::move(site_name)),
+          file(first_file),
+          site(name.c_str(), file.c_str(), line, kind) {}
+};
+
+Site& register_named(const char* name, SiteKind kind, const char* file, std::uint32_t line) {
+    static std::mutex mutex;
+    static auto* sites = new std::map<std::pair<SiteKind, std::string>, std::unique_ptr<NamedSite>>;
+    std::lock_guard lock{mutex};
+    auto [it, added] = sites->try_emplace({kind, name != nullptr ? name : ""});
+    if (added) {
+        it->second = std::make_unique<NamedSite>(it->first.second, file, line, kind);
+    }
+    site_id(it->second->site);  // registered before any record names it
+    return it->second->site;
+}
+
+struct CachedSite {
+    const char* name;
+    SiteKind kind;
+    Site* site;
+};
+constexpr std::size_t kCachedSites = 64;
+thread_local constinit CachedSite t_named_sites[kCachedSites]{};
+
+}  // namespace
+
+Site& named_site(const char* name, SiteKind kind, const char* file, std::uint32_t line) {
+    const std::uintptr_t slot_of =
+        (reinterpret_cast<std::uintptr_t>(name) >> 3) + static_cast<std::uintptr_t>(kind);
+    CachedSite& slot = t_named_sites[slot_of % kCachedSites];
+    if (slot.name != name || slot.kind != kind) [[unlikely]] {
+        slot = CachedSite{name, kind, &register_named(name, kind, file, line)};
+    }
+    return *slot.site;
+}
+
+}  // namespace qprof::detail
