@@ -334,9 +334,10 @@ constexpr FlagSpec kFlags[] = {
      "a node with EXTENT or more children or PERCENT % or more of the time is important: "
      "opened and labelled in the HTML tree (default: 6,1)",
      apply_important},
-    {"profile-queries-folded", "=merge-threads,hits,keys,args,classes",
+    {"profile-queries-folded", "=merge-threads,hits,keys,args,classes,bytes",
      "profile_queries.folded: one root for all threads; hits as leaf frames; keys in frames; "
-     "activities' arguments in frames; colour classes as frame suffixes, _[CLASS]",
+     "activities' arguments in frames; colour classes as frame suffixes, _[CLASS]; stacks "
+     "weighed by allocated bytes (with -Z profile-queries-memory)",
      apply_folded},
     {"profile-queries-chrome", "=hits,keys",
      "profile_queries.trace.json: hits as instant events; keys in the events' args", apply_chrome},

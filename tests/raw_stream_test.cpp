@@ -168,6 +168,24 @@ TEST_CASE("activities' arguments and CPU times, and regions, survive the raw str
     CHECK(trace.name_of(trace.threads[0], 2) == "codegen unit(unit 0)");
 }
 
+TEST_CASE("folded classes and folded bytes are report bits of their own") {
+    for (const bool classes : {true, false}) {
+        TempDir live;
+        qprof::SessionOptions options = raw_options(live, false, {});
+        options.report.folded_classes = classes;
+        options.report.folded_bytes = !classes;
+        options.record_memory = !classes;  // bytes need it
+        {
+            qprof::Session session{options};
+            compile(20);
+        }
+        qprof::detail::ReadResult read = read_raw(live);
+        REQUIRE(read.runs.size() == 1);
+        CHECK(read.runs[0].report.folded_classes == classes);
+        CHECK(read.runs[0].report.folded_bytes == !classes);
+    }
+}
+
 TEST_CASE("a stream written in format 1.1 still reads") {
     const qprof::Trace trace = qprof::detail::complete_trace(std::move(read_format_1_1().inputs));
     CHECK(trace.events > 0);

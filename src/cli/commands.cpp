@@ -54,7 +54,7 @@ CommandSpec report_command() {
          {"output", 'o', "DIR", "directory to write them in (default: the current one)"},
          {"important", 0, "EXTENT,PERCENT", "as -Z profile-queries-important"},
          {"folded", 0, "OPTIONS",
-          "as -Z profile-queries-folded (merge-threads,hits,keys,args,bytes)"},
+          "as -Z profile-queries-folded (merge-threads,hits,keys,args,classes,bytes)"},
          {"chrome", 0, "OPTIONS", "as -Z profile-queries-chrome (hits,keys)"},
          kNoProgress},
         {{"FILE", "a saved run (.qprof)"}}};
