@@ -169,7 +169,24 @@ def check_fold_click(page):
 def check_chip_click(page):
     """A list of siblings with several folds shows one chip per provider instead (no wall of
     chips); a click draws its next page of members, heaviest first, and the chip says what is
-    left."""
+    left. Which thread's tree holds a chip depends on toyc's timing, so when the shown tree
+    has none, the thread of one that does is chosen first (and the first thread again after)."""
+    hidden_thread = page.js("""(() => {
+        const chips = [...document.querySelectorAll('#trees .fold[data-provider]')];
+        if (chips.some(c => !c.closest('[hidden]')) || !chips.length) return null;
+        return chips[0].closest('.tree')?.dataset.thread ?? null;
+    })()""")
+    first = page.js("document.getElementById('thread-select').value")
+    if hidden_thread is not None:
+        choose_thread(page, hidden_thread)
+    try:
+        return chip_click_on_shown_tree(page)
+    finally:
+        if hidden_thread is not None:
+            choose_thread(page, first)
+
+
+def chip_click_on_shown_tree(page):
     found = page.js("""(() => {
         const chips = [...document.querySelectorAll('#trees .fold[data-provider]')];
         const walls = [...document.querySelectorAll('#trees .node, #trees .tree')].filter(box =>
