@@ -216,9 +216,9 @@ export async function checkReady(page, api = 'qprof', timeoutMs = READY_TIMEOUT_
   return `readyAt ${Math.round(readyAt)} ms after navigation start`;
 }
 
-/** navigate() and checkReady() in one check. */
-export async function load(page, url, api = 'qprof') {
-  return `${await navigate(page, url)}, ${await checkReady(page, api)}`;
+/** navigate() and checkReady() in one check; the load event within loadTimeoutMs. */
+export async function load(page, url, api = 'qprof', loadTimeoutMs = LOAD_TIMEOUT_MS) {
+  return `${await navigate(page, url, loadTimeoutMs)}, ${await checkReady(page, api)}`;
 }
 
 /** Nothing on the console: no error, warning or uncaught exception since watchProblems(). */

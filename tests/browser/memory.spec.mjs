@@ -13,8 +13,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-import {CheckFailed, call, check, checkNoProblems, checkReady, fileUrl, inputs, js, navigate,
-  runCommand, settle, test, watchProblems} from './harness.mjs';
+import {CheckFailed, call, check, checkNoProblems, fileUrl, inputs, js, load, runCommand, settle,
+  test, watchProblems} from './harness.mjs';
 
 const LOAD_TIMEOUT_MS = 60000;
 const MEMORY_FIELDS = ['alloc_bytes', 'allocs', 'retained_bytes',
@@ -32,11 +32,6 @@ async function runToyc(outDir) {
     '-Z', 'profile-queries-memory'], 'toyc with memory', {cwd: outDir, timeoutMs: 120000});
   return JSON.parse(await runCommand([inputs.qprof, 'summarize', '--json', '-q',
     path.join(outDir, 'profile_queries.qprof')], 'qprof summarize', {timeoutMs: 120000}));
-}
-
-/** The page at `url` loads and its viewer (window[api]) becomes ready. */
-async function load(page, url, api) {
-  return `${await navigate(page, url, LOAD_TIMEOUT_MS)}, ${await checkReady(page, api)}`;
 }
 
 // ----- the html report -----
@@ -197,7 +192,8 @@ test('memory per query', async ({page}) => {
                               async () => ({detail: '', value: await runToyc(outDir)}),
                               {stop: true});
   const report = fileUrl(path.join(outDir, 'profile_queries.html'));
-  if (await check('the report becomes ready', () => load(page, report, 'qprof'))) {
+  if (await check('the report becomes ready',
+                  () => load(page, report, 'qprof', LOAD_TIMEOUT_MS))) {
     await check("the table's memory is summarize's", () => checkTable(page, summary));
     await check("the viewer's memory of the whole run is the payload's",
                 () => checkWholeRun(page));
@@ -205,7 +201,8 @@ test('memory per query', async ({page}) => {
     await check("a node's details show its memory", () => checkNodeDetails(page));
   }
   const flame = fileUrl(path.join(outDir, 'profile_queries.flamegraph.html'));
-  if (await check('the flame graph becomes ready', () => load(page, flame, 'qprofFlame'))) {
+  if (await check('the flame graph becomes ready',
+                  () => load(page, flame, 'qprofFlame', LOAD_TIMEOUT_MS))) {
     await check('the flame graph weighs its frames by bytes at the switch',
                 () => checkFlameWeight(page));
   }
