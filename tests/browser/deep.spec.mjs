@@ -126,6 +126,16 @@ async function timed(page, act, what) {
   return ask(page, SINCE_MARK);
 }
 
+/**
+ * The time of a user's click on `selector`: Playwright first checks, untimed, that the element
+ * is visible, steady and not covered (scrolling it into view), so that the time is the page's
+ * answer to the click, not the driver's checks (which wait for frames of their own).
+ */
+async function timedClick(page, selector) {
+  await within(click(page, selector, {trial: true}), `${selector} to be clickable`);
+  return timed(page, () => click(page, selector, {force: true}), `a click on ${selector}`);
+}
+
 /** deep_chain's page of a chain `depth` deep (with side branches when `siblings`). */
 async function writePage(depth, siblings, outDir) {
   freshDir(outDir);
@@ -162,7 +172,7 @@ async function checkDepth(page, problems, pagePath, depth, label, outDir) {
 
   // The user's way down: the first "Deepest nodes" link.
   const deepest = await ask(page, "Number(document.querySelector('#deepest a').dataset.n)");
-  let ms = await timed(page, () => click(page, '#deepest a'), 'a click on #deepest a');
+  let ms = await timedClick(page, '#deepest a');
   const sel = await ask(page, SELECTION);
   await quick('the deepest node is revealed from its link', ms, sel.n === deepest,
               `node ${sel.n} of ${deepest}`);
@@ -178,7 +188,7 @@ async function checkDepth(page, problems, pagePath, depth, label, outDir) {
   const chips = await ask(page, "document.querySelectorAll('#trees .levels').length");
   if (depth > 1000) {
     const before = sel.drawn;
-    ms = await timed(page, () => click(page, '#trees .levels'), 'a click on the levels chip');
+    ms = await timedClick(page, '#trees .levels');
     const added = (await ask(page, SELECTION)).drawn - before;
     await quick('a click on the chip of skipped levels draws the next ones', ms,
                 chips === 1 && added > 0 && added <= 1000,
