@@ -145,6 +145,48 @@ async function checkNodeDetails(page) {
   return `node ${box.n}: ${shown.text}`;
 }
 
+/**
+ * The timeline's tip over the slice that allocated most, and the details a click on it
+ * selects, give its memory as the tree's details do. (Kept apart: one check, one function.)
+ */
+async function checkTimelineMemory(page) {
+  const target = await js(page, `(() => {
+      const T = qp.threads[0], M = T.memory;
+      let n = -1;
+      for (let m = 0; m < T.len; m++) if (!qp.isHit(T, m) && (n < 0 || M.alloc[m] > M.alloc[n])) n = m;
+      qp.timelineShow(0, n);
+      const s = window.qprof.timeline();
+      const r = document.getElementById('timeline-canvas').getBoundingClientRect();
+      return {n, x: r.left + window.qprof.timelineX(window.qprof.start(0, n) + T.dur[n] / 2),
+              y: r.top + s.tracks[0].y - s.scroll + s.head + (T.depth[n] + 0.5) * s.row,
+              expected: qv.bytesText(M.alloc[n]) + ' \\u00b7 self ' + qv.bytesText(M.selfAlloc[n])};
+  })()`);
+  await page.mouse.move(target.x, target.y);
+  await settle(page);
+  const tip = await js(page, "document.querySelector('#timeline-tip:not([hidden]) " +
+                             "dd[data-field=\"alloc\"]')?.textContent ?? null");
+  if (tip !== target.expected) {
+    throw new CheckFailed(`the tip over node ${target.n} reads ${JSON.stringify(tip)}, ` +
+                          `expected ${JSON.stringify(target.expected)}`);
+  }
+  await page.mouse.click(target.x, target.y);
+  await settle(page);
+  const details = await js(page, `(() => {
+      const dd = document.querySelector('#details dd[data-field="alloc"]');
+      return {text: dd ? dd.textContent : null, selected: window.qprof.timeline().selected};
+  })()`);
+  const selected = details.selected;
+  const isTarget = selected !== null && typeof selected === 'object' &&
+    Object.keys(selected).length === 2 && selected.t === 0 && selected.n === target.n;
+  if (!isTarget || details.text !== target.expected) {
+    throw new CheckFailed(`after a click on node ${target.n}'s slice: selected ` +
+                          `${JSON.stringify(details.selected)}, details ` +
+                          `${JSON.stringify(details.text)}, expected ` +
+                          JSON.stringify(target.expected));
+  }
+  return `node ${target.n}: Allocated ${tip} in the tip and the details`;
+}
+
 // ----- the flame graph -----
 
 /**
@@ -199,6 +241,8 @@ test('memory per query', async ({page}) => {
                 () => checkWholeRun(page));
     await check("a provider's statistics show its memory", () => checkProviderDetails(page));
     await check("a node's details show its memory", () => checkNodeDetails(page));
+    await check("the timeline's tip and selection show a slice's memory",
+                () => checkTimelineMemory(page));
   }
   const flame = fileUrl(path.join(outDir, 'profile_queries.flamegraph.html'));
   if (await check('the flame graph becomes ready',
