@@ -93,6 +93,8 @@ TEST_CASE("profile_queries.flamegraph.html matches the golden file") {
     {
         qprof::Session session{options};
         record_two_threads();
+        PROFILE_ACTIVITY_ARG("codegen unit", "a.o");  // a frame per argument
+        type_of(4);
     }
     const std::string page = qprof::test::read_file(dir.path() / "profile_queries.flamegraph.html");
     qprof::test::check_golden(qprof::test::without_viewer(page), "flamegraph.approved.html");
