@@ -32,4 +32,16 @@ export default [
   viewer(['reporters/html/**/*.js'], 'qp'),
   viewer(['reporters/flamegraph/**/*.js'], 'fg'),
   viewer(['reporters/diff/**/*.js'], null),
+  // The browser tests: ES modules run by Node (Playwright Test); the strings they evaluate in
+  // the page are not linted.
+  {
+    files: ['tests/browser/**/*.mjs'],
+    languageOptions: {ecmaVersion: 2022, sourceType: 'module', globals: {...globals.node}},
+    rules: {
+      ...js.configs.recommended.rules,
+      'eqeqeq': ['error', 'always', {null: 'ignore'}],
+      'no-var': 'error',
+      'prefer-const': 'error',
+    },
+  },
 ];
