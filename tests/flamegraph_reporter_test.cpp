@@ -1,6 +1,6 @@
 // profile_queries.flamegraph.html: the page C++ writes (skeleton, totals, frames payload)
 // against a golden file, and what the payload must say. What the viewer draws is checked in
-// a real browser by tests/browser/flamegraph_test.py.
+// a real browser by tests/browser/flamegraph.spec.mjs.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
