@@ -12,10 +12,10 @@ QPROF_PACKAGES=(meson ninja-build g++ pkg-config libboost1.81-dev catch2 libbenc
 # The tests also open the HTML report in a real browser (headless Chromium), which needs a
 # font to lay text out: packages are installed without their recommendations, and Chromium
 # only recommends one. CMake builds the consumer of qprof's CMake package; Go's toolchain
-# brings `go tool pprof`, which reads the pprof report. Node.js runs the browser tests
-# (Playwright Test, from the npm registry: ensure_node_packages) and ESLint.
+# brings `go tool pprof`, which reads the pprof report. Node.js, which runs the browser tests
+# (Playwright Test) and ESLint, comes with ensure_node_packages.
 # shellcheck disable=SC2034
-QPROF_TEST_PACKAGES=(chromium fonts-dejavu-core cmake golang-go nodejs npm)
+QPROF_TEST_PACKAGES=(chromium fonts-dejavu-core cmake golang-go)
 
 say() { printf '==> %s\n' "$*"; }
 die() {
@@ -63,9 +63,14 @@ as root, run: apt-get install ${missing[*]}"
 }
 
 # Installs the npm packages of a folder with a package-lock.json (the browser tests', the
-# linters') into its node_modules, when missing or older than the lock file.
+# linters') into its node_modules, when missing or older than the lock file; and Node.js
+# with npm first when there is no npm (only then: a Node.js from elsewhere, such as
+# NodeSource's, brings its own npm and conflicts with Debian's package).
 ensure_node_packages() {
     local dir="$1" lock
+    if ! command -v npm >/dev/null 2>&1; then
+        ensure_packages nodejs npm
+    fi
     lock="$dir/node_modules/.package-lock.json"
     if [[ ! -f "$lock" || "$dir/package-lock.json" -nt "$lock" ]]; then
         say "npm: installing the packages of ${dir#"$QPROF_ROOT"/} (package-lock.json)"
