@@ -14,8 +14,10 @@
 //   carries a label named after the activity whose value is the argument: `codegen
 //   unit=toyc.cgu.0`, for `go tool pprof -tags` and `-tagfocus`. Its function stays one.
 // - Stacks deeper than kMaxFrames keep their innermost frames under one frame named
-//   "(outer frames cut)": pprof lists every frame of every sample, so a very deep recursion
-//   would otherwise make a file quadratic in its depth.
+//   "(outer frames cut)", and at most kMaxFrames labels: pprof lists every frame of every
+//   sample, so a very deep recursion would otherwise make a file quadratic in its depth. The
+//   labels are found through each frame's innermost activity with an argument, not by
+//   walking the whole stack, for the same reason.
 // - A run that left events out (-Z profile-queries-events) says so in a second comment,
 //   "not recorded: hits", which `go tool pprof -raw` shows.
 #include <string>
@@ -33,6 +35,7 @@ namespace {
 
 constexpr std::size_t kMaxFrames = 1'000;
 constexpr std::string_view kCutFrame = "(outer frames cut)";
+constexpr std::uint32_t kNoFrame = ~std::uint32_t{0};
 
 // profile.proto's field numbers, for the messages written here.
 namespace field {
@@ -76,6 +79,10 @@ class ProfileBuilder {
         sample_types();
         std::vector<std::uint32_t> thread_of(frames.size());
         std::vector<std::uint64_t> location_of(frames.size(), 0);
+        // Each frame's innermost activity with an argument, itself included (kNoFrame for
+        // none): a sample's labels come from these alone, so that a deep stack is not walked
+        // whole for every sample.
+        std::vector<std::uint32_t> labelled_of(frames.size(), kNoFrame);
         for (std::uint32_t i = 0; i < frames.size(); ++i) {
             const StackFrame& frame = frames[i];
             if (frame.kind == FrameKind::thread) {
@@ -83,8 +90,10 @@ class ProfileBuilder {
                 continue;
             }
             thread_of[i] = thread_of[frame.parent];
+            labelled_of[i] =
+                frame.kind == FrameKind::activity && frame.key != 0 ? i : labelled_of[frame.parent];
             location_of[i] = location(trace_.providers[frame.provider].provider);
-            sample(frames, i, thread_of[i], location_of);
+            sample(frames, i, thread_of[i], location_of, labelled_of);
         }
         profile_.varint(field::kDurationNanos, static_cast<std::uint64_t>(trace_.wall_ns));
         ProtoWriter period_type;
@@ -117,7 +126,8 @@ class ProfileBuilder {
     }
 
     void sample(const std::vector<StackFrame>& frames, std::uint32_t leaf, std::uint32_t thread,
-                const std::vector<std::uint64_t>& location_of) {
+                const std::vector<std::uint64_t>& location_of,
+                const std::vector<std::uint32_t>& labelled_of) {
         const StackFrame& frame = frames[leaf];
         const bool hit = frame.kind == FrameKind::hit;
         const std::uint64_t values[] = {hit ? 0 : frame.count, hit ? frame.count : 0,
@@ -137,11 +147,11 @@ class ProfileBuilder {
         sample.packed(1, stack);
         sample.packed(2, values);
         add_label(sample, "thread", frames[thread].name);
-        for (std::uint32_t f = leaf; f != thread; f = frames[f].parent) {
-            if (frames[f].kind == FrameKind::activity && frames[f].key != 0) {
-                add_label(sample, trace_.providers[frames[f].provider].provider,
-                          trace_.key_texts[frames[f].key - 1]);
-            }
+        std::size_t labels = 0;
+        for (std::uint32_t f = labelled_of[leaf]; f != kNoFrame && labels < kMaxFrames;
+             f = labelled_of[frames[f].parent], ++labels) {
+            add_label(sample, trace_.providers[frames[f].provider].provider,
+                      trace_.key_texts[frames[f].key - 1]);
         }
         profile_.message(field::kSample, sample);
     }
