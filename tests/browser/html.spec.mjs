@@ -457,8 +457,8 @@ async function checkSearch(ctx) {
   if (status === null) throw new CheckFailed('there is no #search-status element');
   if (!status.trim()) throw new CheckFailed(`searching ${say(name)} left #search-status empty`);
   if (found.count === 0) {
-    throw new CheckFailed(`searching ${say(name)}: no element has the class 'match' ` +
-                          `(status ${say(status)})`);
+    throw new CheckFailed(`searching ${say(name)}: no element has the class 'match' within ` +
+                          `${SEARCH_TIMEOUT_MS / 1000} s (status ${say(status)})`);
   }
   if (found.wrong.length) {
     throw new CheckFailed(`searching ${say(name)}: .match elements of another provider: ` +
