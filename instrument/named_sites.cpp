@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <qprof/detail/alloc_counter.hpp>
 #include <string>
 #include <utility>
 
@@ -24,6 +25,7 @@ struct NamedSite {
 };
 
 Site& register_named(const char* name, SiteKind kind, const char* file, std::uint32_t line) {
+    const OwnAllocations own;
     static std::mutex mutex;
     static auto* sites = new std::map<std::pair<SiteKind, std::string>, std::unique_ptr<NamedSite>>;
     std::lock_guard lock{mutex};

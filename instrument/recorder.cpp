@@ -16,6 +16,7 @@ std::atomic<std::uint32_t> g_generation{0};
 thread_local constinit ThreadState t_state{};
 std::atomic<bool> g_record_memory{false};
 thread_local constinit AllocationCounters t_allocations{};
+thread_local constinit std::uint32_t t_own_allocations = 0;
 
 namespace {
 
@@ -197,6 +198,7 @@ bool attach_thread(ThreadState& t, std::uint32_t generation) {
     if (t.generation == kThreadExited) {
         return false;
     }
+    const OwnAllocations own;  // the thread's record, its name, its first chunk
     Registry& reg = registry();
     std::lock_guard lock{reg.mutex};
     if (reg.active_generation != generation) {
@@ -246,6 +248,7 @@ bool swap_full_chunk(ThreadState& t) {
     if (g_generation.load(std::memory_order_acquire) != t.generation) {
         return false;  // the session has ended: this scope closed after it
     }
+    const OwnAllocations own;  // a new chunk when none is free
     Chunk* full = t.chunk;
     Chunk* fresh = take_free_chunk();
     prepare_chunk(fresh, full->generation, full->thread);  // generation 0: a dropped thread

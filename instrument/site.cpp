@@ -1,4 +1,5 @@
 #include <mutex>
+#include <qprof/detail/alloc_counter.hpp>
 #include <qprof/detail/record_limits.hpp>
 #include <qprof/detail/site.hpp>
 
@@ -24,6 +25,7 @@ SiteTable& site_table() {
 }  // namespace
 
 std::uint32_t register_site(Site& site) {
+    const OwnAllocations own;  // a site's first use happens inside the program's scopes
     SiteTable& table = site_table();
     std::lock_guard lock{table.mutex};
     std::uint32_t id = site.id.load(std::memory_order_relaxed);

@@ -10,6 +10,9 @@
 //   `hits` (cache hits) and `self_time` in nanoseconds, the default. pprof adds a path's
 //   values up its stack, so a provider's flat time is its self time and its cumulative time
 //   its inclusive time, a provider re-entered inside itself counted once.
+// - With -Z profile-queries-memory, two values more, self as the time is: `alloc_space`
+//   (allocated bytes) and `alloc_objects` (allocations), the names Go's heap profiles give
+//   them, so that `go tool pprof -alloc_space` picks them. Without it the file is as before.
 // - An activity's argument (PROFILE_ACTIVITY_ARG) splits its paths, and each sample below it
 //   carries a label named after the activity whose value is the argument: `codegen
 //   unit=toyc.cgu.0`, for `go tool pprof -tags` and `-tagfocus`. Its function stays one.
@@ -20,6 +23,7 @@
 //   walking the whole stack, for the same reason.
 // - A run that left events out (-Z profile-queries-events) says so in a second comment,
 //   "not recorded: hits", which `go tool pprof -raw` shows.
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -116,8 +120,12 @@ class ProfileBuilder {
 
   private:
     void sample_types() {
-        for (const auto& [type, unit] :
-             {std::pair{"runs", "count"}, {"hits", "count"}, {"self_time", "nanoseconds"}}) {
+        std::vector<std::pair<const char*, const char*>> types{
+            {"runs", "count"}, {"hits", "count"}, {"self_time", "nanoseconds"}};
+        if (trace_.memory_recorded) {
+            types.insert(types.end(), {{"alloc_space", "bytes"}, {"alloc_objects", "count"}});
+        }
+        for (const auto& [type, unit] : types) {
             ProtoWriter value_type;
             value_type.varint(1, strings_(type));
             value_type.varint(2, strings_(unit));
@@ -125,14 +133,23 @@ class ProfileBuilder {
         }
     }
 
+    // The sample's values, in the order of sample_types(). A hit has only its count.
+    std::vector<std::uint64_t> values_of(const StackFrame& frame) const {
+        const bool hit = frame.kind == FrameKind::hit;
+        std::vector<std::uint64_t> values{hit ? 0 : frame.count, hit ? frame.count : 0,
+                                          hit ? 0 : static_cast<std::uint64_t>(frame.self_ns)};
+        if (trace_.memory_recorded) {
+            values.push_back(hit ? 0 : static_cast<std::uint64_t>(frame.self_bytes));
+            values.push_back(hit ? 0 : static_cast<std::uint64_t>(frame.self_allocations));
+        }
+        return values;
+    }
+
     void sample(const std::vector<StackFrame>& frames, std::uint32_t leaf, std::uint32_t thread,
                 const std::vector<std::uint64_t>& location_of,
                 const std::vector<std::uint32_t>& labelled_of) {
-        const StackFrame& frame = frames[leaf];
-        const bool hit = frame.kind == FrameKind::hit;
-        const std::uint64_t values[] = {hit ? 0 : frame.count, hit ? frame.count : 0,
-                                        hit ? 0 : static_cast<std::uint64_t>(frame.self_ns)};
-        if (values[0] == 0 && values[1] == 0 && values[2] == 0) {
+        const std::vector<std::uint64_t> values = values_of(frames[leaf]);
+        if (std::all_of(values.begin(), values.end(), [](std::uint64_t v) { return v == 0; })) {
             return;
         }
         std::vector<std::uint64_t> stack;  // innermost first

@@ -61,23 +61,25 @@ class Builder {
             const std::uint32_t parent_frame = parent == order.size() ? root : frame_of[parent];
             frame_of[n] = frame(parent_frame, thread, order.post_index(n));
             const std::int64_t duration = order.duration_ns(n);
-            const auto bytes =
-                thread.memory.empty()
-                    ? std::int64_t{0}
-                    : static_cast<std::int64_t>(thread.memory[order.post_index(n)].allocated_bytes);
+            const MemoryUse memory =
+                thread.memory.empty() ? MemoryUse{} : thread.memory[order.post_index(n)];
             frames_[frame_of[n]].count += 1;
-            frames_[frame_of[n]].total_ns += duration;
-            frames_[frame_of[n]].total_bytes += bytes;
+            add(frames_[frame_of[n]], duration, memory);
             if (parent == order.size()) {  // the thread's time, and its process's
                 for (std::uint32_t f = root; f != StackFrame::kNoParent; f = frames_[f].parent) {
-                    frames_[f].total_ns += duration;
-                    frames_[f].total_bytes += bytes;
+                    add(frames_[f], duration, memory);
                 }
             }
         }
     }
 
   private:
+    static void add(StackFrame& frame, std::int64_t duration, const MemoryUse& memory) {
+        frame.total_ns += duration;
+        frame.total_bytes += static_cast<std::int64_t>(memory.allocated_bytes);
+        frame.total_allocations += static_cast<std::int64_t>(memory.allocations);
+    }
+
     std::uint32_t thread_frame(const ThreadTrace& thread) {
         if (options_.merge_threads && !frames_.empty()) {
             frames_[0].count += 1;
@@ -152,13 +154,13 @@ class Builder {
 // A scope cut by the end of the session carries no memory, though the finished scopes inside
 // it do: such a frame is given at least what its children allocated, so that no frame is
 // narrower than its children when the flame graph is weighted by bytes.
-void at_least_children_bytes(std::vector<StackFrame>& frames) {
+void at_least_children(std::vector<StackFrame>& frames, std::int64_t StackFrame::*total) {
     std::vector<std::int64_t> children(frames.size());
     for (std::size_t f = frames.size(); f-- > 0;) {  // children come after their parent
         StackFrame& frame = frames[f];
-        frame.total_bytes = std::max(frame.total_bytes, children[f]);
+        frame.*total = std::max(frame.*total, children[f]);
         if (frame.parent != StackFrame::kNoParent) {
-            children[frame.parent] += frame.total_bytes;
+            children[frame.parent] += frame.*total;
         }
     }
 }
@@ -170,15 +172,18 @@ StackTree::StackTree(const Trace& trace, const StackOptions& options) {
     for (const ThreadTrace& thread : trace.threads) {
         builder.add_thread(thread);
     }
-    at_least_children_bytes(frames_);
+    at_least_children(frames_, &StackFrame::total_bytes);
+    at_least_children(frames_, &StackFrame::total_allocations);
     for (StackFrame& frame : frames_) {
         frame.self_ns = frame.total_ns;
         frame.self_bytes = frame.total_bytes;
+        frame.self_allocations = frame.total_allocations;
     }
     for (const StackFrame& frame : frames_) {  // children come after their parent
         if (frame.parent != StackFrame::kNoParent) {
             frames_[frame.parent].self_ns -= frame.total_ns;
             frames_[frame.parent].self_bytes -= frame.total_bytes;
+            frames_[frame.parent].self_allocations -= frame.total_allocations;
         }
     }
 }

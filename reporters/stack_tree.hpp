@@ -2,7 +2,7 @@
 // -- the thread (unless threads are merged; in a merged build of several runs, the program and
 // then the thread by its own name), then provider and activity names from the root down --
 // with how often it ran, the time spent in it and, when recorded, the bytes allocated in it. Shared
-// by the folded and flamegraph reporters.
+// by the folded, flamegraph and pprof reporters.
 #pragma once
 
 #include <cstdint>
@@ -35,10 +35,12 @@ struct StackFrame {
     std::uint64_t count = 0;    // nodes merged into this frame (threads and programs: 1 each)
     std::int64_t total_ns = 0;  // their inclusive time; for a thread or program, its roots'
     std::int64_t self_ns = 0;   // total minus the total of the child frames
-    // With -Z profile-queries-memory, the bytes allocated inside, as total_ns and self_ns: a
-    // node's memory is inclusive. Hits and unfinished scopes carry none.
+    // With -Z profile-queries-memory, the bytes allocated inside and the allocations, as
+    // total_ns and self_ns: a node's memory is inclusive. Hits and unfinished scopes carry none.
     std::int64_t total_bytes = 0;
     std::int64_t self_bytes = 0;
+    std::int64_t total_allocations = 0;
+    std::int64_t self_allocations = 0;
 };
 
 class StackTree {

@@ -1,6 +1,7 @@
 #include "collector.hpp"
 
 #include <chrono>
+#include <qprof/detail/alloc_counter.hpp>
 #include <qprof/session.hpp>
 
 #include "abnormal_end.hpp"
@@ -35,6 +36,8 @@ void Collector::run() {
     prepare_collector_thread_for_signals();
     // Key formatters run here for keys kept as bytes; the queries they run show on this thread.
     name_this_thread("qprof collector");
+    // What the collector allocates is qprof's; a query a formatter runs counts its own.
+    const OwnAllocations own;
     std::unique_lock lock{mutex_};
     while (!stopping_) {
         wake_.wait_for(lock, kDrainInterval);

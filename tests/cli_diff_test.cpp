@@ -255,6 +255,46 @@ TEST_CASE("diff: self memory and its change when the runs recorded memory (golde
           cli::DiffSort::alloc_change);
 }
 
+TEST_CASE("diff: a run without memory shows none, not zero: \"—\" and null") {
+    auto [base, next] = memory_runs();
+    next.memory_recorded = false;
+    const std::vector<cli::DiffRow> rows = cli::diff_rows(base, next, cli::DiffSort::alloc_change);
+    // No change to sort by: rows in name order.
+    const cli::DiffRow& type_of = rows.at(5);
+    REQUIRE(type_of.provider == "type_of");
+    CHECK(type_of.base_self_allocated == 8 * 1024);
+    CHECK_FALSE(type_of.new_self_allocated.has_value());
+    CHECK_FALSE(type_of.allocated_change.has_value());
+    std::ostringstream text;
+    cli::write_diff({"base.qprof", base}, {"new.qprof", next},
+                    {cli::DiffSort::name, cli::DiffFormat::text}, text);
+    std::string type_of_line;
+    for (std::istringstream lines{text.str()}; std::getline(lines, type_of_line);) {
+        if (type_of_line.starts_with("type_of ")) {
+            break;
+        }
+    }
+    std::vector<std::string> cells;  // the last five: the memory columns
+    for (std::istringstream words{type_of_line}; words >> cells.emplace_back();) {
+    }
+    cells.pop_back();
+    REQUIRE(cells.size() > 5);
+    CHECK(std::vector(cells.end() - 5, cells.end()) ==
+          std::vector<std::string>{"8.0", "\u2014", "\u2014", "\u2014", "\u2014"});
+    std::ostringstream out;
+    cli::write_diff({"base.qprof", base}, {"new.qprof", next},
+                    {cli::DiffSort::name, cli::DiffFormat::json}, out);
+    const json::Value doc = json::parse(out.str());
+    for (const json::Value& row : doc["providers"].items) {
+        INFO(row["provider"].text);
+        CHECK(row["base_self_allocated_bytes"].kind == json::Kind::number);
+        for (const char* field : {"new_self_allocated_bytes", "allocated_change_bytes",
+                                  "allocations_change", "retained_change_bytes"}) {
+            CHECK(row[field].kind == json::Kind::null);
+        }
+    }
+}
+
 TEST_CASE("diff: runs without memory have no memory columns nor fields") {
     CHECK(diff_output(cli::DiffFormat::text).find("alloc") == std::string::npos);
     CHECK(diff_output(cli::DiffFormat::json).find("alloc") == std::string::npos);

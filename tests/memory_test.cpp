@@ -65,8 +65,8 @@ void outer() {
     memo().push_back(std::unique_ptr<char[]>(new char[kOuterKept]));
 }
 
-// Runs the workload once in a session with these options, after a run that registers every
-// site (a site's first use allocates, inside its parent's scope).
+// Runs the workload once in a session with these options, after a run that leaves the heap as
+// `usable` finds it (a recycled block's usable size may differ from a fresh one's).
 qprof::Trace run_workload(qprof::SessionOptions options) {
     {
         qprof::Session warm_up{qprof::test::recording_options()};
@@ -146,6 +146,102 @@ TEST_CASE("memory: each node carries what was allocated while it was open") {
         INFO("node " << node);
         CHECK(text(thread.memory[node]) == by_node[node]);
     }
+}
+
+namespace {
+
+// Scopes whose bodies allocate nothing, inside one that allocates `kOuterKept` bytes: each makes
+// qprof allocate for itself, on this thread, while the program's scopes are open. These sites
+// are used here only, so each is registered inside `own_outer`.
+void allocates_for_qprof_only(const std::vector<std::string>& keys) {
+    PROFILE_QUERY(own_outer);
+    memo().push_back(std::unique_ptr<char[]>(new char[kOuterKept]));
+    for (const std::string& key : keys) {    // each a new key: its text is made and kept
+        PROFILE_QUERY(own_keyed, key, key);  // two arguments: a tuple of copies
+    }
+    {
+        PROFILE_ACTIVITY_ARG("own pass", keys.front());  // the argument's text
+        qprof::record_size("own size", 1);               // a named site, registered
+    }
+    for (int scope = 0; scope < 200'000; ++scope) {  // about 170 chunks: new ones among them
+        PROFILE_QUERY(own_leaf);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("memory: what qprof allocates for itself is not charged to the program's scopes") {
+    std::vector<std::string> keys;  // made before the session: longer than a short string
+    for (int key = 0; key < 1'000; ++key) {
+        keys.push_back("a key longer than any short string optimisation " + std::to_string(key));
+    }
+    memo().clear();
+    memo().reserve(64);
+    qprof::SessionOptions options = memory_options();
+    options.record_keys = true;
+    qprof::Session session{std::move(options)};
+    allocates_for_qprof_only(keys);
+    session.finish();
+    const qprof::Trace& trace = session.trace();
+    const std::int64_t kept = static_cast<std::int64_t>(usable(kOuterKept));
+    CHECK(text(totals_of(trace, "own_outer").memory_self) == text({usable(kOuterKept), 1, kept}));
+    CHECK(text(totals_of(trace, "own_outer").memory_total) == text({usable(kOuterKept), 1, kept}));
+    for (const char* provider : {"own_keyed", "own pass", "own_leaf"}) {
+        INFO(provider);
+        CHECK(text(totals_of(trace, provider).memory_total) == text({}));
+    }
+    CHECK(totals_of(trace, "own_leaf").count == 200'000);
+    memo().clear();
+}
+
+namespace {
+
+// A key whose formatter runs a query of the program's own, which allocates (and keeps) kLevel
+// bytes: formatted on the thread that records it, inside qprof's own allocations.
+class Spelled {
+  public:
+    explicit Spelled(int id) : id_(id) {}
+    int id() const { return id_; }
+
+  private:
+    int id_;
+};
+
+void spell() {
+    PROFILE_QUERY(spell);
+    memo().push_back(std::unique_ptr<char[]>(new char[kLevel]));
+}
+
+}  // namespace
+
+template <>
+struct qprof::KeyFormatter<Spelled> {
+    static void format(std::string& out, const Spelled& key) {
+        spell();
+        out += "spelled " + std::to_string(key.id());
+    }
+};
+
+TEST_CASE("memory: a query a key's formatter runs counts its own allocations") {
+    memo().clear();
+    memo().reserve(64);
+    qprof::SessionOptions options = memory_options();
+    options.record_keys = true;
+    qprof::Session session{std::move(options)};
+    {
+        PROFILE_QUERY(spelled_outer);
+        PROFILE_QUERY(spelled, Spelled{1});  // spell runs first, as spelled_outer's child
+    }
+    session.finish();
+    const qprof::Trace& trace = session.trace();
+    const std::uint64_t level = usable(kLevel);
+    CHECK(text(totals_of(trace, "spell").memory_total) ==
+          text({level, 1, static_cast<std::int64_t>(level)}));
+    CHECK(text(totals_of(trace, "spelled").memory_total) == text({}));
+    CHECK(text(totals_of(trace, "spelled_outer").memory_total) ==
+          text({level, 1, static_cast<std::int64_t>(level)}));
+    CHECK(text(totals_of(trace, "spelled_outer").memory_self) == text({}));
+    memo().clear();
 }
 
 TEST_CASE("memory: without the flag nothing is counted and scopes keep their 24 bytes") {

@@ -172,11 +172,12 @@ TEST_CASE("pprof: one sample per call path, with runs, hits and self time", "[pp
     qprof::test::check_golden(text, "pprof.approved.txt");
 }
 
-TEST_CASE("pprof: a provider's flat self time is its self time in the totals", "[pprof]") {
-    const qprof::Trace trace = compile_trace();
-    const std::string text = profile_text(qprof::test::report_text("pprof", trace));
-    // Summed from the samples whose innermost frame is the provider.
-    std::map<std::string, std::uint64_t> flat;
+namespace {
+
+// A value summed by innermost frame ("flat", as `go tool pprof -top` shows it), from the
+// profile's text: the value at `index` of each sample (0 runs, 1 hits, 2 self time, ...).
+std::map<std::string, std::uint64_t> flat(const std::string& text, std::size_t index) {
+    std::map<std::string, std::uint64_t> by_frame;
     std::istringstream lines{text};
     for (std::string line; std::getline(lines, line);) {
         if (line.rfind("sample ", 0) != 0) {
@@ -185,13 +186,62 @@ TEST_CASE("pprof: a provider's flat self time is its self time in the totals", "
         const std::size_t values_at = line.find(" = ");
         const std::string stack = line.substr(7, values_at - 7);
         std::istringstream values{line.substr(values_at + 3)};  // then labels, never read
-        std::uint64_t runs = 0, hits = 0, self = 0;
-        values >> runs >> hits >> self;
-        flat[stack.substr(stack.rfind(';') + 1)] += self;
+        std::uint64_t value = 0;
+        for (std::size_t i = 0; i <= index; ++i) {
+            values >> value;
+        }
+        by_frame[stack.substr(stack.rfind(';') + 1)] += value;
     }
+    return by_frame;
+}
+
+// compile_trace() as if recorded with -Z profile-queries-memory: each scope allocated 1,000
+// bytes of its own in one allocation, so that its inclusive memory is 1,000 per scope of its
+// subtree; hits allocate nothing.
+qprof::Trace with_memory(qprof::Trace trace) {
+    trace.memory_recorded = true;
+    for (qprof::ThreadTrace& thread : trace.threads) {
+        thread.memory.assign(thread.nodes.size(), {});
+        for (std::uint32_t n = 0; n < thread.nodes.size(); ++n) {  // children come first
+            if (thread.nodes[n].outcome == qprof::Outcome::hit) {
+                continue;
+            }
+            qprof::MemoryUse& use = thread.memory[n];
+            use = {1000, 1, 0};
+            for (const std::uint32_t child : thread.children(n)) {
+                use.allocated_bytes += thread.memory[child].allocated_bytes;
+                use.allocations += thread.memory[child].allocations;
+            }
+        }
+    }
+    return trace;
+}
+
+}  // namespace
+
+TEST_CASE("pprof: a provider's flat self time is its self time in the totals", "[pprof]") {
+    const qprof::Trace trace = compile_trace();
+    const auto self = flat(profile_text(qprof::test::report_text("pprof", trace)), 2);
     for (const char* provider : {"type_of", "def_span", "type checking"}) {
         INFO(provider);
-        CHECK(flat[provider] ==
+        CHECK(self.at(provider) ==
               static_cast<std::uint64_t>(qprof::test::totals_of(trace, provider).self_ns));
     }
+}
+
+TEST_CASE("pprof: with memory, self allocated bytes and allocations per sample", "[pprof]") {
+    const qprof::Trace trace = with_memory(compile_trace());
+    const std::string text = profile_text(qprof::test::report_text("pprof", trace));
+    qprof::test::check_golden(text, "pprof_memory.approved.txt");
+    const auto runs = flat(text, 0);
+    const auto bytes = flat(text, 3);
+    const auto allocations = flat(text, 4);
+    for (const char* provider : {"type_of", "def_span", "type checking"}) {
+        INFO(provider);
+        CHECK(bytes.at(provider) == 1000 * runs.at(provider));
+        CHECK(allocations.at(provider) == runs.at(provider));
+    }
+    // Without memory, neither type: the profile of a run without the flag is unchanged.
+    CHECK_THAT(profile_text(qprof::test::report_text("pprof", compile_trace())),
+               !Catch::Contains("alloc_"));
 }

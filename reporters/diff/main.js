@@ -72,12 +72,17 @@
   const selfCell = (ns, present) => (present ? cell(ns, qv.durationText(ns)) : cell(0, ABSENT));
   const meanCell = (ns) => (ns == null ? cell(null, ABSENT) : cell(ns, qv.durationText(ns)));
 
+  // null: the run did not record memory (and a change needs both runs): "—", as the table prints.
+  const bytesCell = (bytes, present) =>
+    (bytes == null || !present ? cell(null, ABSENT) : cell(bytes, qv.bytesText(bytes)));
+  const changeCell = (value, text) => (value == null ? cell(null, ABSENT) : cell(value, text(value)));
+
   function memoryCells(row) {
-    return cell(row.base_self_allocated_bytes, qv.bytesText(row.base_self_allocated_bytes)) +
-      cell(row.new_self_allocated_bytes, qv.bytesText(row.new_self_allocated_bytes)) +
-      cell(row.allocated_change_bytes, signedBytesText(row.allocated_change_bytes)) +
-      cell(row.allocations_change, signedCountText(row.allocations_change)) +
-      cell(row.retained_change_bytes, signedBytesText(row.retained_change_bytes));
+    return bytesCell(row.base_self_allocated_bytes, row.status !== 'only in new') +
+      bytesCell(row.new_self_allocated_bytes, row.status !== 'only in base') +
+      changeCell(row.allocated_change_bytes, signedBytesText) +
+      changeCell(row.allocations_change, signedCountText) +
+      changeCell(row.retained_change_bytes, signedBytesText);
   }
 
   function rowHtml(row, largest, report, memory) {

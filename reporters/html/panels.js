@@ -30,7 +30,7 @@
     h += row('self', 'Self time', qp.durationText(Math.max(0, qp.selfOf(T, n))));
     if (T.cpu && T.cpu.has(n)) h += row('cpu', 'CPU time', qp.durationText(T.cpu.get(n)) + ' of ' + qp.durationText(T.dur[n]) + ' wall');
     h += row('share', 'Share of busy time', qp.isWait(T, n) ? 'none: waiting is not work' : qp.percentText(qp.workOf(T, n)));
-    h += memoryRows(T, n);
+    h += qp.nodeMemoryRows(row, T, n);
     h += row('depth', 'Depth', String(T.depth[n]));
     const extent = qp.extentOf(T, n);
     h += row('extent', 'Extent', qp.thousands(extent) + (extent === 1 ? ' child' : ' children'));
@@ -41,15 +41,6 @@
     h += pathHtml(t, n);
     if (pinned && T.size[n] > 1 && !qp.isSmall(T, n)) h += '<p class="hint">Enter or a second click opens or closes it; \u2190 goes to the parent.</p>';
     return h + backLink();
-  }
-
-  // With -Z profile-queries-memory: what the node allocated while it was open, inclusive and
-  // self. A hit allocates nothing; an unfinished scope's memory was never counted.
-  function memoryRows(T, n) {
-    const M = T.memory;
-    if (!M || qp.isHit(T, n)) return '';
-    if (qp.isUnfinished(T, n)) return row('alloc', 'Allocated', 'not counted: the scope was still open');
-    return qp.memoryRows(row, [M.alloc[n], M.allocs[n], M.retained[n]], [M.selfAlloc[n], M.selfAllocs[n], M.selfRetained[n]]);
   }
 
   // The path from the root to n, each ancestor a link that reveals it; a long path keeps its

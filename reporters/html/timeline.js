@@ -78,6 +78,7 @@
     const outcome = qp.outcomeOf(T, n);
     const key = qp.keyText(at.t, n);
     const line = (name, value) => '<dt>' + name + '</dt><dd>' + qp.escape(value) + '</dd>';
+    const field = (key, name, value) => '<dt>' + name + '</dt><dd data-field="' + key + '">' + qp.escape(value) + '</dd>';
     let h = '<strong>' + qp.escape(qp.nodeName(at.t, n)) + '</strong><dl>';
     h += line('Outcome', qp.OUTCOMES[outcome] || '?');
     const colour = qp.colourClassOf(T, n);
@@ -86,6 +87,7 @@
       h += line('Duration', qp.durationText(T.dur[n]) + ' \u00b7 ' + qp.shareText(T, n));
       h += line('Self', qp.durationText(Math.max(0, qp.selfOf(T, n))));
     }
+    h += qp.nodeMemoryRows(field, T, n); // with -Z profile-queries-memory
     if (key !== null) h += line(outcome === qp.ACTIVITY ? 'Argument' : 'Key', key);
     h += line('Starts at', qp.durationText(T.start[n]));
     if (qp.threads.length > 1) h += line('Thread', T.name);

@@ -352,6 +352,14 @@
     return row('alloc', 'Allocated', pair(qp.bytesText, 0)) + row('allocs', 'Allocations', pair(qp.thousands, 1)) +
       row('retained', 'Retained', pair(qp.bytesText, 2));
   };
+  // Node n's memory rows, for its details and the timeline's tip: none without memory nor for a
+  // hit, which allocates nothing; an unfinished scope's memory was never counted.
+  qp.nodeMemoryRows = function nodeMemoryRows(row, T, n) {
+    const M = T.memory;
+    if (!M || qp.isHit(T, n)) return '';
+    if (qp.isUnfinished(T, n)) return row('alloc', 'Allocated', 'not counted: the scope was still open');
+    return qp.memoryRows(row, [M.alloc[n], M.allocs[n], M.retained[n]], [M.selfAlloc[n], M.selfAllocs[n], M.selfRetained[n]]);
+  };
   qp.percentOf = (ns) => (qp.total > 0 ? (100 * ns) / qp.total : 0);
   qp.percentText = (ns) => qv.shareText(ns, qp.total); // every share on the page is of qp.total
 

@@ -34,7 +34,28 @@ bool within_noise(const DiffRow& row, std::int64_t base_wall_ns) {
            change * 100.0 < kNoiseWallPercent * static_cast<double>(base_wall_ns);
 }
 
-DiffRow row_of(const ProviderTotals* base, const ProviderTotals* next, std::int64_t base_wall_ns) {
+// Self memory of the runs that recorded it; the changes only when both did.
+void add_memory(DiffRow& row, const ProviderTotals& before, const ProviderTotals& after,
+                bool base_memory, bool new_memory) {
+    const auto allocated = [](const ProviderTotals& provider) {
+        return static_cast<std::int64_t>(provider.memory_self.allocated_bytes);
+    };
+    if (base_memory) {
+        row.base_self_allocated = allocated(before);
+    }
+    if (new_memory) {
+        row.new_self_allocated = allocated(after);
+    }
+    if (base_memory && new_memory) {
+        row.allocated_change = allocated(after) - allocated(before);
+        row.allocations_change = static_cast<std::int64_t>(after.memory_self.allocations) -
+                                 static_cast<std::int64_t>(before.memory_self.allocations);
+        row.retained_change = after.memory_self.retained_bytes - before.memory_self.retained_bytes;
+    }
+}
+
+DiffRow row_of(const ProviderTotals* base, const ProviderTotals* next, const Trace& base_run,
+               const Trace& new_run) {
     const ProviderTotals absent;
     const ProviderTotals& before = base ? *base : absent;
     const ProviderTotals& after = next ? *next : absent;
@@ -52,17 +73,12 @@ DiffRow row_of(const ProviderTotals* base, const ProviderTotals* next, std::int6
     }
     row.base_mean_ns = base ? mean_per_run(before) : std::nullopt;
     row.new_mean_ns = next ? mean_per_run(after) : std::nullopt;
-    row.noise = within_noise(row, base_wall_ns);
+    row.noise = within_noise(row, base_run.wall_ns);
     row.count_change =
         static_cast<std::int64_t>(after.count) - static_cast<std::int64_t>(before.count);
     row.hits_change =
         static_cast<std::int64_t>(after.hits) - static_cast<std::int64_t>(before.hits);
-    row.base_self_allocated = static_cast<std::int64_t>(before.memory_self.allocated_bytes);
-    row.new_self_allocated = static_cast<std::int64_t>(after.memory_self.allocated_bytes);
-    row.allocated_change = row.new_self_allocated - row.base_self_allocated;
-    row.allocations_change = static_cast<std::int64_t>(after.memory_self.allocations) -
-                             static_cast<std::int64_t>(before.memory_self.allocations);
-    row.retained_change = after.memory_self.retained_bytes - before.memory_self.retained_bytes;
+    add_memory(row, before, after, base_run.memory_recorded, new_run.memory_recorded);
     return row;
 }
 
@@ -75,14 +91,13 @@ std::vector<DiffRow> matched_rows(const Trace& base, const Trace& next) {
     std::vector<DiffRow> rows;
     for (const ProviderTotals& provider : base.providers) {
         const auto it = unmatched.find({provider.provider, provider.is_activity});
-        rows.push_back(
-            row_of(&provider, it == unmatched.end() ? nullptr : it->second, base.wall_ns));
+        rows.push_back(row_of(&provider, it == unmatched.end() ? nullptr : it->second, base, next));
         if (it != unmatched.end()) {
             unmatched.erase(it);
         }
     }
     for (const auto& [key, provider] : unmatched) {
-        rows.push_back(row_of(nullptr, provider, base.wall_ns));
+        rows.push_back(row_of(nullptr, provider, base, next));
     }
     return rows;
 }
@@ -96,8 +111,10 @@ SortKey sort_key(const DiffRow& row, DiffSort sort) {
     } else if (sort == DiffSort::change_percent) {
         value = row.change_percent ? std::optional(std::abs(*row.change_percent)) : std::nullopt;
     }
-    if (sort == DiffSort::alloc_change) {
-        value = std::abs(static_cast<double>(row.allocated_change));  // memory has no noise
+    if (sort == DiffSort::alloc_change) {  // memory has no noise; no change sorts last
+        value = row.allocated_change
+                    ? std::optional(std::abs(static_cast<double>(*row.allocated_change)))
+                    : std::nullopt;
     }
     return {value, row.provider, row.is_activity};
 }
@@ -141,16 +158,25 @@ bool memory_recorded(const DiffRun& base, const DiffRun& next) {
     return base.trace.memory_recorded || next.trace.memory_recorded;
 }
 
-std::string signed_kib_text(std::int64_t bytes) { return (bytes > 0 ? "+" : "") + kib_text(bytes); }
+// "—" for a run without memory, and for the side of a run the provider is not in.
+std::string kib_cell(std::optional<std::int64_t> bytes, bool present) {
+    return bytes && present ? kib_text(*bytes) : "\u2014";
+}
+
+std::string signed_kib_cell(std::optional<std::int64_t> bytes) {
+    return bytes ? (*bytes > 0 ? "+" : "") + kib_text(*bytes) : "\u2014";
+}
 
 std::vector<std::string> text_cells(const DiffRow& row, bool memory) {
     std::vector<std::string> cells = time_cells(row);
     if (memory) {
         cells.insert(
             cells.end() - 1,
-            {kib_text(row.base_self_allocated), kib_text(row.new_self_allocated),
-             signed_kib_text(row.allocated_change), signed_count_text(row.allocations_change),
-             signed_kib_text(row.retained_change)});
+            {kib_cell(row.base_self_allocated, row.presence != Presence::only_new),
+             kib_cell(row.new_self_allocated, row.presence != Presence::only_base),
+             signed_kib_cell(row.allocated_change),
+             row.allocations_change ? signed_count_text(*row.allocations_change) : "\u2014",
+             signed_kib_cell(row.retained_change)});
     }
     return cells;
 }
@@ -179,12 +205,16 @@ std::string json_run(const DiffRun& run) {
            ",\"events\":" + std::to_string(run.trace.events) + "}";
 }
 
+std::string json_optional(std::optional<std::int64_t> value) {
+    return value ? std::to_string(*value) : "null";
+}
+
 std::string json_memory(const DiffRow& row) {
-    return ",\"base_self_allocated_bytes\":" + std::to_string(row.base_self_allocated) +
-           ",\"new_self_allocated_bytes\":" + std::to_string(row.new_self_allocated) +
-           ",\"allocated_change_bytes\":" + std::to_string(row.allocated_change) +
-           ",\"allocations_change\":" + std::to_string(row.allocations_change) +
-           ",\"retained_change_bytes\":" + std::to_string(row.retained_change);
+    return ",\"base_self_allocated_bytes\":" + json_optional(row.base_self_allocated) +
+           ",\"new_self_allocated_bytes\":" + json_optional(row.new_self_allocated) +
+           ",\"allocated_change_bytes\":" + json_optional(row.allocated_change) +
+           ",\"allocations_change\":" + json_optional(row.allocations_change) +
+           ",\"retained_change_bytes\":" + json_optional(row.retained_change);
 }
 
 std::string json_row(const DiffRow& row, bool memory) {
@@ -196,8 +226,8 @@ std::string json_row(const DiffRow& row, bool memory) {
            ",\"new_self_ns\":" + std::to_string(row.new_self_ns) +
            ",\"change_ns\":" + std::to_string(row.change_ns) + ",\"change_percent\":" +
            (row.change_percent ? json_number(*row.change_percent) : "null") +
-           ",\"base_mean_ns\":" + (row.base_mean_ns ? std::to_string(*row.base_mean_ns) : "null") +
-           ",\"new_mean_ns\":" + (row.new_mean_ns ? std::to_string(*row.new_mean_ns) : "null") +
+           ",\"base_mean_ns\":" + json_optional(row.base_mean_ns) +
+           ",\"new_mean_ns\":" + json_optional(row.new_mean_ns) +
            ",\"noise\":" + (row.noise ? "true" : "false") +
            ",\"count_change\":" + std::to_string(row.count_change) +
            ",\"hits_change\":" + std::to_string(row.hits_change) +

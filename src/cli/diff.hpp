@@ -34,8 +34,10 @@
 // memory (without the queries it asked) in bytes, NEW minus BASE as for time:
 //   "base_self_allocated_bytes":N,"new_self_allocated_bytes":N,"allocated_change_bytes":N,
 //   "allocations_change":N,"retained_change_bytes":N
-// The table then has the same five columns, in KiB. A run without memory counts 0. Memory is
-// counted, not timed: it has no noise threshold.
+// The table then has the same five columns, in KiB. A run that did not record memory has null
+// for its side (the table: "—"), and so have the three changes; a provider found in one run
+// only counts 0 in the other, as for time. Memory is counted, not timed: it has no noise
+// threshold.
 #pragma once
 
 #include <cstdint>
@@ -81,12 +83,13 @@ struct DiffRow {
     bool noise = false;  // within the noise threshold
     std::int64_t count_change = 0;
     std::int64_t hits_change = 0;
-    // Self memory (ProviderTotals::memory_self), of runs that recorded it.
-    std::int64_t base_self_allocated = 0;
-    std::int64_t new_self_allocated = 0;
-    std::int64_t allocated_change = 0;
-    std::int64_t allocations_change = 0;
-    std::int64_t retained_change = 0;
+    // Self memory (ProviderTotals::memory_self): none for a run that did not record it, and
+    // no change unless both did.
+    std::optional<std::int64_t> base_self_allocated;
+    std::optional<std::int64_t> new_self_allocated;
+    std::optional<std::int64_t> allocated_change;
+    std::optional<std::int64_t> allocations_change;
+    std::optional<std::int64_t> retained_change;
 };
 
 // A run and the file it was read from, as the reports name it.

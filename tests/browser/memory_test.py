@@ -148,6 +148,39 @@ def check_node_details(page):
     return "node %d: %s" % (box["n"], shown["text"])
 
 
+def check_timeline_memory(page):
+    """The timeline's tip over the slice that allocated most, and the details a click on it
+    selects, give its memory as the tree's details do. (Kept apart: one check, one function.)"""
+    target = page.js("""(() => {
+        const T = qp.threads[0], M = T.memory;
+        let n = -1;
+        for (let m = 0; m < T.len; m++) if (!qp.isHit(T, m) && (n < 0 || M.alloc[m] > M.alloc[n])) n = m;
+        qp.timelineShow(0, n);
+        const s = window.qprof.timeline();
+        const r = document.getElementById('timeline-canvas').getBoundingClientRect();
+        return {n, x: r.left + window.qprof.timelineX(window.qprof.start(0, n) + T.dur[n] / 2),
+                y: r.top + s.tracks[0].y - s.scroll + s.head + (T.depth[n] + 0.5) * s.row,
+                expected: qv.bytesText(M.alloc[n]) + ' \\u00b7 self ' + qv.bytesText(M.selfAlloc[n])};
+    })()""")
+    page.browser.move_to(target["x"], target["y"])
+    page.browser.settle()
+    tip = page.js("document.querySelector('#timeline-tip:not([hidden]) dd[data-field=\"alloc\"]')"
+                  "?.textContent ?? null")
+    if tip != target["expected"]:
+        raise CheckFailed("the tip over node %d reads %r, expected %r"
+                          % (target["n"], tip, target["expected"]))
+    page.browser.click_at(target["x"], target["y"])
+    page.browser.settle()
+    details = page.js("""(() => {
+        const dd = document.querySelector('#details dd[data-field="alloc"]');
+        return {text: dd ? dd.textContent : null, selected: window.qprof.timeline().selected};
+    })()""")
+    if details["selected"] != {"t": 0, "n": target["n"]} or details["text"] != target["expected"]:
+        raise CheckFailed("after a click on node %d's slice: selected %s, details %r, expected %r"
+                          % (target["n"], details["selected"], details["text"], target["expected"]))
+    return "node %d: Allocated %s in the tip and the details" % (target["n"], tip)
+
+
 # ----- the flame graph -----
 
 def check_flame_weight(page):
@@ -196,6 +229,8 @@ def run_checks(browser, out_dir, summary):
                     page)
         results.run("a provider's statistics show its memory", check_provider_details, page)
         results.run("a node's details show its memory", check_node_details, page)
+        results.run("the timeline's tip and selection show a slice's memory",
+                    check_timeline_memory, page)
     flame = "file://" + os.path.join(out_dir, "profile_queries.flamegraph.html")
     if results.run("the flame graph becomes ready", harness.load, page, flame, "qprofFlame",
                    READY_TIMEOUT_S):

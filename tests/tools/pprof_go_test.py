@@ -4,7 +4,9 @@
 Runs toyc with -Z profile-queries=pprof,raw, then checks that `go tool pprof -top` lists every
 provider with the self time `qprof summarize --json` gives it (within the rounding of one
 nanosecond per run: pprof adds per-run nanoseconds, qprof converts summed ticks once), the
-same number of runs, and that `go tool pprof -traces` reads every sample.
+same number of runs, and that `go tool pprof -traces` reads every sample. Then runs toyc again
+with -Z profile-queries-memory and checks that `-sample_index=alloc_space` and `alloc_objects`
+list every provider with exactly the self allocated bytes and allocations summarize gives it.
 
 Without Go it exits 77 (Meson's "skipped"), or 1 when CI=true.
 
@@ -18,12 +20,12 @@ import shutil
 import subprocess
 import sys
 
-ROW = re.compile(r"^\s*(\d+)(?:ns)?\s+[\d.]+%\s+[\d.]+%\s+(\d+)(?:ns)?\s+[\d.]+%\s+(.+?)\s*$")
+ROW = re.compile(r"^\s*(\d+)(?:ns|B)?\s+[\d.]+%\s+[\d.]+%\s+(\d+)(?:ns|B)?\s+[\d.]+%\s+(.+?)\s*$")
 
 
-def pprof_rows(go, path, sample_index):
+def pprof_rows(go, path, sample_index, unit="ns"):
     """Flat value by function name, from `go tool pprof -top`."""
-    done = subprocess.run([go, "tool", "pprof", "-top", "-unit=ns", "-nodecount=100000",
+    done = subprocess.run([go, "tool", "pprof", "-top", "-unit=" + unit, "-nodecount=100000",
                            "-nodefraction=0", "-edgefraction=0", "-sample_index=" + sample_index,
                            path], capture_output=True, text=True, timeout=300)
     if done.returncode != 0:
@@ -36,6 +38,41 @@ def pprof_rows(go, path, sample_index):
     return rows
 
 
+def run_toyc(toyc, qprof, out, *flags):
+    """The pprof file and the summary (`qprof summarize --json`) of one toyc run."""
+    os.makedirs(out, exist_ok=True)
+    for name in ("profile_queries.pb.gz", "profile_queries.qprof"):
+        if os.path.exists(os.path.join(out, name)):
+            os.remove(os.path.join(out, name))
+    subprocess.run([toyc, "--items", "2000", "-Z", "profile-queries=pprof,raw",
+                    "-Z", "profile-queries-dir=" + out, *flags], check=True, timeout=300,
+                   stdout=subprocess.DEVNULL)
+    summary = json.loads(subprocess.run(
+        [qprof, "summarize", "--json", os.path.join(out, "profile_queries.qprof")],
+        check=True, capture_output=True, text=True, timeout=300).stdout)
+    return os.path.join(out, "profile_queries.pb.gz"), summary
+
+
+def check_memory(go, toyc, qprof, out):
+    """Self allocated bytes and allocations per provider, as summarize gives them: failures."""
+    profile, summary = run_toyc(toyc, qprof, out, "-Z", "profile-queries-memory")
+    failures = 0
+    for sample_index, field, unit in (("alloc_space", "self_allocated_bytes", "B"),
+                                      ("alloc_objects", "self_allocations", "ns")):
+        flat = pprof_rows(go, profile, sample_index, unit)
+        if not any(flat.values()):
+            print(f"FAIL - {sample_index}: no provider allocated anything")
+            failures += 1
+        for provider in summary["providers"]:
+            name = provider["provider"]
+            if flat.get(name, 0) != provider[field]:
+                print(f"FAIL - {name}: pprof flat {sample_index} {flat.get(name)}, "
+                      f"qprof summarize {field} {provider[field]}")
+                failures += 1
+        print(f"ok - {sample_index}: every provider's flat value is its {field}")
+    return failures
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--toyc", required=True)
@@ -46,18 +83,7 @@ def main():
     if go is None:
         print("go not found: install Debian's golang-go to run this test")
         return 1 if os.environ.get("CI") == "true" else 77
-    os.makedirs(args.out, exist_ok=True)
-    for name in ("profile_queries.pb.gz", "profile_queries.qprof"):
-        if os.path.exists(os.path.join(args.out, name)):
-            os.remove(os.path.join(args.out, name))
-    subprocess.run([args.toyc, "--items", "2000", "-Z", "profile-queries=pprof,raw",
-                    "-Z", "profile-queries-dir=" + args.out], check=True, timeout=300,
-                   stdout=subprocess.DEVNULL)
-    profile = os.path.join(args.out, "profile_queries.pb.gz")
-    summary = json.loads(subprocess.run(
-        [args.qprof, "summarize", "--json", os.path.join(args.out, "profile_queries.qprof")],
-        check=True, capture_output=True, text=True, timeout=300).stdout)
-
+    profile, summary = run_toyc(args.toyc, args.qprof, args.out)
     failures = 0
     self_ns = pprof_rows(go, profile, "self_time")
     runs = pprof_rows(go, profile, "runs")
@@ -84,6 +110,7 @@ def main():
     else:
         print(f"ok - go tool pprof -traces lists every provider "
               f"({traces.stdout.count('-----------+')} samples)")
+    failures += check_memory(go, args.toyc, args.qprof, os.path.join(args.out, "memory"))
     return 1 if failures else 0
 
 

@@ -12,6 +12,10 @@
 // A key's formatter may run queries of its own (printing a DefId often does): an interned key
 // is therefore formatted before its record is reserved, so the formatter's events go before
 // the key record, as siblings of the query, and never into the reserved words.
+//
+// With -Z profile-queries-memory, what recording a key allocates (the copies a key of several
+// arguments makes, its text, the caches) is qprof's own and not counted (OwnAllocations,
+// alloc_counter.hpp); a query the formatter runs counts its allocations again (ScopeGuard).
 #pragma once
 
 #include <boost/pfr.hpp>
@@ -165,6 +169,7 @@ void record_hit(Site& site, KeyFn&& key) {
             return;
         }
         if (g_record_keys && (kinds & kind_bit(RecordKind::key)) != 0) [[unlikely]] {
+            const OwnAllocations own;  // the key's copies and text are the profiler's
             key([t, &site](const auto& k) {
                 // The key and the hit in one reservation: a hit has nothing in between.
                 using Key = std::decay_t<decltype(k)>;
@@ -192,6 +197,7 @@ ScopeGuard::ScopeGuard(Site& site, RecordKind kind, KeyFn&& key) {
         if ((kind == RecordKind::activity ||
              (g_record_keys && (kinds & kind_bit(RecordKind::key)) != 0)) &&
             t->depth < kMaxRecordedDepth) [[unlikely]] {
+            const OwnAllocations own;  // the key's copies and text are the profiler's
             key([t](const auto& k) { write_key_record(*t, k); });
         }
         enter(*t, site, kind);

@@ -18,6 +18,7 @@
 #include <qprof/detail/clock.hpp>
 #include <qprof/detail/record_limits.hpp>
 #include <qprof/detail/site.hpp>
+#include <utility>
 
 namespace qprof::detail {
 
@@ -255,6 +256,8 @@ class ScopeGuard {
         generation_ = t.generation;
         head_ = record_head(kind, depth, site_id(site));
         if (g_record_memory.load(std::memory_order_relaxed)) [[unlikely]] {
+            // A query a key's formatter runs inside qprof's own allocations counts its own.
+            own_outside_ = std::exchange(t_own_allocations, 0);
             memory_at_entry_ = t_allocations;
             memory_ = true;
         }
@@ -271,6 +274,9 @@ class ScopeGuard {
     void finish(std::uint64_t cpu_ns) {
         const std::uint64_t end = now();
         ThreadState& t = t_state;
+        if (memory_) [[unlikely]] {
+            t_own_allocations = own_outside_;
+        }
         if (t.generation != generation_) [[unlikely]] {
             return;  // a newer session began inside this scope; it is not part of that one
         }
@@ -328,7 +334,8 @@ class ScopeGuard {
     std::uint64_t head_ = 0;  // 0: not recording
     std::uint64_t start_ = 0;
     std::uint32_t generation_ = 0;
-    bool memory_ = false;  // the session records memory: the counters at entry are kept
+    std::uint32_t own_outside_ = 0;  // t_own_allocations when the scope opened, when memory_
+    bool memory_ = false;            // the session records memory: the counters at entry are kept
     AllocationCounters memory_at_entry_;  // set and read only when memory_: not zeroed on entry
 };
 
