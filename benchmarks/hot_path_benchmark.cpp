@@ -12,6 +12,8 @@
 //                            <= enabled/query_scope
 //   enabled/activity_scope   { PROFILE_ACTIVITY(...); } for reference: it also reads the
 //                            thread's CPU clock twice (system calls; activities are few)
+//   enabled/activity_arg_scope  { PROFILE_ACTIVITY_ARG(..., unit); } with 8 std::string units
+//                            in turn, for reference: the activity and its argument's key record
 //   disabled/...             the same macros with no session recording: <= 1 ns
 //   keys/query_scope_string  { PROFILE_QUERY(..., path); } recording keys, 1,024 std::string
 //                            paths in turn: <= 2 x enabled/query_scope
@@ -147,6 +149,20 @@ void enabled_activity_scope(benchmark::State& state) {
     check_recording(state, *session);
     for (auto _ : state) {
         { PROFILE_ACTIVITY("bench_activity"); }
+        benchmark::ClobberMemory();
+    }
+}
+
+void enabled_activity_arg_scope(benchmark::State& state) {
+    const std::unique_ptr<qprof::Session> session = counting_session();
+    check_recording(state, *session);
+    std::vector<std::string> units;
+    for (int unit = 0; unit < 8; ++unit) {
+        units.push_back("toyc.cgu." + std::to_string(unit));
+    }
+    std::uint32_t next = 0;
+    for (auto _ : state) {
+        { PROFILE_ACTIVITY_ARG("bench_activity_arg", units[next++ & 7]); }
         benchmark::ClobberMemory();
     }
 }
@@ -300,6 +316,8 @@ void register_benchmarks() {
     with_spread(benchmark::RegisterBenchmark("enabled/query_scope", enabled_query_scope));
     with_spread(benchmark::RegisterBenchmark("enabled/query_hit", enabled_query_hit));
     with_spread(benchmark::RegisterBenchmark("enabled/activity_scope", enabled_activity_scope));
+    with_spread(
+        benchmark::RegisterBenchmark("enabled/activity_arg_scope", enabled_activity_arg_scope));
     with_spread(benchmark::RegisterBenchmark("enabled/region_switch", enabled_region_switch));
     with_spread(benchmark::RegisterBenchmark("enabled/size", enabled_size));
     with_spread(benchmark::RegisterBenchmark("enabled/counter", enabled_counter));
@@ -333,6 +351,8 @@ void print_budgets(const qprof::bench::RecordingReporter& runs, Figure figure,
     table.reference("floor: 2 x read_tsc", floor, "ns");
     table.reference("enabled query scope", time("enabled/query_scope"), "ns");
     table.reference("enabled activity scope", time("enabled/activity_scope"), "ns");
+    table.reference("enabled activity scope with an argument", time("enabled/activity_arg_scope"),
+                    "ns");
     table.ratio_at_most("query scope / floor", time("enabled/query_scope"), floor,
                         kScopeOverFloorBudget);
     table.ratio_at_most("region switch / query scope", time("enabled/region_switch"),

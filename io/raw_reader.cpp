@@ -230,8 +230,7 @@ class StreamReader {
         const std::uint64_t words_at = in.offset();
         words_.resize(count);
         in.words(words_.data(), count);
-        records_.check(words_, words_at, static_cast<std::uint32_t>(run_->inputs.sites.size()),
-                       keys_);
+        records_.check(words_, words_at, run_->inputs.sites, keys_);
         add_records(thread);
     }
 

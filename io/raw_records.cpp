@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <qprof/detail/recorder.hpp>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "raw_format.hpp"
@@ -13,12 +14,55 @@ using raw::corrupt;
 
 namespace {
 bool is_timed(RecordKind kind) { return kind >= RecordKind::miss && kind <= RecordKind::load; }
+
+constexpr std::string_view kSiteKindNames[] = {"query", "activity", "region", "size", "counter"};
+
+// The site kinds a record of `kind` may name: a scope's record (or its memory record) the
+// kinds its macros register, a size or a counter its own.
+bool site_fits(RecordKind kind, SiteKind site) {
+    switch (kind) {
+        case RecordKind::size:
+            return site == SiteKind::size;
+        case RecordKind::counter:
+            return site == SiteKind::counter;
+        case RecordKind::activity:
+            return site == SiteKind::activity || site == SiteKind::region;
+        case RecordKind::memory:
+            return site == SiteKind::query || site == SiteKind::activity ||
+                   site == SiteKind::region;
+        default:
+            return site == SiteKind::query;
+    }
+}
+
+// What a record of `kind` is called in a message.
+std::string record_name(RecordKind kind) {
+    const auto number = " record (kind " + std::to_string(static_cast<int>(kind)) + ")";
+    switch (kind) {
+        case RecordKind::size:
+            return "a size" + number;
+        case RecordKind::counter:
+            return "a counter" + number;
+        case RecordKind::memory:
+            return "a memory" + number;
+        case RecordKind::activity:
+            return "an activity" + number;
+        default:
+            return "a query" + number;
+    }
+}
+
+std::string site_name(SiteKind kind) {
+    return kind == SiteKind::activity
+               ? "an activity site"
+               : "a " + std::string{kSiteKindNames[static_cast<int>(kind)]} + " site";
+}
 }  // namespace
 
 void RecordChecker::start(std::uint64_t start_tick) { *this = RecordChecker{start_tick}; }
 
 void RecordChecker::check(std::span<const std::uint64_t> words, std::uint64_t words_at,
-                          std::uint32_t sites, const RecordedKeyTexts& keys) {
+                          std::span<const RegisteredSite> sites, const RecordedKeyTexts& keys) {
     RecordKind previous = RecordKind::key;
     for (std::size_t pos = 0; pos < words.size();) {
         const std::uint64_t at = words_at + pos * 8;
@@ -60,7 +104,7 @@ void RecordChecker::check(std::span<const std::uint64_t> words, std::uint64_t wo
 }
 
 std::uint32_t RecordChecker::record_length(std::uint64_t head, std::uint64_t at,
-                                           std::uint32_t sites,
+                                           std::span<const RegisteredSite> sites,
                                            const RecordedKeyTexts& keys) const {
     const RecordKind kind = head_kind(head);
     const std::uint32_t id = head_site(head);
@@ -79,9 +123,13 @@ std::uint32_t RecordChecker::record_length(std::uint64_t head, std::uint64_t at,
         corrupt(at, "unknown record kind " + std::to_string(static_cast<int>(kind)) +
                         " (expected 1 to 7, or 16 to 18)");
     }
-    if (id == 0 || id >= sites) {
+    if (id == 0 || id >= sites.size()) {
         corrupt(at, "record of undeclared site " + std::to_string(id) + " (" +
-                        std::to_string(sites - 1) + " declared)");
+                        std::to_string(sites.size() - 1) + " declared)");
+    }
+    if (const SiteKind site = sites[id].kind; !site_fits(kind, site)) {
+        corrupt(at, record_name(kind) + " of site " + std::to_string(id) + ", which is " +
+                        site_name(site) + ": the record and its site disagree");
     }
     return record_words(kind);
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <qprof/detail/site.hpp>
 #include <span>
 
 #include "key_texts.hpp"
@@ -16,9 +17,10 @@ class RecordChecker {
     // A new run, whose clock started at `start_tick`.
     void start(std::uint64_t start_tick);
     // Throws raw::FormatError at the first bad word: `words` were read at `words_at` in the
-    // file; `sites` ids and `keys` types are declared so far.
-    void check(std::span<const std::uint64_t> words, std::uint64_t words_at, std::uint32_t sites,
-               const RecordedKeyTexts& keys);
+    // file; `sites` (by id) and `keys` types are declared so far. A record must name a site of
+    // its kind: a size record a size site, a scope a query, activity or region site.
+    void check(std::span<const std::uint64_t> words, std::uint64_t words_at,
+               std::span<const RegisteredSite> sites, const RecordedKeyTexts& keys);
     // Throws unless `tick` lies within raw::kMaxTickDistance of the start.
     void check_tick(std::uint64_t tick, std::uint64_t at);
 
@@ -31,7 +33,8 @@ class RecordChecker {
 
   private:
     explicit RecordChecker(std::uint64_t start_tick) : start_tick_(start_tick) {}
-    std::uint32_t record_length(std::uint64_t head, std::uint64_t at, std::uint32_t sites,
+    std::uint32_t record_length(std::uint64_t head, std::uint64_t at,
+                                std::span<const RegisteredSite> sites,
                                 const RecordedKeyTexts& keys) const;
 
     std::uint64_t start_tick_ = 0;

@@ -58,6 +58,7 @@ class TraceMerger {
 
     Trace take() {
         number_colour_classes(classes_, merged_);
+        sort_arguments(merged_.arguments);
         return std::move(merged_);
     }
 
@@ -153,7 +154,7 @@ class TraceMerger {
                                       static_cast<std::uint64_t>(more.retained_bytes));
     }
 
-    void add_totals(const Trace& trace) {
+    void add_totals(Trace& trace) {
         for (const ProviderTotals& provider : trace.providers) {
             ProviderTotals& sum = merged_.providers[provider_index(trace, provider)];
             sum.count += provider.count;
@@ -167,11 +168,25 @@ class TraceMerger {
             add_memory(sum.memory_total, provider.memory_total);
             add_memory(sum.memory_self, provider.memory_self);
         }
+        for (ArgumentTotals& more : trace.arguments) {
+            const std::uint32_t activity = provider_index(trace, trace.providers[more.activity]);
+            auto [it, added] = arguments_.try_emplace(
+                {activity, more.argument}, static_cast<std::uint32_t>(merged_.arguments.size()));
+            if (added) {
+                merged_.arguments.push_back(
+                    ArgumentTotals{.activity = activity, .argument = std::move(more.argument)});
+            }
+            ArgumentTotals& sum = merged_.arguments[it->second];
+            sum.runs += more.runs;
+            sum.total_ns += more.total_ns;
+            sum.cpu_ns += more.cpu_ns;
+        }
     }
 
     Trace merged_;
     std::map<std::pair<std::string, bool>, std::uint32_t> providers_;
     std::vector<std::string> classes_;  // by merged provider index; empty: none yet
+    std::map<std::pair<std::uint32_t, std::string>, std::uint32_t> arguments_;
     std::map<std::string, std::uint32_t> sizes_;
     std::map<std::string, std::uint32_t> counters_;
     std::map<std::tuple<std::string, std::string, std::uint32_t, std::uint32_t>, std::uint32_t>

@@ -2,8 +2,10 @@
 // the inclusive time in seconds with 3 decimals; rows by duration, longest first. An activity's
 // row has a fourth field, its thread CPU time in seconds: a pass that waits shows duration well
 // above it. The name is a text_field (text_escape.hpp) with ',' as `\,`, so every row is one
-// line of three fields (four for an activity). A run that left events out
-// (-Z profile-queries-events) starts with `# not recorded: ...`.
+// line of three fields (four for an activity). Under an activity with arguments
+// (PROFILE_ACTIVITY_ARG), a row per argument, `activity(argument),runs,duration,cpu`, longest
+// first (Trace::arguments). A run that left events out (-Z profile-queries-events) starts with
+// `# not recorded: ...`.
 #include <algorithm>
 #include <cstdio>
 
@@ -55,6 +57,19 @@ class CountsReporter : public Reporter {
                 out << ',' << seconds(row->cpu_ns);
             }
             out << '\n';
+            write_arguments(trace, static_cast<std::uint32_t>(row - trace.providers.data()), out);
+        }
+    }
+
+  private:
+    // An activity's rows per argument, right under its own, in Trace::arguments' order.
+    static void write_arguments(const Trace& trace, std::uint32_t activity, std::ostream& out) {
+        const auto first = std::lower_bound(
+            trace.arguments.begin(), trace.arguments.end(), activity,
+            [](const ArgumentTotals& row, std::uint32_t index) { return row.activity < index; });
+        for (auto row = first; row != trace.arguments.end() && row->activity == activity; ++row) {
+            out << text_field(trace.name_of(*row), ',') << ',' << row->runs << ','
+                << seconds(row->total_ns) << ',' << seconds(row->cpu_ns) << '\n';
         }
     }
 };

@@ -224,8 +224,8 @@ void write_shape_list(std::ostream& out, std::string_view id, const Trace& trace
         const Preorder& order = orders[ref.thread];
         const Node& node = order.node(ref.n);
         out << "<li><a href=\"#\" data-thread=\"" << ref.thread << "\" data-n=\"" << ref.n << "\">"
-            << escape(trace.provider_of(node).provider) << " \u00b7 extent " << node.extent
-            << " \u00b7 depth " << order.depth(ref.n) << " \u00b7 "
+            << escape(trace.name_of(order.thread(), order.post_index(ref.n))) << " \u00b7 extent "
+            << node.extent << " \u00b7 depth " << order.depth(ref.n) << " \u00b7 "
             << escape(works[ref.thread].is_wait(ref.n)
                           ? "waiting"
                           : percent_text(works[ref.thread].of(ref.n), total_ns))

@@ -12,8 +12,11 @@
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <qprof/trace.hpp>
 #include <vector>
+
+#include "argument_sums.hpp"
 
 namespace qprof::detail {
 
@@ -192,14 +195,16 @@ class InclusiveSums {
 // Per-provider totals of one thread: counts, times and, when recorded, memory.
 class TotalsAccumulator {
   public:
-    // One node in post-order, with its depth as recorded; a hit has no duration.
+    // One node in post-order, with its depth as recorded; a hit has no duration. `argument`:
+    // an activity's argument as a key text id (1-based), 0 for none.
     void add(std::uint32_t provider, std::uint32_t depth, Outcome outcome, std::int64_t start,
-             std::int64_t end) {
+             std::int64_t end, std::uint32_t argument = 0) {
         const std::uint64_t duration =
             outcome == Outcome::hit
                 ? 0
                 : static_cast<std::uint64_t>(end) - static_cast<std::uint64_t>(start);
         time_.add(provider, depth, duration);
+        arguments_.add(provider, depth, outcome == Outcome::activity ? argument : 0, duration);
         if (provider >= counts_.size()) {
             counts_.resize(std::size_t{provider} + 1);
         }
@@ -222,6 +227,12 @@ class TotalsAccumulator {
         if (provider < counts_.size()) {
             add_ticks(counts_[provider].cpu_ns, ns);
         }
+        arguments_.add_cpu(ns);
+    }
+
+    // Per activity and argument (ArgumentSums::Pair, by provider slot), summed into `sum`.
+    void add_arguments_to(std::map<ArgumentSums::Pair, ArgumentSums::Sums>& sum) const {
+        arguments_.add_to(sum);
     }
 
     // Per provider slot given to add(); slots never seen are absent or zero.
@@ -265,6 +276,7 @@ class TotalsAccumulator {
 
     InclusiveSums<std::uint64_t> time_;
     InclusiveSums<MemoryAmount> memory_;
+    ArgumentSums arguments_;
     std::vector<TickTotals> counts_;  // by provider slot: counts, blocked, load and CPU time
 };
 

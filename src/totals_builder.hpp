@@ -47,18 +47,29 @@ class TotalsBuilder {
         return parse_records(begin, end, key_texts, *this);
     }
 
-    // parse_records' sink: keys are read (the raw stream needs their texts) and dropped.
-    void key(std::uint32_t, std::uint32_t) {}
+    // parse_records' sink: keys are read (the raw stream needs their texts); an activity's
+    // (its argument) is kept until the activity ends, for the sums per argument.
+    void key(std::uint32_t depth, std::uint32_t text_id) {
+        if (depth >= pending_keys_.size()) {
+            pending_keys_.resize(std::size_t{depth} + 1, 0);
+        }
+        pending_keys_[depth] = text_id;
+    }
     void node(std::uint64_t head, std::uint64_t start, std::uint64_t end) {
         const std::uint32_t site = head_site(head);
+        const std::uint32_t depth = head_depth(head);
         mark_site_seen(sites_seen_, site);
+        std::uint32_t key = 0;
+        if (depth < pending_keys_.size()) {
+            key = std::exchange(pending_keys_[depth], 0);
+        }
         // An end before the start (a clock that went back) is no time, as in a completed tree.
         last_head_ = head;
         last_slot_ = slots_->slot(site);
         last_is_activity_ = head_kind(head) == RecordKind::activity;
-        totals_.add(last_slot_, head_depth(head), outcome_of(head_kind(head)),
+        totals_.add(last_slot_, depth, outcome_of(head_kind(head)),
                     static_cast<std::int64_t>(start),
-                    static_cast<std::int64_t>(std::max(start, end)));
+                    static_cast<std::int64_t>(std::max(start, end)), key);
         ++events_;
     }
     // Counted as a completed tree counts it: for a finished timed node only.
@@ -91,6 +102,7 @@ class TotalsBuilder {
     TotalsAccumulator totals_;
     SitesSeen sites_seen_;
     std::uint64_t events_ = 0;
+    std::vector<std::uint32_t> pending_keys_;  // by depth: the key of the next node there
     std::uint64_t last_head_ = 0;
     bool memory_seen_ = false;
     std::uint32_t last_slot_ = 0;

@@ -77,15 +77,23 @@ std::int64_t ThreadTrace::cpu_ns(std::uint32_t node) const {
     return it != activity_cpu.end() && it->node == node ? it->cpu_ns : -1;
 }
 
-std::string Trace::name_of(const ThreadTrace& thread, std::uint32_t node) const {
-    const Node& n = thread.nodes[node];
-    std::string name = provider_of(n).provider;
-    if (n.outcome == Outcome::activity) {
-        if (const std::string_view argument = key_of(thread, node); !argument.empty()) {
-            name.append("(").append(argument).append(")");
-        }
+namespace {
+std::string with_argument(std::string name, std::string_view argument) {
+    if (!argument.empty()) {
+        name.append("(").append(argument).append(")");
     }
     return name;
+}
+}  // namespace
+
+std::string Trace::name_of(const ThreadTrace& thread, std::uint32_t node) const {
+    const Node& n = thread.nodes[node];
+    return with_argument(provider_of(n).provider,
+                         n.outcome == Outcome::activity ? key_of(thread, node) : "");
+}
+
+std::string Trace::name_of(const ArgumentTotals& arguments) const {
+    return with_argument(providers[arguments.activity].provider, arguments.argument);
 }
 
 std::uint64_t Trace::node_count() const {

@@ -11,6 +11,8 @@ namespace {
 
 constexpr std::uint32_t kUnused = ~0u;
 
+using ArgumentTicks = std::map<ArgumentSums::Pair, ArgumentSums::Sums>;
+
 // Which site ids any thread used.
 template <typename Builder>
 std::vector<bool> sites_used(const std::vector<Builder>& builders) {
@@ -149,7 +151,8 @@ void add_counter_series(ThreadTrace& thread, const MeasureBuilder& measures,
 // A thread's nodes: site indexes into trace.sites, totals summed in ticks (by provider
 // index) into `ticks`, then times in nanoseconds.
 void complete_tree(ThreadTrace& thread, const std::vector<std::uint32_t>& new_site,
-                   const TickConverter& to_ns, const Trace& trace, std::vector<TickTotals>& ticks) {
+                   const TickConverter& to_ns, const Trace& trace, std::vector<TickTotals>& ticks,
+                   ArgumentTicks& arguments) {
     TotalsAccumulator totals;
     auto next_cpu = thread.activity_cpu.begin();
     std::uint32_t index = 0;
@@ -159,7 +162,8 @@ void complete_tree(ThreadTrace& thread, const std::vector<std::uint32_t>& new_si
             node.end = node.start;  // a clock that went back: no time, never a negative one
         }
         const std::uint32_t provider = trace.sites[node.site].provider_index;
-        totals.add(provider, node.depth, node.outcome, node.start, node.end);
+        totals.add(provider, node.depth, node.outcome, node.start, node.end,
+                   thread.keys.empty() ? 0 : thread.keys[index]);
         if (!thread.memory.empty() && node.outcome != Outcome::hit && !node.unfinished) {
             totals.add_memory(provider, node.depth, MemoryAmount::of(thread.memory[index]));
         }
@@ -174,11 +178,12 @@ void complete_tree(ThreadTrace& thread, const std::vector<std::uint32_t>& new_si
         }
     }
     totals.add_to(ticks);
+    totals.add_arguments_to(arguments);
 }
 
-// Returns the totals in ticks by provider index.
+// Returns the totals in ticks by provider index; `arguments` by provider index too.
 std::vector<TickTotals> complete_trees(TraceInputs& inputs, const TickConverter& to_ns,
-                                       Trace& trace) {
+                                       Trace& trace, ArgumentTicks& arguments) {
     const std::vector<std::uint32_t> new_site =
         add_used_sites(inputs.sites, sites_used(inputs.trees), trace);
     const std::vector<std::uint32_t> counter_of_site =
@@ -199,17 +204,19 @@ std::vector<TickTotals> complete_trees(TraceInputs& inputs, const TickConverter&
             trace.memory_recorded = true;
         }
         thread.activity_cpu = std::move(builder.activity_cpu());
-        complete_tree(thread, new_site, to_ns, trace, ticks);
+        complete_tree(thread, new_site, to_ns, trace, ticks, arguments);
         trace.events += thread.nodes.size();
     }
     return ticks;
 }
 
-// Returns the totals in ticks by provider index.
-std::vector<TickTotals> complete_totals(TraceInputs& inputs, Trace& trace) {
+// Returns the totals in ticks by provider index; `arguments` by provider index too.
+std::vector<TickTotals> complete_totals(TraceInputs& inputs, Trace& trace,
+                                        ArgumentTicks& arguments) {
     add_used_sites(inputs.sites, sites_used(inputs.totals), trace);
     add_measures(inputs.totals, inputs.sites, trace);
     std::vector<TickTotals> by_slot;
+    ArgumentTicks arguments_by_slot;
     for (std::uint32_t index = 0; index < inputs.totals.size(); ++index) {
         const TotalsBuilder& builder = inputs.totals[index];
         if (builder.events() == 0) {
@@ -217,6 +224,7 @@ std::vector<TickTotals> complete_totals(TraceInputs& inputs, Trace& trace) {
         }
         add_thread(trace, index, inputs);
         builder.totals().add_to(by_slot);
+        builder.totals().add_arguments_to(arguments_by_slot);
         trace.events += builder.events();
         trace.memory_recorded = trace.memory_recorded || builder.memory_seen();
     }
@@ -225,11 +233,20 @@ std::vector<TickTotals> complete_totals(TraceInputs& inputs, Trace& trace) {
         slot_of[inputs.slots.providers()[slot]] = slot;
     }
     std::vector<TickTotals> ticks(trace.providers.size());
+    std::vector<std::uint32_t> index_of_slot(by_slot.size(), kUnused);
     for (std::uint32_t index = 0; index < trace.providers.size(); ++index) {
         const auto found =
             slot_of.find({trace.providers[index].provider, trace.providers[index].is_activity});
         if (found != slot_of.end()) {
             ticks[index] = by_slot[found->second];
+            index_of_slot[found->second] = index;
+        }
+    }
+    for (const auto& [pair, sums] : arguments_by_slot) {
+        const auto slot = static_cast<std::uint32_t>(pair >> 32);
+        if (slot < index_of_slot.size() && index_of_slot[slot] != kUnused) {
+            arguments[ArgumentSums::pair_of(index_of_slot[slot],
+                                            static_cast<std::uint32_t>(pair))] = sums;
         }
     }
     return ticks;
@@ -251,6 +268,25 @@ void set_totals(const std::vector<TickTotals>& ticks, const TickConverter& to_ns
         totals.memory_self = sum.memory_self.use();
         totals.cpu_ns = sum.cpu_ns;
     }
+}
+
+// Trace::arguments from the sums by provider index and key text id, in its order.
+void set_arguments(const ArgumentTicks& arguments, const TickConverter& to_ns,
+                   const std::vector<std::string>& key_texts, Trace& trace) {
+    for (const auto& [pair, sums] : arguments) {
+        const auto activity = static_cast<std::uint32_t>(pair >> 32);
+        const auto text = static_cast<std::uint32_t>(pair);
+        if (activity >= trace.providers.size() || text == 0 || text > key_texts.size()) {
+            continue;
+        }
+        trace.arguments.push_back(
+            ArgumentTotals{.activity = activity,
+                           .argument = key_texts[text - 1],
+                           .runs = sums.runs,
+                           .total_ns = to_ns.duration(static_cast<std::int64_t>(sums.total)),
+                           .cpu_ns = static_cast<std::int64_t>(sums.cpu_ns)});
+    }
+    sort_arguments(trace.arguments);
 }
 
 // A provider a program left unnamed gets a visible name: an empty one would be an empty cell,
@@ -296,6 +332,16 @@ void number_colour_classes(const std::vector<std::string>& classes, Trace& trace
     }
 }
 
+void sort_arguments(std::vector<ArgumentTotals>& arguments) {
+    std::sort(
+        arguments.begin(), arguments.end(), [](const ArgumentTotals& a, const ArgumentTotals& b) {
+            if (a.activity != b.activity) {
+                return a.activity < b.activity;
+            }
+            return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.argument < b.argument;
+        });
+}
+
 std::int64_t TickConverter::duration(std::int64_t ticks) const {
     if (ns_per_tick == 1.0) {
         return ticks;
@@ -312,9 +358,11 @@ Trace complete_trace(TraceInputs&& inputs) {
                               calibration.ns_per_tick};
     trace.ns_per_tick = calibration.ns_per_tick;
     trace.wall_ns = to_ns(static_cast<std::int64_t>(calibration.end_tick));
-    set_totals(inputs.totals.empty() ? complete_trees(inputs, to_ns, trace)
-                                     : complete_totals(inputs, trace),
+    ArgumentTicks arguments;  // by provider index and key text id
+    set_totals(inputs.totals.empty() ? complete_trees(inputs, to_ns, trace, arguments)
+                                     : complete_totals(inputs, trace, arguments),
                to_ns, trace);
+    set_arguments(arguments, to_ns, inputs.key_texts, trace);
     name_the_unnamed(trace);
     trace.clock = std::move(inputs.clock);
     trace.program = inputs.run.program;

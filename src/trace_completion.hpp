@@ -42,6 +42,10 @@ Trace complete_trace(TraceInputs&& inputs);
 // provider's colour_class to its place there.
 void number_colour_classes(const std::vector<std::string>& classes, Trace& trace);
 
+// Trace::arguments' order: by activity index, then by total time, longest first, then by
+// argument.
+void sort_arguments(std::vector<ArgumentTotals>& arguments);
+
 // Ticks from the session start to nanoseconds; durations the same way.
 struct TickConverter {
     std::int64_t start_tick;

@@ -95,6 +95,51 @@ TEST_CASE("reporters show an activity's argument") {
                Catch::Contains("codegen unit\tunit 0\t1\t0\t"));
 }
 
+namespace {
+
+// a.o holding a.o again (a re-entered pass), then b.o; a.o once more on a thread of its own.
+void units_with_reentry() {
+    {
+        PROFILE_ACTIVITY_ARG("codegen unit", "a.o");
+        PROFILE_QUERY(codegen, 0);
+        PROFILE_ACTIVITY_ARG("codegen unit", "a.o");
+        PROFILE_QUERY(codegen, 1);
+    }
+    { PROFILE_ACTIVITY_ARG("codegen unit", "b.o"); }
+    std::thread{[] { PROFILE_ACTIVITY_ARG("codegen unit", "a.o"); }}.join();
+}
+
+// The trace's rows per activity and argument as "activity(argument) runs total_ns cpu_ns".
+std::vector<std::string> argument_rows(const qprof::Trace& trace) {
+    std::vector<std::string> rows;
+    for (const qprof::ArgumentTotals& row : trace.arguments) {
+        rows.push_back(trace.name_of(row) + " " + std::to_string(row.runs) + " " +
+                       std::to_string(row.total_ns) + " " + std::to_string(row.cpu_ns));
+    }
+    return rows;
+}
+
+}  // namespace
+
+TEST_CASE("per argument: runs and times, a re-entered run counted once, nodes kept or not") {
+    const bool keys = GENERATE(false, true);
+    qprof::test::TempDir dir;
+    qprof::SessionOptions options = qprof::test::recording_options();
+    options.record_keys = keys;
+    const qprof::Trace with_nodes = qprof::test::trace_of(units_with_reentry, options);
+    options.reporters = {"counts"};  // needs no nodes: the collector keeps totals only
+    options.output_dir = dir.path().string();
+    const qprof::Trace totals_only = qprof::test::trace_of(units_with_reentry, options);
+    REQUIRE(totals_only.threads.at(0).nodes.empty());
+    // The outer a.o runs from the 1st clock read to the 8th, 7 ms, its CPU clock half as fast
+    // (3 ms counted); the a.o inside it (3 ms) counts in runs only; the worker's a.o 1 ms.
+    const std::vector<std::string> expected{"codegen unit(a.o) 3 8000000 3000000",
+                                            "codegen unit(b.o) 1 1000000 0"};
+    CHECK(argument_rows(with_nodes) == expected);
+    CHECK(argument_rows(totals_only) == expected);
+    CHECK(qprof::test::totals_of(with_nodes, "codegen unit").total_ns == 9'000'000);
+}
+
 TEST_CASE("every activity records its thread CPU time; a pass that sleeps shows wall >> CPU") {
     qprof::SessionOptions options = qprof::test::recording_options();
     qprof::Session session{options};

@@ -106,9 +106,15 @@ TEST_CASE("summary: --percent-above keeps the rows above it and is checked") {
     }
 }
 
-TEST_CASE("summary: the table matches the golden file") {
+TEST_CASE("summary: the table matches the golden file, with --args a row per argument") {
+    qprof::Trace trace = summary_trace();
+    trace.providers[0].count = 3;  // parsing, over two files
+    trace.arguments = {{.activity = 0, .argument = "main.rs", .runs = 2, .total_ns = 2 * kMs},
+                       {.activity = 0, .argument = "lib.rs", .runs = 1, .total_ns = kMs / 2}};
+    cli::SummaryOptions options;
+    options.arguments = true;
     std::ostringstream out;
-    cli::write_summary(summary_trace(), {}, out);
+    cli::write_summary(trace, options, out);
     qprof::test::check_golden(out.str(), "summarize.approved.txt");
 }
 
@@ -253,6 +259,26 @@ TEST_CASE("summarize --args: a row per activity and argument, in the table and t
     CHECK(rows[0]["runs"].number == 2);
     CHECK(rows[0]["total_ns"].number == 6'000'000);
     CHECK(rows[1]["argument"].text == "cgu.1");
+}
+
+TEST_CASE("summarize --args counts a run re-entered inside the same pass once") {
+    qprof::Trace trace;
+    {
+        qprof::test::ManualClock clock;  // every clock read 1 ms later
+        qprof::Session session{qprof::test::recording_options()};
+        PROFILE_ACTIVITY_ARG("codegen unit", "cgu.0");      // [1, 4] ms
+        { PROFILE_ACTIVITY_ARG("codegen unit", "cgu.0"); }  // [2, 3] ms: inside it
+        session.finish();
+        trace = session.trace();
+    }
+    const cli::ParsedArgs args = parse(cli::summarize_command(), {"--args", "--json", "r"});
+    std::ostringstream out;
+    cli::write_summary(trace, cli::summary_options(args), out);
+    const json::Value document = json::parse(out.str());
+    const json::Value& rows = document["arguments"];
+    REQUIRE(rows.items.size() == 1);
+    CHECK(rows[0]["runs"].number == 2);
+    CHECK(rows[0]["total_ns"].number == 3'000'000);  // the outer run's; 4 ms if summed
 }
 
 TEST_CASE("summary: sizes and counters get a table each, and JSON arrays") {

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <qprof/query.hpp>
 
 #include "json.hpp"
 #include "raw_format.hpp"
@@ -129,6 +130,34 @@ TEST_CASE("the Chrome trace puts a provider's class in cat, after its outcome") 
     CHECK(cat_of["compile_loop"] == "miss,jit");
     CHECK(cat_of["code generation"] == "activity,codegen");
     CHECK(cat_of["type_of"] == "miss");
+}
+
+TEST_CASE("a qprof::Query given a class carries it as PROFILE_QUERY_CLASS does") {
+    qprof::test::ManualClock clock;
+    qprof::Session session{qprof::test::recording_options()};
+    qprof::Query<int, int> compile_loop{"compile_loop", "jit", [](const int& id) {
+                                            type_of(id);
+                                            return id;
+                                        }};
+    qprof::Query<int, int> plain{"plain", [](const int& id) { return id; }};
+    compile_loop(1);
+    compile_loop(1);  // a hit
+    plain(2);
+    session.finish();
+    const qprof::Trace trace = session.trace();
+    CHECK(class_of(trace, "compile_loop") == "jit");
+    CHECK(class_of(trace, "plain").empty());
+    std::map<std::string, std::string> cat_of;
+    const json::Value document = json::parse(qprof::test::report_text("chrome", trace));
+    for (const json::Value& event : document["traceEvents"].items) {
+        if (event["ph"].text == "X") {
+            cat_of[event["name"].text] = event["cat"].text;
+        }
+    }
+    CHECK(cat_of["compile_loop"] == "miss,jit");
+    CHECK(cat_of["plain"] == "miss");
+    const std::string html = qprof::test::report_text("html", trace);
+    CHECK_THAT(html, Catch::Contains("\"classes\":[{\"name\":\"jit\",\"colour\":0}]"));
 }
 
 TEST_CASE("folded frames end in _[CLASS] with -Z profile-queries-folded=classes only") {

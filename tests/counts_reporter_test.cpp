@@ -1,4 +1,5 @@
-// profile_queries.counts.txt, byte for byte, from a deterministic trace.
+// profile_queries.counts.txt, byte for byte, from a deterministic trace: providers, activities
+// and an activity's rows per argument.
 #include <catch2/catch.hpp>
 
 #include "test_support.hpp"
@@ -23,6 +24,10 @@ void compile() {
     {
         PROFILE_ACTIVITY("parsing");
         def_span(0);
+    }
+    for (const char* unit : {"a.o", "b.o", "a.o"}) {  // rows per argument under the activity's
+        PROFILE_ACTIVITY_ARG("codegen unit", unit);
+        def_span(1);
     }
     PROFILE_ACTIVITY("type checking");
     for (int i = 0; i < 3; ++i) {

@@ -32,13 +32,22 @@ TEST_CASE("toyc -Z profile-queries writes counts.txt sorted by duration and says
     const std::regex row{R"(([^,]+),([0-9]+),([0-9]+\.[0-9]{3})(,[0-9]+\.[0-9]{3})?)"};
     std::vector<double> durations;
     std::vector<std::string> providers;
+    std::vector<double> argument_durations;  // the codegen unit's rows per argument, under it
     for (std::string line; std::getline(lines, line);) {
         std::smatch match;
         REQUIRE(std::regex_match(line, match, row));
+        if (std::string{match[1]}.starts_with("codegen unit(")) {
+            REQUIRE(providers.back() == "codegen unit");
+            argument_durations.push_back(std::stod(match[3]));
+            CHECK(argument_durations.back() <= durations.back());
+            continue;
+        }
         providers.push_back(match[1]);
         durations.push_back(std::stod(match[3]));
     }
     CHECK(std::is_sorted(durations.rbegin(), durations.rend()));
+    CHECK(argument_durations.size() == 2);  // two codegen units
+    CHECK(std::is_sorted(argument_durations.rbegin(), argument_durations.rend()));
     for (const char* provider : {"parse", "type_of", "typeck", "borrowck", "codegen"}) {
         CHECK(std::find(providers.begin(), providers.end(), provider) != providers.end());
     }

@@ -1,6 +1,6 @@
 // profile_queries.flamegraph.html: the page C++ writes (skeleton, totals, frames payload)
 // against a golden file, and what the payload must say. What the viewer draws is checked in
-// a real browser by tests/browser/flamegraph_test.py.
+// a real browser by tests/browser/flamegraph.spec.mjs.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -93,6 +93,8 @@ TEST_CASE("profile_queries.flamegraph.html matches the golden file") {
     {
         qprof::Session session{options};
         record_two_threads();
+        PROFILE_ACTIVITY_ARG("codegen unit", "a.o");  // a frame per argument
+        type_of(4);
     }
     const std::string page = qprof::test::read_file(dir.path() / "profile_queries.flamegraph.html");
     qprof::test::check_golden(qprof::test::without_viewer(page), "flamegraph.approved.html");

@@ -28,6 +28,10 @@ void compile() {
         PROFILE_QUERY_LOAD(mir, 1);
     }
     traced_type_of(0);
+    {
+        PROFILE_ACTIVITY_ARG("codegen unit", "a.o");  // an argument, in frames only when asked
+        traced_type_of(1);
+    }
     std::thread{[] {
         qprof::name_this_thread("codegen worker");
         {
@@ -108,6 +112,24 @@ TEST_CASE("folded matches the golden file") {
     const std::string received = folded(compile_trace());
     check_tool_friendly(received);
     qprof::test::check_golden(received, "folded.approved.txt");
+}
+
+TEST_CASE("folded args and folded classes: golden files of the same trace") {
+    const qprof::Trace trace = compile_trace();
+    qprof::ReportOptions options;
+    options.folded_args = true;  // codegen_unit(a.o)
+    const std::string args = folded(trace, options);
+    check_tool_friendly(args);
+    qprof::test::check_golden(args, "folded_args.approved.txt");
+    options = {};
+    options.folded_classes = true;  // codegen_[codegen]
+    const std::string classes = folded(trace, options);
+    check_tool_friendly(classes);
+    qprof::test::check_golden(classes, "folded_classes.approved.txt");
+    // Without either option, folded.approved.txt: no argument, no class suffix.
+    const std::string plain = folded(trace);
+    CHECK(plain.find("(a.o)") == std::string::npos);
+    CHECK(plain.find("_[codegen]") == std::string::npos);
 }
 
 TEST_CASE("folded values add up to each thread's recorded time") {

@@ -118,6 +118,8 @@ TEST_CASE("profile_queries.html matches the golden file") {
     {
         qprof::Session session{options};
         compile();
+        PROFILE_ACTIVITY_ARG("codegen unit", "a.o");  // its label, details and statistics
+        type_of(20);
     }
     const std::string page = qprof::test::read_file(dir.path() / "profile_queries.html");
     CHECK_THAT(page, Catch::Contains("<dd id=\"program\">html_reporter_test (pid " +

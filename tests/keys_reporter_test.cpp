@@ -28,7 +28,10 @@ TEST_CASE("keys.txt matches the golden file") {
     options.output_dir = dir.path().string();
     {
         qprof::Session session{options};
-        type_of(2);
+        {
+            PROFILE_ACTIVITY_ARG("codegen unit", "a.o");  // an argument is the activity's key
+            type_of(2);
+        }
         type_of(0);
         PROFILE_QUERY_HIT(def_span, DefId{0, 2});
     }

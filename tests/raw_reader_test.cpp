@@ -71,7 +71,9 @@ std::vector<raw::Block> blocks_of(const std::string& bytes) {
     return blocks;
 }
 
-// A stream made by hand: header, SESSION, one site, then `records` as one RECORDS block.
+// A stream made by hand: header, SESSION, a site of each kind (1 the query typeck, 2 the
+// activity parsing, 3 the size object file, 4 the counter live nodes), then `records` as one
+// RECORDS block.
 std::string forged_stream(const std::vector<std::uint64_t>& records) {
     std::string out = raw::file_header(0);
     std::uint32_t seq = 0;
@@ -90,11 +92,15 @@ std::string forged_stream(const std::vector<std::uint64_t>& records) {
     session.finish();
     raw::BlockEncoder sites{out, raw::BlockType::sites, seq++};
     sites.u32(1);
-    sites.u32(1);
-    sites.u32(7);
-    sites.u8(0);
-    sites.str("typeck");
-    sites.str("a.cpp");
+    sites.u32(4);
+    const std::pair<const char*, std::uint8_t> declared[] = {
+        {"typeck", 0}, {"parsing", 1}, {"object file", 3}, {"live nodes", 4}};
+    for (const auto& [name, kind] : declared) {
+        sites.u32(7);
+        sites.u8(kind);
+        sites.str(name);
+        sites.str("a.cpp");
+    }
     sites.finish();
     raw::BlockEncoder block{out, raw::BlockType::records, seq++};
     block.u32(0);
@@ -198,7 +204,7 @@ TEST_CASE("files that are not qprof streams are refused at byte 0 with what was 
 
 TEST_CASE("records with checksums right but contents wrong are refused at their word") {
     const std::vector<std::pair<std::vector<std::uint64_t>, std::string>> cases{
-        {{head(2, 0, 9), 1000, 1001}, "record of undeclared site 9 (1 declared)"},
+        {{head(2, 0, 9), 1000, 1001}, "record of undeclared site 9 (4 declared)"},
         {{head(2, 0, 0), 1000, 1001}, "record of undeclared site 0"},
         {{head(8, 0, 1)}, "unknown record kind 8"},
         {{head(7, 0, 0)}, "cut off by the end of its block"},  // a cpu record is 2 words
@@ -206,8 +212,19 @@ TEST_CASE("records with checksums right but contents wrong are refused at their 
         {{head(6, 0, 3), 5}, "key record of undeclared key type 3"},
         {{head(2, 0, 1), 1000}, "cut off by the end of its block"},
         {{head(16, 0, 1), 100, 1, 0}, "a memory record that does not follow a timed record"},
-        {{head(17, 0, 4), 100}, "record of undeclared site 4"},
-        {{head(18, 0, 1), 1000}, "cut off by the end of its block"},  // a counter is 3 words
+        {{head(17, 0, 9), 100}, "record of undeclared site 9"},
+        {{head(18, 0, 4), 1000}, "cut off by the end of its block"},  // a counter is 3 words
+        // A record naming a site of another kind: never summed as what it is not.
+        {{head(17, 0, 4), 100},
+         "a size record (kind 17) of site 4, which is a counter site: the record and its site "
+         "disagree"},
+        {{head(18, 0, 3), 1000, 5}, "a counter record (kind 18) of site 3, which is a size site"},
+        {{head(17, 0, 1), 100}, "a size record (kind 17) of site 1, which is a query site"},
+        {{head(18, 0, 2), 1000, 5},
+         "a counter record (kind 18) of site 2, which is an activity site"},
+        {{head(2, 0, 3), 1000, 1001}, "a query record (kind 2) of site 3, which is a size site"},
+        {{head(3, 0, 1), 1000, 1001},
+         "an activity record (kind 3) of site 1, which is a query site"},
         {{head(19, 0, 1)}, "unknown record kind 19 (expected 1 to 7, or 16 to 18)"},
     };
     for (const auto& [records, message] : cases) {
@@ -219,12 +236,18 @@ TEST_CASE("records with checksums right but contents wrong are refused at their 
         CHECK_THAT(first_error(result)->text, Catch::Contains(message));
         CHECK(first_error(result)->offset == first_record_offset(bytes));
     }
+    const std::string memory = forged_stream({head(2, 0, 1), 1000, 1001, head(16, 0, 4), 1, 1, 0});
+    const ReadResult memory_result = read(memory);
+    REQUIRE(first_error(memory_result) != nullptr);
+    CHECK_THAT(first_error(memory_result)->text,
+               Catch::Contains("a memory record (kind 16) of site 4, which is a counter site"));
+    CHECK(first_error(memory_result)->offset == first_record_offset(memory) + 24);
     const std::string far = forged_stream({head(2, 0, 1), 1000, 1000 + (1ull << 53)});
     const ReadResult result = read(far);
     REQUIRE(first_error(result) != nullptr);
     CHECK(first_error(result)->offset == first_record_offset(far) + 16);
     CHECK_THAT(first_error(result)->text, Catch::Contains("ticks from the session start"));
-    const std::string far_counter = forged_stream({head(18, 0, 1), 1000 + (1ull << 53), 5});
+    const std::string far_counter = forged_stream({head(18, 0, 4), 1000 + (1ull << 53), 5});
     const ReadResult counter_result = read(far_counter);
     REQUIRE(first_error(counter_result) != nullptr);
     CHECK(first_error(counter_result)->offset == first_record_offset(far_counter) + 8);

@@ -100,9 +100,12 @@ ChromeSummary read_chrome(const std::string& text) {
     return summary;
 }
 
-Counts read_counts(const std::string& text) {
+// Runs by provider and activity; an activity's rows per argument, right under it and named
+// "activity(argument)", are counted apart in `argument_runs`.
+Counts read_counts(const std::string& text, Counts& argument_runs) {
     Counts counts;
     std::istringstream lines{text};
+    std::string activity;  // the last row with a fourth field, a CPU time
     for (std::string line; std::getline(lines, line);) {
         // provider,count,duration[,cpu]: the provider ends at the first comma not escaped.
         std::size_t count = 0;
@@ -110,7 +113,15 @@ Counts read_counts(const std::string& text) {
             count += line[count] == '\\' ? 2 : 1;
         }
         const std::size_t duration = line.find(',', count + 1);
-        counts[line.substr(0, count)] = std::stoull(line.substr(count + 1, duration - count - 1));
+        const std::string name = line.substr(0, count);
+        const std::uint64_t runs = std::stoull(line.substr(count + 1, duration - count - 1));
+        const bool has_cpu = line.find(',', duration + 1) != std::string::npos;
+        if (!activity.empty() && has_cpu && name.starts_with(activity + "(")) {
+            argument_runs[activity] += runs;
+            continue;
+        }
+        activity = has_cpu ? name : "";
+        counts[name] = runs;
     }
     return counts;
 }
@@ -153,8 +164,9 @@ TEST_CASE("toyc's counts, folded and chrome reports agree on the real trace") {
         read_folded(qprof::test::read_file(dir.path() / "profile_queries.folded"));
     const ChromeSummary chrome =
         read_chrome(qprof::test::read_file(dir.path() / "profile_queries.trace.json"));
-    const Counts counts =
-        read_counts(qprof::test::read_file(dir.path() / "profile_queries.counts.txt"));
+    Counts argument_runs;
+    const Counts counts = read_counts(
+        qprof::test::read_file(dir.path() / "profile_queries.counts.txt"), argument_runs);
     CHECK(chrome.bad_nesting == 0);
     CHECK(chrome.bad_float_nesting == 0);
     CHECK(folded.self_ns.size() >= 2);  // main and the codegen workers
@@ -171,4 +183,6 @@ TEST_CASE("toyc's counts, folded and chrome reports agree on the real trace") {
     }
     CHECK(counts.size() > 10);
     CHECK(counts == chrome.events);
+    // Each codegen unit's run has a row of its own under the activity's.
+    CHECK(argument_runs == Counts{{"codegen unit", counts.at("codegen unit")}});
 }

@@ -7,6 +7,7 @@
 //       return lower(generics_of(id));        // queries called here nest under this one
 //   }};
 //   Ty ty = type_of(DefId{0, 3});             // computed once, then a cached copy
+//   qprof::Query<LoopId, Code> compile_loop{"compile_loop", "jit", compile};  // a colour class
 //   type_of.invalidate(DefId{0, 3});          // the next call computes it again
 //
 // Safe to call from many threads: keys live in shards, each with its own mutex, and a
@@ -74,10 +75,16 @@ class Query {
 
     Query(std::string name, Provider provider, Loader loader = {},
           detail::SourceLocation where = detail::SourceLocation::current())
+        : Query(std::move(name), std::string{}, std::move(provider), std::move(loader), where) {}
+    // With a colour class, as PROFILE_QUERY_CLASS gives one: the reports colour this
+    // provider's runs by it (README, "Colour classes"); "" for none.
+    Query(std::string name, std::string colour_class, Provider provider, Loader loader = {},
+          detail::SourceLocation where = detail::SourceLocation::current())
         : name_(std::move(name)),
+          colour_class_(std::move(colour_class)),
 #if QPROF_ENABLED
           site_{name_.c_str(), where.file_name(), static_cast<std::uint32_t>(where.line()),
-                detail::SiteKind::query},
+                detail::SiteKind::query, colour_class_.c_str()},
 #endif
           provider_(std::move(provider)),
           loader_(std::move(loader)) {
@@ -235,7 +242,8 @@ class Query {
                                   bool through_other_thread) const;
     static void describe(std::string& out, const void* query, const void* key);
 
-    std::string name_;  // before site_, which points into it
+    std::string name_;          // before site_, which points into it
+    std::string colour_class_;  // the same
 #if QPROF_ENABLED
     detail::Site site_;
 #endif

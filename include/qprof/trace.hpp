@@ -156,6 +156,17 @@ struct ProviderTotals {
     std::uint32_t colour_class = 0;
 };
 
+// The runs of one activity with one argument (PROFILE_ACTIVITY_ARG), summed over the run. A run
+// inside a run of the same activity and argument counts once in the times, as a provider
+// re-entered inside itself does; every run counts in `runs`.
+struct ArgumentTotals {
+    std::uint32_t activity = 0;  // into Trace::providers
+    std::string argument;
+    std::uint64_t runs = 0;
+    std::int64_t total_ns = 0;
+    std::int64_t cpu_ns = 0;  // thread CPU time, of the runs that recorded it
+};
+
 // A size (qprof::record_size) summed over the run: every thread's, by name.
 struct SizeTotals {
     std::string name;
@@ -194,11 +205,14 @@ struct Trace {
     std::vector<SiteInfo> sites;  // the call sites this trace used
     std::vector<ThreadTrace> threads;
     std::vector<ProviderTotals> providers;  // in order of first registration
-    std::vector<SizeTotals> sizes;          // in order of first registration
-    std::vector<CounterTotals> counters;    // the same; ThreadTrace::counters point here
-    std::int64_t wall_ns = 0;               // session start to session end
-    std::uint64_t events = 0;               // every node recorded, kept in threads or not
-    std::string clock;                      // "tsc", "steady" or "manual"
+    // Per activity and argument: by activity (in providers' order), then by total time,
+    // longest first, then by argument. Kept with or without the nodes.
+    std::vector<ArgumentTotals> arguments;
+    std::vector<SizeTotals> sizes;        // in order of first registration
+    std::vector<CounterTotals> counters;  // the same; ThreadTrace::counters point here
+    std::int64_t wall_ns = 0;             // session start to session end
+    std::uint64_t events = 0;             // every node recorded, kept in threads or not
+    std::string clock;                    // "tsc", "steady" or "manual"
     // The profiled program (argv[0]'s base name) and its process id. A merge of runs keeps the
     // program when all runs share it, and a pid of 0 (each run's threads name theirs).
     std::string program;
@@ -224,6 +238,8 @@ struct Trace {
     // The name a node is shown by: its provider's, and for an activity with an argument
     // (PROFILE_ACTIVITY_ARG), the argument after it: "codegen unit(math)".
     std::string name_of(const ThreadTrace& thread, std::uint32_t node) const;
+    // "codegen unit(math)": the name reports give an activity's runs with one argument.
+    std::string name_of(const ArgumentTotals& arguments) const;
     // A provider's colour class; empty when it has none.
     std::string_view colour_class_of(const ProviderTotals& provider) const {
         return provider.colour_class == 0 ? std::string_view{}

@@ -40,7 +40,7 @@
     ctx: null,
     width: 0,
     height: 0,
-    paintMs: 0,      // how long the last frame took to draw, for html_page_benchmark.py
+    paintMs: 0,      // how long the last frame took to draw, for html_page_benchmark.mjs
     drawn: 0,        // slices and pixel columns the last frame walked, and how many of
     lit: 0,          // them were not dimmed by a search
     marks: 0,        // search matches too narrow to see, marked MARK px wide

@@ -216,8 +216,7 @@ int run_summarize(std::span<const std::string> words) {
     const CommandSpec command = summarize_command();
     return with_usage(command, words, [&](const ParsedArgs& args) {
         const SummaryOptions options = summary_options(args);
-        const LoadedTrace loaded =
-            load_trace(args.positionals[0], load_options(args, options.arguments));
+        const LoadedTrace loaded = load_trace(args.positionals[0], load_options(args, false));
         if (loaded.status != kExitFailed) {
             check_sort(loaded.trace, options);
             write_summary(loaded.trace, options, std::cout);

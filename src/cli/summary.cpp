@@ -263,7 +263,7 @@ CommandSpec summarize_command() {
          {"json", 0, "", "write JSON instead of a table"},
          {"args", 0, "",
           "then a row per activity and argument (PROFILE_ACTIVITY_ARG): runs, total and CPU "
-          "time, share of the activity's time (reads every event, which takes longer)"},
+          "time, share of the activity's time"},
          {"by-process", 0, "",
           "one row per process instead (a merged build): program, pid, arguments, start, wall "
           "time, events, peak RSS"},
@@ -326,10 +326,9 @@ void write_summary_text(const Trace& trace, const SummaryOptions& options, std::
     table.write(out);
     bool blank_line = write_regions(trace, out);
     if (options.arguments) {
-        const std::vector<ArgumentRow> arguments = argument_rows(trace);
-        out << (blank_line || arguments.empty() ? "" : "\n");
-        write_arguments_text(trace, arguments, out);
-        blank_line = blank_line || !arguments.empty();
+        out << (blank_line || trace.arguments.empty() ? "" : "\n");
+        write_arguments_text(trace, out);
+        blank_line = blank_line || !trace.arguments.empty();
     }
     write_measure_tables(trace, blank_line, out);
     write_totals_line(trace, trace.providers.size() - rows.size(), options, out);
@@ -353,7 +352,7 @@ void write_summary_json(const Trace& trace, const SummaryOptions& options, std::
     }
     json += "]";
     if (options.arguments) {
-        append_arguments_json(trace, argument_rows(trace), json);
+        append_arguments_json(trace, json);
     }
     out << json << ",\n" << measures_json(trace) << "}\n";
 }

@@ -32,10 +32,10 @@ export default [
   viewer(['reporters/html/**/*.js'], 'qp'),
   viewer(['reporters/flamegraph/**/*.js'], 'fg'),
   viewer(['reporters/diff/**/*.js'], null),
-  // The browser tests: ES modules run by Node (Playwright Test); the strings they evaluate in
-  // the page are not linted.
+  // The browser tests and the page benchmark: ES modules run by Node (Playwright); the
+  // strings they evaluate in the page are not linted.
   {
-    files: ['tests/browser/**/*.mjs'],
+    files: ['tests/browser/**/*.mjs', 'benchmarks/**/*.mjs'],
     languageOptions: {ecmaVersion: 2022, sourceType: 'module', globals: {...globals.node}},
     rules: {
       ...js.configs.recommended.rules,
