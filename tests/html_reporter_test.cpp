@@ -1,6 +1,6 @@
 // profile_queries.html: the page C++ writes (structure, classes, labels, folds, payload) against
 // a golden file, and the rules behind it. What the viewer draws is checked in a real browser
-// by tests/browser/html_report_test.py.
+// by tests/browser/html.spec.mjs.
 #include <unistd.h>
 
 #include <algorithm>

@@ -384,12 +384,13 @@
         if (T.start[n] > tl.view.to) break;
         if (d <= last && T.dur[n] * k >= MARK) { i++; continue; }
         const x = Math.floor((T.start[n] - tl.view.from) * k);
+        // The marker covers the columns x - 1 .. x + MARK - 2: the matches in them need none.
         if (d < last || taken[x + MARK] === 0) {
           tl.ctx.fillRect(x - 1, y, MARK, ROW);
           tl.marks++;
-          if (d >= last) taken.fill(1, x + MARK, x + 2 * MARK);
+          if (d >= last) taken.fill(1, x + MARK, x + 2 * MARK - 1);
         }
-        i = firstFrom(T, list, i + 1, end, tl.view.from + (x + MARK) / k);
+        i = firstFrom(T, list, i + 1, end, tl.view.from + (x + MARK - 1) / k);
       }
     }
   }
