@@ -4,7 +4,6 @@
 #include <malloc.h>
 
 #include <catch2/catch.hpp>
-#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <memory>
@@ -27,11 +26,60 @@ constexpr std::size_t kOuterKept = 500;
 constexpr std::size_t kOuterTemporary = 4000;
 constexpr std::size_t kLevel = 100;
 
-std::uint64_t usable(std::size_t size) {
-    void* block = std::malloc(size);
-    const std::uint64_t bytes = malloc_usable_size(block);
-    std::free(block);
-    return bytes;
+// What each call of a provider allocated itself, one entry per call in the order the calls
+// began, each block counted by its own usable size: glibc may hand out a free block 16 bytes
+// larger than a fresh one of the same size (which depends on MALLOC_PERTURB_), so the expected
+// figures are summed from the blocks the workload was given.
+using Calls = std::vector<MemoryUse>;
+
+struct Tally {
+    Calls inner, nested, outer, own_outer, spell;
+};
+
+Tally& tally() {
+    static Tally calls;
+    return calls;
+}
+
+// Empties the tally, with room made before any scope opens so that recording allocates nothing.
+void reset_tally() {
+    for (Calls* calls :
+         {&tally().inner, &tally().nested, &tally().outer, &tally().own_outer, &tally().spell}) {
+        calls->clear();
+        calls->reserve(8);
+    }
+}
+
+// Starts the record of a call; returns its index in `calls`.
+std::size_t begin_call(Calls& calls) {
+    calls.emplace_back();
+    return calls.size() - 1;
+}
+
+// Counts `block` in that call: allocated, and retained if the memo table keeps it.
+void count(MemoryUse& call, const void* block, bool kept) {
+    const std::uint64_t bytes = malloc_usable_size(const_cast<void*>(block));
+    call.allocated_bytes += bytes;
+    ++call.allocations;
+    if (kept) {
+        call.retained_bytes += static_cast<std::int64_t>(bytes);
+    }
+}
+
+MemoryUse operator+(MemoryUse a, const MemoryUse& b) {
+    a.allocated_bytes += b.allocated_bytes;
+    a.allocations += b.allocations;
+    a.retained_bytes += b.retained_bytes;
+    return a;
+}
+
+// The sum of the calls from `first` on.
+MemoryUse sum(const Calls& calls, std::size_t first = 0) {
+    MemoryUse total;
+    for (std::size_t call = first; call < calls.size(); ++call) {
+        total = total + calls[call];
+    }
+    return total;
 }
 
 // The memo table: results the providers keep. Its room is made before any scope opens.
@@ -40,16 +88,24 @@ std::vector<std::unique_ptr<char[]>>& memo() {
     return table;
 }
 
+// Keeps a new block of `size` bytes in the memo table, counted in `call`.
+void keep(MemoryUse& call, std::size_t size) {
+    memo().push_back(std::unique_ptr<char[]>(new char[size]));
+    count(call, memo().back().get(), true);
+}
+
 void inner() {
     PROFILE_QUERY(inner);
-    memo().push_back(std::unique_ptr<char[]>(new char[kInnerKept]));
+    MemoryUse& call = tally().inner[begin_call(tally().inner)];
+    keep(call, kInnerKept);
     const auto temporary = std::make_unique<char[]>(kInnerTemporary);  // freed inside
+    count(call, temporary.get(), false);
 }
 
 // Re-entered: its inclusive memory counts the outermost call once.
 void nested(int levels) {
     PROFILE_QUERY(nested);
-    memo().push_back(std::unique_ptr<char[]>(new char[kLevel]));
+    keep(tally().nested[begin_call(tally().nested)], kLevel);
     if (levels > 1) {
         nested(levels - 1);
     }
@@ -57,23 +113,27 @@ void nested(int levels) {
 
 void outer() {
     PROFILE_QUERY(outer);
+    const std::size_t call = begin_call(tally().outer);
     const auto temporary = std::make_unique<char[]>(kOuterTemporary);
+    count(tally().outer[call], temporary.get(), false);
     inner();
     PROFILE_QUERY_HIT(inner);  // a hit allocates nothing and records no memory
     inner();
     nested(3);
-    memo().push_back(std::unique_ptr<char[]>(new char[kOuterKept]));
+    keep(tally().outer[call], kOuterKept);
 }
 
-// Runs the workload once in a session with these options, after a run that leaves the heap as
-// `usable` finds it (a recycled block's usable size may differ from a fresh one's).
+// Runs the workload once in a session with these options, after a warm-up run (which makes
+// qprof's and the program's lasting allocations); the tally holds the measured run only.
 qprof::Trace run_workload(qprof::SessionOptions options) {
+    reset_tally();
     {
         qprof::Session warm_up{qprof::test::recording_options()};
         outer();
     }
     memo().clear();
     memo().reserve(64);
+    reset_tally();
     qprof::Session session{std::move(options)};
     outer();
     session.finish();
@@ -90,19 +150,18 @@ struct Expected {
     MemoryUse inner, nested_total, nested_self, outer_self, outer_total;
 };
 
+// The figures of the last measured run, from the tally of its blocks.
 Expected expected() {
-    const std::uint64_t inner_kept = usable(kInnerKept);
-    const std::uint64_t inner_bytes = inner_kept + usable(kInnerTemporary);
-    const std::uint64_t level = usable(kLevel);
-    const std::uint64_t outer_kept = usable(kOuterKept);
+    const Tally& calls = tally();
+    REQUIRE(calls.inner.size() == 2);
+    REQUIRE(calls.nested.size() == 3);
+    REQUIRE(calls.outer.size() == 1);
     Expected e;
-    e.inner = {2 * inner_bytes, 4, static_cast<std::int64_t>(2 * inner_kept)};
-    e.nested_total = {3 * level, 3, static_cast<std::int64_t>(3 * level)};
+    e.inner = sum(calls.inner);
+    e.nested_total = sum(calls.nested);
     e.nested_self = e.nested_total;
-    e.outer_self = {usable(kOuterTemporary) + outer_kept, 2, static_cast<std::int64_t>(outer_kept)};
-    e.outer_total = {
-        e.outer_self.allocated_bytes + e.inner.allocated_bytes + e.nested_total.allocated_bytes, 9,
-        e.outer_self.retained_bytes + e.inner.retained_bytes + e.nested_total.retained_bytes};
+    e.outer_self = calls.outer[0];
+    e.outer_total = e.outer_self + e.inner + e.nested_total;
     return e;
 }
 
@@ -132,14 +191,12 @@ TEST_CASE("memory: each node carries what was allocated while it was open") {
     const qprof::ThreadTrace& thread = trace.threads[0];
     REQUIRE(qprof::test::tree_text(trace) == "outer(inner +inner inner nested(nested(nested)))");
     REQUIRE(thread.memory.size() == thread.nodes.size());
-    const std::uint64_t level = usable(kLevel);
+    const Calls& inner = tally().inner;
+    const Calls& nested = tally().nested;  // outermost call first
     const std::vector<std::string> by_node{
-        text({e.inner.allocated_bytes / 2, 2, e.inner.retained_bytes / 2}),  // inner
-        text({}),                                                            // the hit
-        text({e.inner.allocated_bytes / 2, 2, e.inner.retained_bytes / 2}),  // inner
-        text({level, 1, static_cast<std::int64_t>(level)}),                  // nested, deepest
-        text({2 * level, 2, static_cast<std::int64_t>(2 * level)}),
-        text({3 * level, 3, static_cast<std::int64_t>(3 * level)}),
+        text(inner[0]),       text({}),              // the hit
+        text(inner[1]),       text(sum(nested, 2)),  // nested, deepest
+        text(sum(nested, 1)), text(sum(nested, 0)),
         text(e.outer_total),
     };
     for (std::size_t node = 0; node < by_node.size(); ++node) {
@@ -155,7 +212,7 @@ namespace {
 // are used here only, so each is registered inside `own_outer`.
 void allocates_for_qprof_only(const std::vector<std::string>& keys) {
     PROFILE_QUERY(own_outer);
-    memo().push_back(std::unique_ptr<char[]>(new char[kOuterKept]));
+    keep(tally().own_outer[begin_call(tally().own_outer)], kOuterKept);
     for (const std::string& key : keys) {    // each a new key: its text is made and kept
         PROFILE_QUERY(own_keyed, key, key);  // two arguments: a tuple of copies
     }
@@ -177,15 +234,17 @@ TEST_CASE("memory: what qprof allocates for itself is not charged to the program
     }
     memo().clear();
     memo().reserve(64);
+    reset_tally();
     qprof::SessionOptions options = memory_options();
     options.record_keys = true;
     qprof::Session session{std::move(options)};
     allocates_for_qprof_only(keys);
     session.finish();
     const qprof::Trace& trace = session.trace();
-    const std::int64_t kept = static_cast<std::int64_t>(usable(kOuterKept));
-    CHECK(text(totals_of(trace, "own_outer").memory_self) == text({usable(kOuterKept), 1, kept}));
-    CHECK(text(totals_of(trace, "own_outer").memory_total) == text({usable(kOuterKept), 1, kept}));
+    REQUIRE(tally().own_outer.size() == 1);
+    const MemoryUse own = tally().own_outer[0];
+    CHECK(text(totals_of(trace, "own_outer").memory_self) == text(own));
+    CHECK(text(totals_of(trace, "own_outer").memory_total) == text(own));
     for (const char* provider : {"own_keyed", "own pass", "own_leaf"}) {
         INFO(provider);
         CHECK(text(totals_of(trace, provider).memory_total) == text({}));
@@ -209,7 +268,7 @@ class Spelled {
 
 void spell() {
     PROFILE_QUERY(spell);
-    memo().push_back(std::unique_ptr<char[]>(new char[kLevel]));
+    keep(tally().spell[begin_call(tally().spell)], kLevel);
 }
 
 }  // namespace
@@ -225,6 +284,7 @@ struct qprof::KeyFormatter<Spelled> {
 TEST_CASE("memory: a query a key's formatter runs counts its own allocations") {
     memo().clear();
     memo().reserve(64);
+    reset_tally();
     qprof::SessionOptions options = memory_options();
     options.record_keys = true;
     qprof::Session session{std::move(options)};
@@ -234,12 +294,11 @@ TEST_CASE("memory: a query a key's formatter runs counts its own allocations") {
     }
     session.finish();
     const qprof::Trace& trace = session.trace();
-    const std::uint64_t level = usable(kLevel);
-    CHECK(text(totals_of(trace, "spell").memory_total) ==
-          text({level, 1, static_cast<std::int64_t>(level)}));
+    REQUIRE(tally().spell.size() == 1);
+    const MemoryUse spelled = tally().spell[0];
+    CHECK(text(totals_of(trace, "spell").memory_total) == text(spelled));
     CHECK(text(totals_of(trace, "spelled").memory_total) == text({}));
-    CHECK(text(totals_of(trace, "spelled_outer").memory_total) ==
-          text({level, 1, static_cast<std::int64_t>(level)}));
+    CHECK(text(totals_of(trace, "spelled_outer").memory_total) == text(spelled));
     CHECK(text(totals_of(trace, "spelled_outer").memory_self) == text({}));
     memo().clear();
 }
@@ -299,6 +358,7 @@ TEST_CASE("memory: an activity keeps its CPU time next to its memory") {
     options.reporters = {"raw"};
     options.output_dir = dir.path().string();
     qprof::Trace trace;
+    reset_tally();
     {
         qprof::Session session{std::move(options)};
         {
@@ -358,14 +418,15 @@ std::string table_value(const std::string& page, const std::string& provider,
     return table.substr(value, table.find('"', value) - value);
 }
 
-// The workload's folded stacks by self allocated bytes, on a thread of that name.
+// The last measured run's folded stacks by self allocated bytes, on a thread of that name.
 std::string folded_bytes_text(const std::string& thread) {
     const Expected e = expected();
-    const std::string level = std::to_string(usable(kLevel));
+    const Calls& nested = tally().nested;  // outermost call first
     return thread + ";outer " + std::to_string(e.outer_self.allocated_bytes) + "\n" + thread +
            ";outer;inner " + std::to_string(e.inner.allocated_bytes) + "\n" + thread +
-           ";outer;nested " + level + "\n" + thread + ";outer;nested;nested " + level + "\n" +
-           thread + ";outer;nested;nested;nested " + level + "\n";
+           ";outer;nested " + std::to_string(nested[0].allocated_bytes) + "\n" + thread +
+           ";outer;nested;nested " + std::to_string(nested[1].allocated_bytes) + "\n" + thread +
+           ";outer;nested;nested;nested " + std::to_string(nested[2].allocated_bytes) + "\n";
 }
 
 }  // namespace
@@ -415,6 +476,7 @@ TEST_CASE("memory: the flame graph carries each frame's bytes and offers the swi
 #ifdef QPROF_TOOL
 TEST_CASE("memory: qprof report --folded=bytes of a saved run; a run without memory fails") {
     qprof::test::TempDir dir;
+    std::string expected_folded;  // from the run with memory
     for (const bool memory : {true, false}) {
         qprof::SessionOptions options =
             memory ? memory_options() : qprof::test::recording_options();
@@ -422,6 +484,9 @@ TEST_CASE("memory: qprof report --folded=bytes of a saved run; a run without mem
         options.output_dir = dir.path().string();
         options.name_pattern = memory ? "with" : "without";
         run_workload(options);
+        if (memory) {
+            expected_folded = folded_bytes_text("main");
+        }
     }
     memo().clear();
     const std::string report = std::string(QPROF_TOOL) + " report -q --reporters=folded " +
@@ -430,7 +495,7 @@ TEST_CASE("memory: qprof report --folded=bytes of a saved run; a run without mem
         qprof::test::run_command(report + (dir.path() / "with.qprof").string(), dir);
     CHECK(with.status == 0);
     std::ifstream written{dir.path() / "profile_queries.folded"};
-    CHECK(std::string{std::istreambuf_iterator<char>{written}, {}} == folded_bytes_text("main"));
+    CHECK(std::string{std::istreambuf_iterator<char>{written}, {}} == expected_folded);
     const qprof::test::CommandResult without =
         qprof::test::run_command(report + (dir.path() / "without.qprof").string(), dir);
     CHECK(without.status != 0);
