@@ -54,14 +54,21 @@ std::string why_not_writable(const fs::path& dir) {
     return {};
 }
 
-// Writes one report; returns the path written, or an empty string after telling why not.
-std::string write_report(const Trace& trace, Reporter& reporter, ReportFiles& files) {
+// One report's fate: written to `path`, or not, because the files refused it (another
+// directory may take it) or because the reporter itself failed (no directory would help).
+struct Written {
+    std::string path;
+    bool reporter_failed = false;
+};
+
+// Writes one report, telling on stderr why when it cannot.
+Written write_report(const Trace& trace, Reporter& reporter, ReportFiles& files) {
     try {
-        return files.publish(reporter.file_suffix(),
-                             [&](std::ostream& out) { reporter.write(trace, out); });
+        return {files.publish(reporter.file_suffix(),
+                              [&](std::ostream& out) { reporter.write(trace, out); })};
     } catch (const std::exception& error) {
         std::cerr << "qprof: reporter '" << reporter.name() << "' failed: " << error.what() << '\n';
-        return {};
+        return {.path = {}, .reporter_failed = true};
     }
 }
 
@@ -114,18 +121,18 @@ std::vector<std::string> write_reports(const Trace& trace, const SessionOptions&
             continue;
         }
         reporter->configure(options.report);
-        std::string path = write_report(trace, *reporter, files);
-        if (path.empty() && !private_fallback_dir().empty()) {
+        Written report = write_report(trace, *reporter, files);
+        if (report.path.empty() && !report.reporter_failed && !private_fallback_dir().empty()) {
             if (!fallback) {
                 fallback.emplace(private_fallback_dir(), files.stem());
             }
-            path = write_report(trace, *reporter, *fallback);
-            if (!path.empty()) {
-                std::cerr << "qprof: wrote " << path << " instead\n";
+            report = write_report(trace, *reporter, *fallback);
+            if (!report.path.empty()) {
+                std::cerr << "qprof: wrote " << report.path << " instead\n";
             }
         }
-        if (!path.empty()) {
-            written.push_back(path);
+        if (!report.path.empty()) {
+            written.push_back(report.path);
         }
     }
     std::cerr << "qprof: " << done << ' ' << summary(trace) << "; "

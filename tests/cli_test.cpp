@@ -105,6 +105,15 @@ TEST_CASE("qprof report writes, from toyc's stream, the very reports toyc wrote"
     const CommandResult raw = qprof_tool("report " + stream + " --reporters=raw", offline);
     CHECK(raw.status == 1);
     CHECK_THAT(raw.err, Catch::Contains("qprof merge"));
+    // toyc recorded no memory: weighing by bytes is refused once, before anything is written
+    TempDir bytes;
+    const CommandResult weighed = qprof_tool(
+        "report " + stream + " --reporters=folded --folded=bytes -o " + bytes.path().string(),
+        bytes);
+    CHECK(weighed.status == 1);
+    CHECK_THAT(weighed.err, Catch::Contains("records no allocations") &&
+                                Catch::Contains("--folded without 'bytes'"));
+    CHECK_FALSE(std::filesystem::exists(bytes.path() / "profile_queries.folded"));
 }
 
 TEST_CASE("qprof diff of a small and a larger toyc run shows growth and a new activity") {

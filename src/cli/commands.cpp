@@ -233,6 +233,14 @@ int run_report(std::span<const std::string> words) {
             return kExitFailed;
         }
         const SessionOptions options = report_session(args, loaded.report);
+        if (options.report.folded_bytes && !loaded.trace.memory_recorded &&
+            std::count(options.reporters.begin(), options.reporters.end(), "folded")) {
+            throw usage_error(report_command(),
+                              "'" + args.positionals[0] +
+                                  "' records no allocations (its run had no "
+                                  "-Z profile-queries-memory), so the folded report cannot weigh "
+                                  "stacks by bytes; give --folded without 'bytes'.");
+        }
         try {
             detail::check_output_dir(options.output_dir,
                                      "Choose a writable directory with '-o DIR'.");

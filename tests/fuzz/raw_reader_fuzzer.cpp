@@ -66,10 +66,13 @@ void report_stream(std::span<const unsigned char> bytes, bool keep_nodes) {
         if (!keep_nodes && reporter->needs_nodes()) {
             continue;  // as the tool and the session do: a totals-only trace has no nodes
         }
-        if (std::string_view{name} == "folded" && folded_bytes(trace) > kFoldedBytes) {
-            continue;
+        const qprof::ReportOptions& options = read.runs.front().report;
+        if (std::string_view{name} == "folded" &&
+            (folded_bytes(trace) > kFoldedBytes ||
+             (options.folded_bytes && !trace.memory_recorded))) {
+            continue;  // the second: weighing by bytes without them, which `qprof report` refuses
         }
-        reporter->configure(read.runs.front().report);
+        reporter->configure(options);
         DiscardingBuffer discard;
         std::ostream out{&discard};
         reporter->write(trace, out);
