@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "colour_classes.hpp"
+#include "format.hpp"
 #include "report_files.hpp"
 #include "text.hpp"
 

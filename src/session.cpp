@@ -22,6 +22,7 @@
 #include "abnormal_end.hpp"
 #include "collector.hpp"
 #include "colour_classes.hpp"
+#include "format.hpp"
 #include "raw_writer.hpp"
 #include "recording_control.hpp"
 #include "report_files.hpp"

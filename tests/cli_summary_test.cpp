@@ -7,6 +7,7 @@
 #include "cli/diff.hpp"
 #include "cli/summary.hpp"
 #include "cli_traces.hpp"
+#include "format.hpp"
 #include "json.hpp"
 #include "test_support.hpp"
 
@@ -169,11 +170,11 @@ TEST_CASE("summary: an empty trace gives a header, a total line and valid JSON")
 }
 
 TEST_CASE("ms_text: 3 decimals, thousands, signs, rounding") {
-    CHECK(cli::ms_text(0) == "0.000");
-    CHECK(cli::ms_text(1'234'567'891) == "1,234.568");
-    CHECK(cli::ms_text(-2'500'000) == "-2.500");
-    CHECK(cli::ms_text(-400) == "0.000");  // no "-0.000"
-    CHECK(cli::ms_text(999'999) == "1.000");
+    CHECK(qprof::detail::ms_text(0) == "0.000");
+    CHECK(qprof::detail::ms_text(1'234'567'891) == "1,234.568");
+    CHECK(qprof::detail::ms_text(-2'500'000) == "-2.500");
+    CHECK(qprof::detail::ms_text(-400) == "0.000");  // no "-0.000"
+    CHECK(qprof::detail::ms_text(999'999) == "1.000");
 }
 
 TEST_CASE(
