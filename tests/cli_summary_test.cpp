@@ -7,7 +7,6 @@
 #include "cli/diff.hpp"
 #include "cli/summary.hpp"
 #include "cli_traces.hpp"
-#include "format.hpp"
 #include "json.hpp"
 #include "test_support.hpp"
 
@@ -167,14 +166,6 @@ TEST_CASE("summary: an empty trace gives a header, a total line and valid JSON")
     std::ostringstream out;
     cli::write_summary_json(empty, {}, out);
     CHECK(json::parse(out.str())["providers"].items.empty());
-}
-
-TEST_CASE("ms_text: 3 decimals, thousands, signs, rounding") {
-    CHECK(qprof::detail::ms_text(0) == "0.000");
-    CHECK(qprof::detail::ms_text(1'234'567'891) == "1,234.568");
-    CHECK(qprof::detail::ms_text(-2'500'000) == "-2.500");
-    CHECK(qprof::detail::ms_text(-400) == "0.000");  // no "-0.000"
-    CHECK(qprof::detail::ms_text(999'999) == "1.000");
 }
 
 TEST_CASE(

@@ -92,7 +92,9 @@ std::string number_text(double value) {
     if (!std::isfinite(value)) {
         return "null";
     }
-    const double rounded = std::round(value * 1000) / 1000 + 0.0;  // -0 becomes 0
+    // Past 10^15 a double has no third decimal, and value * 1000 would round away its digits.
+    const double rounded =
+        std::abs(value) < 1e15 ? std::round(value * 1000) / 1000 + 0.0 : value;  // -0 becomes 0
     char text[400];
     auto [end, error] = std::to_chars(text, text + sizeof text, rounded, std::chars_format::fixed);
     if (error != std::errc{}) {  // too long for fixed notation
