@@ -82,11 +82,9 @@ void write_header(std::ostream& out, const Trace& trace, const GraphTotals& tota
     item("Waiting (not work)", "total-waiting", duration_text(waiting_ns));
     item("Queries", "total-queries", with_thousands(totals.queries));
     item("Hits", "total-hits",
-         trace.selection.hits ? with_thousands(totals.hits) + " (" +
-                                    share_text(static_cast<std::int64_t>(totals.hits),
-                                               static_cast<std::int64_t>(totals.queries)) +
-                                    ")"
-                              : std::string{html::layout::kHitsNotRecorded});
+         trace.selection.hits
+             ? with_thousands(totals.hits) + " (" + rate_text(totals.hits, totals.queries) + ")"
+             : std::string{html::layout::kHitsNotRecorded});
     item("Threads", "total-threads", std::to_string(trace.threads.size()));
     item("Frames", "total-frames", with_thousands(totals.frames));
     if (trace.memory_recorded) {
