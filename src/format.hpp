@@ -25,20 +25,69 @@ namespace qprof::detail {
 
 // ---- Counts -------------------------------------------------------------------------------
 
-std::string with_thousands(std::uint64_t value);        // 1234567 -> "1,234,567"
-std::string signed_with_thousands(std::int64_t value);  // -1234567 -> "-1,234,567"
-std::string signed_count_text(std::int64_t value);      // a change: "+1,234", "-5", "0"
+std::string with_thousands(std::uint64_t value);                    // 1234567 -> "1,234,567"
+void append_with_thousands(std::string& out, std::uint64_t value);  // the same, into a buffer
+std::string signed_with_thousands(std::int64_t value);              // -1234567 -> "-1,234,567"
+std::string signed_count_text(std::int64_t value);                  // a change: "+1,234", "-5", "0"
 // `count` with thousands and the noun that fits it: "1 event", "1,234 events".
 std::string count_text(std::uint64_t count, std::string_view singular, std::string_view plural);
 
 // ---- Decimals -----------------------------------------------------------------------------
 
 // `value` base units as a number of units of 10^unit_digits base units, rounded half away from
-// zero to `decimals` (at most unit_digits) decimals, computed on integers so that it is exact:
-// append_decimal(out, 1'234'567, 6, 3, true) appends "1.235". A negative value that rounds to
-// zero has no sign. With `thousands`, the integer part is grouped by commas.
-void append_decimal(std::string& out, std::int64_t value, int unit_digits, int decimals,
-                    bool thousands);
+// zero to `decimals` (at most unit_digits, at most 18) decimals, computed on integers so that
+// it is exact: append_decimal(out, 1'234'567, 6, 3, true) appends "1.235". A negative value
+// that rounds to zero has no sign. With `thousands`, the integer part is grouped by commas.
+// Inline, so that constant units become multiplications: Chrome's trace writes millions.
+inline void append_decimal(std::string& out, std::int64_t value, int unit_digits, int decimals,
+                           bool thousands) {
+    constexpr std::uint64_t kPowers[] = {1,
+                                         10,
+                                         100,
+                                         1'000,
+                                         10'000,
+                                         100'000,
+                                         1'000'000,
+                                         10'000'000,
+                                         100'000'000,
+                                         1'000'000'000,
+                                         10'000'000'000,
+                                         100'000'000'000,
+                                         1'000'000'000'000,
+                                         10'000'000'000'000,
+                                         100'000'000'000'000,
+                                         1'000'000'000'000'000,
+                                         10'000'000'000'000'000,
+                                         100'000'000'000'000'000,
+                                         1'000'000'000'000'000'000};
+    const std::uint64_t magnitude =
+        value < 0 ? 0 - static_cast<std::uint64_t>(value) : static_cast<std::uint64_t>(value);
+    const std::uint64_t step = kPowers[unit_digits - decimals];
+    const std::uint64_t steps = (magnitude + step / 2) / step;  // fits: magnitude <= 2^63
+    char text[48];  // a sign, 20 digits, a point, 18 decimals: written with one append
+    char* end = text;
+    if (value < 0 && steps > 0) {
+        *end++ = '-';
+    }
+    const std::uint64_t whole = steps / kPowers[decimals];
+    if (thousands) {
+        out.append(text, end);
+        end = text;
+        append_with_thousands(out, whole);
+    } else {
+        end = std::to_chars(end, text + sizeof text, whole).ptr;
+    }
+    if (decimals > 0) {
+        *end++ = '.';
+        std::uint64_t rest = steps % kPowers[decimals];
+        for (int i = decimals - 1; i >= 0; --i, rest /= 10) {
+            end[i] = static_cast<char>('0' + rest % 10);
+        }
+        end += decimals;
+    }
+    out.append(text, end);
+}
+
 // `value` with `decimals` decimals, as printf's "%.*f" rounds a double: "1.5" of 1.5 and 1.
 std::string decimal_text(double value, int decimals);
 // Up to 3 decimals, trailing zeros dropped: "57.143", "0.5", "1"; -0 as "0". Not a number nor

@@ -12,15 +12,12 @@ std::uint64_t magnitude(std::int64_t value) {
     return value < 0 ? 0 - static_cast<std::uint64_t>(value) : static_cast<std::uint64_t>(value);
 }
 
-constexpr std::uint64_t power_of_ten(int digits) {
-    std::uint64_t power = 1;
-    for (int i = 0; i < digits; ++i) {
-        power *= 10;
-    }
-    return power;
-}
+// "+" before a change that is positive; a negative one has its own sign.
+std::string plus_if_positive(std::int64_t value) { return value > 0 ? "+" : ""; }
 
-void append_grouped(std::string& out, std::uint64_t value) {
+}  // namespace
+
+void append_with_thousands(std::string& out, std::uint64_t value) {
     char digits[24];
     const char* end = std::to_chars(digits, digits + sizeof digits, value).ptr;
     const auto count = static_cast<std::size_t>(end - digits);
@@ -32,14 +29,9 @@ void append_grouped(std::string& out, std::uint64_t value) {
     }
 }
 
-// "+" before a change that is positive; a negative one has its own sign.
-std::string plus_if_positive(std::int64_t value) { return value > 0 ? "+" : ""; }
-
-}  // namespace
-
 std::string with_thousands(std::uint64_t value) {
     std::string grouped;
-    append_grouped(grouped, value);
+    append_with_thousands(grouped, value);
     return grouped;
 }
 
@@ -56,30 +48,6 @@ std::string count_text(std::uint64_t count, std::string_view singular, std::stri
     text += ' ';
     text += count == 1 ? singular : plural;
     return text;
-}
-
-void append_decimal(std::string& out, std::int64_t value, int unit_digits, int decimals,
-                    bool thousands) {
-    const std::uint64_t step = power_of_ten(unit_digits - decimals);
-    const std::uint64_t fraction_unit = power_of_ten(decimals);
-    const std::uint64_t steps = (magnitude(value) + step / 2) / step;  // fits: |value| <= 2^63
-    if (value < 0 && steps > 0) {
-        out += '-';
-    }
-    if (thousands) {
-        append_grouped(out, steps / fraction_unit);
-    } else {
-        append_integer(out, steps / fraction_unit);
-    }
-    if (decimals == 0) {
-        return;
-    }
-    out += '.';
-    std::uint64_t fraction = steps % fraction_unit;
-    for (std::uint64_t digit = fraction_unit / 10; digit > 0; digit /= 10) {
-        out += static_cast<char>('0' + fraction / digit);
-        fraction %= digit;
-    }
 }
 
 std::string decimal_text(double value, int decimals) {
