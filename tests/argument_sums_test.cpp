@@ -10,9 +10,7 @@
 #include "totals.hpp"
 #include "totals_records.hpp"
 
-using qprof::test::a;
-using qprof::test::b;
-using qprof::test::c;
+using namespace qprof::test::totals_records;
 
 namespace {
 

@@ -9,7 +9,7 @@
 
 #include "totals.hpp"
 
-namespace qprof::test {
+namespace qprof::test::totals_records {
 
 // Provider slots.
 inline constexpr std::uint32_t a = 0, b = 1, c = 2;
@@ -61,4 +61,4 @@ inline std::string slot_text(const std::vector<qprof::detail::TickTotals>& total
 // The depth a slot-by-slot comparison goes to, past every provider the tests use.
 inline constexpr std::uint32_t kSlots = 6;
 
-}  // namespace qprof::test
+}  // namespace qprof::test::totals_records

@@ -16,16 +16,7 @@
 using qprof::Outcome;
 using qprof::detail::TickTotals;
 using qprof::detail::TotalsAccumulator;
-using qprof::test::a;
-using qprof::test::accumulate;
-using qprof::test::b;
-using qprof::test::c;
-using qprof::test::hit;
-using qprof::test::kSlots;
-using qprof::test::miss;
-using qprof::test::Record;
-using qprof::test::slot_text;
-using qprof::test::text;
+using namespace qprof::test::totals_records;
 
 namespace {
 

@@ -14,16 +14,7 @@
 using qprof::Outcome;
 using qprof::detail::TickTotals;
 using qprof::detail::TotalsAccumulator;
-using qprof::test::a;
-using qprof::test::accumulate;
-using qprof::test::b;
-using qprof::test::c;
-using qprof::test::feed;
-using qprof::test::hit;
-using qprof::test::miss;
-using qprof::test::Record;
-using qprof::test::slot_text;
-using qprof::test::text;
+using namespace qprof::test::totals_records;
 
 TEST_CASE("totals: nested providers each get their own total and self time") {
     // a [0, 10] > b [2, 5] > c [3, 4]
