@@ -6,8 +6,8 @@
 #include <optional>
 #include <unordered_map>
 
+#include "format.hpp"
 #include "html_parts.hpp"
-#include "text.hpp"
 
 namespace qprof::detail::html {
 
