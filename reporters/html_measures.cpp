@@ -58,7 +58,7 @@ void write_measure_tables(std::ostream& out, const Trace& trace) {
     if (!trace.sizes.empty()) {
         out << "<table id=\"size-table\">\n<thead><tr><th>Size</th><th>Total bytes</th>"
                "<th>Records</th><th>Mean bytes</th></tr></thead>\n<tbody>\n";
-        for (const SizeTotals* size : sizes_by_bytes(trace)) {
+        for (const SizeTotals* size : trace.sizes_by_bytes()) {
             out << "<tr><td>" << html_escape(size->name) << "</td><td class=\"num\">"
                 << with_thousands(size->bytes) << "</td><td class=\"num\">"
                 << with_thousands(size->records) << "</td><td class=\"num\">"
@@ -80,17 +80,6 @@ void write_measure_tables(std::ostream& out, const Trace& trace) {
         out << "</tbody>\n</table>\n";
     }
     out << "</section>\n";
-}
-
-std::vector<const SizeTotals*> sizes_by_bytes(const Trace& trace) {
-    std::vector<const SizeTotals*> sizes;
-    for (const SizeTotals& size : trace.sizes) {
-        sizes.push_back(&size);
-    }
-    std::sort(sizes.begin(), sizes.end(), [](const auto* a, const auto* b) {
-        return a->bytes != b->bytes ? a->bytes > b->bytes : a->name < b->name;
-    });
-    return sizes;
 }
 
 void write_counter_names(std::ostream& out, const Trace& trace) {

@@ -128,8 +128,6 @@ void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preo
 // Sizes and counters (html_measures.cpp): their tables, nothing when the run recorded none;
 // in the payload, the counters' names and each thread's values, each when there are some.
 void write_measure_tables(std::ostream& out, const Trace& trace);
-// The sizes as every table lists them (qprof summarize's too): most bytes first, ties by name.
-std::vector<const SizeTotals*> sizes_by_bytes(const Trace& trace);
 void write_counter_names(std::ostream& out, const Trace& trace);
 void write_thread_counters(std::ostream& out, const ThreadTrace& thread);
 
@@ -137,8 +135,6 @@ void write_thread_counters(std::ostream& out, const ThreadTrace& thread);
 struct ProviderStats;
 void write_run_header(std::ostream& out, const Trace& trace,
                       const std::vector<ProviderStats>& stats, std::int64_t total_ns);
-// Self time that was work: waits (blocked) are not.
-std::int64_t work_self_ns(const ProviderTotals& provider);
 
 // reporters/html/viewer.css and the viewer's scripts, embedded at build time (embed_viewer.py).
 void write_viewer_css(std::ostream& out);

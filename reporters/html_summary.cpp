@@ -73,10 +73,6 @@ void write_hot_list(std::ostream& out, std::string_view id, std::string_view tit
 
 }  // namespace
 
-std::int64_t work_self_ns(const ProviderTotals& provider) {
-    return std::max<std::int64_t>(0, provider.self_ns - provider.blocked_ns);
-}
-
 void write_run_header(std::ostream& out, const Trace& trace,
                       const std::vector<ProviderStats>& stats, std::int64_t total_ns) {
     const QueryCounts totals = query_counts(trace);

@@ -104,4 +104,19 @@ std::uint64_t Trace::node_count() const {
     return count;
 }
 
+std::int64_t ProviderTotals::work_self_ns() const {
+    return std::max<std::int64_t>(0, self_ns - blocked_ns);
+}
+
+std::vector<const SizeTotals*> Trace::sizes_by_bytes() const {
+    std::vector<const SizeTotals*> sorted;
+    for (const SizeTotals& size : sizes) {
+        sorted.push_back(&size);
+    }
+    std::sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) {
+        return a->bytes != b->bytes ? a->bytes > b->bytes : a->name < b->name;
+    });
+    return sorted;
+}
+
 }  // namespace qprof

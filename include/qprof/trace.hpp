@@ -146,6 +146,8 @@ struct ProviderTotals {
     std::int64_t self_ns = 0;     // total minus the time of timed children
     std::int64_t blocked_ns = 0;  // time spent waiting on other threads
     std::int64_t load_ns = 0;     // time spent loading from a persistent cache
+    // Self time that was work: its waits (blocked_ns) are not. What every report ranks by.
+    std::int64_t work_self_ns() const;
     // With -Z profile-queries-memory: inclusive (a provider re-entered inside itself counts
     // once) and self (minus what its timed children used).
     MemoryUse memory_total{};
@@ -235,6 +237,8 @@ struct Trace {
     std::uint64_t node_count() const;
     // The key of a node as text; empty when it has none or keys were not recorded.
     std::string_view key_of(const ThreadTrace& thread, std::uint32_t node) const;
+    // The sizes as every table lists them: most bytes first, ties by name.
+    std::vector<const SizeTotals*> sizes_by_bytes() const;
     // The name a node is shown by: its provider's, and for an activity with an argument
     // (PROFILE_ACTIVITY_ARG), the argument after it: "codegen unit(math)".
     std::string name_of(const ThreadTrace& thread, std::uint32_t node) const;

@@ -7,7 +7,6 @@
 #include <map>
 
 #include "format.hpp"
-#include "html_parts.hpp"
 #include "summary.hpp"
 
 namespace qprof::cli {
@@ -20,7 +19,7 @@ std::optional<std::int64_t> mean_per_run(const ProviderTotals& provider) {
     if (runs == 0) {
         return std::nullopt;
     }
-    return detail::html::work_self_ns(provider) / static_cast<std::int64_t>(runs);
+    return provider.work_self_ns() / static_cast<std::int64_t>(runs);
 }
 
 bool within_noise(const DiffRow& row, std::int64_t base_wall_ns) {
@@ -62,8 +61,8 @@ DiffRow row_of(const ProviderTotals* base, const ProviderTotals* next, const Tra
     row.is_activity = base ? base->is_activity : next->is_activity;
     row.is_region = base ? base->is_region : next->is_region;
     row.presence = !base ? Presence::only_new : !next ? Presence::only_base : Presence::both;
-    row.base_self_ns = detail::html::work_self_ns(before);
-    row.new_self_ns = detail::html::work_self_ns(after);
+    row.base_self_ns = before.work_self_ns();
+    row.new_self_ns = after.work_self_ns();
     row.change_ns = row.new_self_ns - row.base_self_ns;
     if (row.presence == Presence::both && row.base_self_ns != 0) {
         row.change_percent =

@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "format.hpp"
-#include "html_parts.hpp"
 #include "summary.hpp"
 
 namespace qprof::cli {
@@ -29,7 +28,7 @@ void write_measure_tables(const Trace& trace, bool after_blank_line, std::ostrea
     if (!trace.sizes.empty()) {
         detail::TextTable table{
             {{"size", Align::left}, {"total bytes"}, {"records"}, {"mean bytes"}}};
-        for (const SizeTotals* size : detail::html::sizes_by_bytes(trace)) {
+        for (const SizeTotals* size : trace.sizes_by_bytes()) {
             table.add_row(
                 {detail::text_field(size->name), detail::with_thousands(size->bytes),
                  detail::with_thousands(size->records),
@@ -57,7 +56,7 @@ void write_measure_tables(const Trace& trace, bool after_blank_line, std::ostrea
 std::string measures_json(const Trace& trace) {
     std::string json = "\"sizes\":[";
     bool first = true;
-    for (const SizeTotals* size : detail::html::sizes_by_bytes(trace)) {
+    for (const SizeTotals* size : trace.sizes_by_bytes()) {
         json += first ? "" : ",";
         first = false;
         json += "{\"name\":" + detail::json_string(size->name) +
