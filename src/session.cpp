@@ -305,6 +305,8 @@ void Session::finish() {
         inputs.run = s.run;
         inputs.selection = s.options.events;
         s.trace = detail::complete_trace(std::move(inputs));
+        // Recorded, even when no scope ran or allocated: its reports show zero bytes, not none.
+        s.trace.memory_recorded = s.trace.memory_recorded || s.options.record_memory;
         std::string raw_path;
         if (s.raw) {
             s.raw->finish({s.calibration.end_tick, end_steady_ns, s.calibration.ns_per_tick,

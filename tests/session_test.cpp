@@ -31,6 +31,19 @@ TEST_CASE("a missing output directory is created") {
     CHECK(fs::exists(dir.path() / "nested" / "profiles" / "profile_queries.counts.txt"));
 }
 
+TEST_CASE("a run that records memory but allocates nothing still writes bytes-weighed stacks") {
+    qprof::test::TempDir dir;
+    qprof::SessionOptions options = qprof::test::recording_options();
+    options.reporters = {"folded"};
+    options.record_memory = true;
+    options.report.folded_bytes = true;
+    options.output_dir = dir.path().string();
+    qprof::Session session{options};
+    session.finish();
+    CHECK(session.trace().memory_recorded);
+    CHECK(fs::exists(dir.path() / "profile_queries.folded"));
+}
+
 TEST_CASE("Session(argc, argv) reads QPROF_FLAGS and leaves the program's arguments") {
     qprof::test::TempDir dir;
     const std::string flags = "-Z profile-queries -Z profile-queries-dir=" + dir.path().string();
