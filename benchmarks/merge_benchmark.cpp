@@ -82,7 +82,7 @@ class Build {
   private:
     void write_run(std::uint64_t run, const std::vector<Slice>& slices, std::uint64_t end_tick) {
         detail::RawSession session;
-        session.clock = 2;  // manual: ticks are nanoseconds
+        session.clock = detail::ClockKind::manual;  // ticks are nanoseconds
         session.process.program = "cc1plus";
         session.process.pid = static_cast<std::uint32_t>(10'000 + run);
         session.process.argv = {"cc1plus", "unit" + std::to_string(run) + ".cpp"};
@@ -94,7 +94,7 @@ class Build {
             const std::uint64_t* begin = slice.words.data();
             writer.records(slice.thread, begin, begin + slice.words.size(), nullptr);
         }
-        detail::RawEnd end{end_tick, end_tick, 1.0, events_per_run_, session.process};
+        detail::raw::EndBlock end{end_tick, end_tick, 1.0, events_per_run_, session.process};
         end.process.end_unix_ns =
             session.process.start_unix_ns + static_cast<std::int64_t>(end_tick);
         writer.finish(end, {"main", "worker 1", "worker 2"});

@@ -77,7 +77,7 @@ fs::path sink_path(Sink sink) {
 
 detail::RawSession session_block() {
     detail::RawSession session;
-    session.clock = 2;  // manual: ticks are nanoseconds
+    session.clock = detail::ClockKind::manual;  // ticks are nanoseconds
     session.process.pid = static_cast<std::uint32_t>(::getpid());
     session.process.program = "raw_benchmark";
     return session;

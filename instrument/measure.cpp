@@ -22,10 +22,9 @@ Site* recorded_site(const ThreadState& t, const char* name, RecordKind kind, Sit
 void write_size(ThreadState& t, const char* name, std::uint64_t bytes, const char* file,
                 std::uint32_t line) {
     if (Site* site = recorded_site(t, name, RecordKind::size, SiteKind::size, file, line)) {
-        if (std::uint64_t* pos = reserve_words(t, 2)) {
-            pos[0] = record_head(RecordKind::size, t.depth, site_id(*site));
-            pos[1] = bytes;
-            publish(t, pos + 2);
+        if (std::uint64_t* pos = reserve_words(t, SizeRecord::kWords)) {
+            SizeRecord{record_head(RecordKind::size, t.depth, site_id(*site)), bytes}.store(pos);
+            publish(t, pos + SizeRecord::kWords);
         }
     }
 }
@@ -34,11 +33,10 @@ void write_counter(ThreadState& t, const char* name, std::int64_t value, const c
                    std::uint32_t line) {
     if (Site* site = recorded_site(t, name, RecordKind::counter, SiteKind::counter, file, line)) {
         const std::uint64_t tick = now();
-        if (std::uint64_t* pos = reserve_words(t, 3)) {
-            pos[0] = record_head(RecordKind::counter, t.depth, site_id(*site));
-            pos[1] = tick;
-            pos[2] = static_cast<std::uint64_t>(value);
-            publish(t, pos + 3);
+        if (std::uint64_t* pos = reserve_words(t, CounterRecord::kWords)) {
+            CounterRecord{record_head(RecordKind::counter, t.depth, site_id(*site)), tick, value}
+                .store(pos);
+            publish(t, pos + CounterRecord::kWords);
         }
     }
 }

@@ -161,16 +161,15 @@ void write_unfinished_scopes(ThreadState& t, std::uint64_t end_tick) {
         return;
     }
     for (std::uint32_t depth = std::min(t.depth, kOpenFrames); depth-- > 0;) {
-        std::uint64_t* pos = reserve_words(t, 3);
+        std::uint64_t* pos = reserve_words(t, TimedRecord::kWords);
         if (pos == nullptr) {
             return;
         }
         const bool region = t.regions > 0 && t.region_depth[t.regions - 1] == depth;
         t.regions -= region ? 1 : 0;
-        pos[0] = t.open[depth].head | (region ? 0 : kUnfinishedBit);
-        pos[1] = t.open[depth].start;
-        pos[2] = end_tick;
-        publish(t, pos + 3);
+        const std::uint64_t head = t.open[depth].head | (region ? 0 : kUnfinishedBit);
+        TimedRecord{head, t.open[depth].start, end_tick}.store(pos);
+        publish(t, pos + TimedRecord::kWords);
     }
     t.depth = 0;
     t.regions = 0;
@@ -253,11 +252,9 @@ void close_regions(ThreadState& t, std::uint32_t depth, std::uint64_t end_tick) 
     while (t.regions > 0 && t.region_depth[t.regions - 1] >= depth) {
         const std::uint32_t region = t.region_depth[--t.regions];
         t.depth = region;
-        if (std::uint64_t* pos = reserve_words(t, 3)) {
-            pos[0] = t.open[region].head;
-            pos[1] = t.open[region].start;
-            pos[2] = end_tick;
-            publish(t, pos + 3);
+        if (std::uint64_t* pos = reserve_words(t, TimedRecord::kWords)) {
+            TimedRecord{t.open[region].head, t.open[region].start, end_tick}.store(pos);
+            publish(t, pos + TimedRecord::kWords);
         }
     }
 }

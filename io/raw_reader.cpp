@@ -1,14 +1,15 @@
 #include "raw_reader.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 #include "clock_samples.hpp"
 #include "raw_classes.hpp"
+#include "raw_events.hpp"
 #include "raw_format.hpp"
 #include "raw_process.hpp"
 #include "raw_records.hpp"
 #include "raw_selection.hpp"
+#include "raw_session.hpp"
 
 namespace qprof::detail {
 
@@ -21,29 +22,6 @@ using raw::FormatError;
 using raw::PayloadReader;
 
 constexpr std::uint32_t kProgressBlocks = 256;
-
-std::string clock_text(std::uint8_t clock, std::uint64_t offset) {
-    if (clock > static_cast<std::uint8_t>(ClockKind::manual)) {
-        corrupt(offset, "unknown clock " + std::to_string(clock) +
-                            " (expected 0 tsc, 1 steady or 2 manual)");
-    }
-    return std::string{clock_name(static_cast<ClockKind>(clock))};
-}
-
-ReportOptions report_options(std::uint8_t bits, std::uint32_t extent, double percent) {
-    ReportOptions report;
-    report.folded_merge_threads = (bits & 1) != 0;
-    report.folded_hits = (bits & 2) != 0;
-    report.folded_keys = (bits & 4) != 0;
-    report.chrome_hits = (bits & 8) != 0;
-    report.chrome_keys = (bits & 16) != 0;
-    report.folded_args = (bits & 32) != 0;
-    report.folded_classes = (bits & 64) != 0;
-    report.folded_bytes = (bits & 128) != 0;
-    report.important_extent = extent;
-    report.important_percent = std::isfinite(percent) ? percent : 1.0;
-    return report;
-}
 
 // Reads a stream block by block into runs; damage ends the reading and becomes a diagnostic.
 class StreamReader {
@@ -149,89 +127,42 @@ class StreamReader {
             corrupt(block.offset, "block #" + std::to_string(block.index) +
                                       " starts a new run (SESSION) before the last one's END");
         }
+        raw::SessionBlock session = raw::SessionBlock::decode(in);
         RecordedRun run;
-        run.inputs.calibration.start_tick = in.u64();
-        const std::uint64_t start_steady_ns = in.u64();
-        run.inputs.run.start_unix_ns = static_cast<std::int64_t>(in.u64());
-        const std::uint64_t clock_at = in.offset();
-        const std::uint8_t clock = in.u8();
-        run.inputs.clock = clock_text(clock, clock_at);
-        run.inputs.keys_recorded = in.u8() != 0;
-        const std::uint8_t bits = in.u8();
-        in.u8();
-        const std::uint32_t extent = in.u32();
-        run.report = report_options(bits, extent, in.f64());
-        run.inputs.run.pid = in.u32();
-        in.u32();
-        run.inputs.run.program = std::string{in.str()};
+        run.inputs.calibration.start_tick = session.start_tick;
+        run.inputs.clock = std::string{clock_name(session.clock)};
+        run.inputs.keys_recorded = session.keys;
+        run.inputs.run = std::move(session.process);
+        run.report = session.report;
         run.inputs.sites.resize(1);  // id 0 is never used
         run.inputs.slots.add_sites(run.inputs.sites);
         run_ = &result_.runs.emplace_back(std::move(run));
         run_blocks_ = 1;
-        clock_ = ClockSamples{clock, run_->inputs.calibration.start_tick, start_steady_ns};
+        clock_ = ClockSamples{static_cast<std::uint8_t>(session.clock), session.start_tick,
+                              session.start_steady_ns};
         keys_ = RecordedKeyTexts{};
-        records_.start(run_->inputs.calibration.start_tick);
+        records_.start(session.start_tick);
     }
 
     void read_sites(PayloadReader& in) {
         std::vector<RegisteredSite>& sites = run_->inputs.sites;
-        const std::uint64_t first_at = in.offset();
-        const std::uint32_t first = in.u32();
-        if (first != sites.size()) {
-            corrupt(first_at, "sites start at id " + std::to_string(first) + " (expected " +
-                                  std::to_string(sites.size()) + ", the next undeclared id)");
-        }
-        const std::uint32_t count = in.u32();
-        std::vector<RegisteredSite> added;
-        for (std::uint32_t i = 0; i < count; ++i) {
-            RegisteredSite site{};
-            site.line = in.u32();
-            const std::uint64_t kind_at = in.offset();
-            const std::uint8_t kind = in.u8();
-            if (kind > static_cast<std::uint8_t>(SiteKind::counter)) {
-                corrupt(kind_at, "unknown site kind " + std::to_string(kind) +
-                                     " (expected 0 query, 1 activity, 2 region, 3 size or 4 "
-                                     "counter)");
-            }
-            site.kind = static_cast<SiteKind>(kind);
-            site.provider = std::string{in.str()};
-            site.file = std::string{in.str()};
-            added.push_back(std::move(site));
-        }
-        sites.insert(sites.end(), added.begin(), added.end());
-        run_->inputs.slots.add_sites(added);
-    }
-
-    std::uint32_t thread_index(PayloadReader& in) {
-        const std::uint64_t at = in.offset();
-        const std::uint32_t thread = in.u32();
-        if (thread >= raw::kMaxThreads) {
-            corrupt(at, "thread index " + std::to_string(thread) + " (expected less than " +
-                            std::to_string(raw::kMaxThreads) + ")");
-        }
-        return thread;
+        const raw::SitesBlock added =
+            raw::SitesBlock::decode(in, static_cast<std::uint32_t>(sites.size()));
+        sites.insert(sites.end(), added.sites.begin(), added.sites.end());
+        run_->inputs.slots.add_sites(added.sites);
     }
 
     void read_thread(PayloadReader& in) {
-        const std::uint32_t thread = thread_index(in);
+        raw::ThreadBlock block = raw::ThreadBlock::decode(in);
         std::vector<std::string>& names = run_->inputs.thread_names;
-        names.resize(std::max<std::size_t>(names.size(), thread + 1));
-        names[thread] = std::string{in.str()};
+        names.resize(std::max<std::size_t>(names.size(), block.thread + 1));
+        names[block.thread] = std::move(block.name);
     }
 
     void read_records(PayloadReader& in) {
-        const std::uint32_t thread = thread_index(in);
-        const std::uint64_t count_at = in.offset();
-        const std::uint32_t count = in.u32();
-        if (count == 0 || count > in.remaining() / 8) {
-            corrupt(count_at, std::to_string(count) + " record words declared (expected 1 to " +
-                                  std::to_string(in.remaining() / 8) + ", what the block holds)");
-        }
-        const std::uint64_t words_at = in.offset();
-        words_.resize(count);
-        in.words(words_.data(), count);
-        records_.check(words_, words_at, run_->inputs.sites, keys_);
-        add_records(thread);
+        const raw::RecordsBlock block = raw::RecordsBlock::decode(in, words_);
+        records_.check(block.words, block.words_at, run_->inputs.sites, keys_);
+        add_records(block.thread);
     }
 
     void add_records(std::uint32_t thread) {
@@ -250,67 +181,37 @@ class StreamReader {
     }
 
     void read_key_types(PayloadReader& in) {
-        const std::uint64_t first_at = in.offset();
-        const std::uint32_t first = in.u32();
-        if (first != keys_.type_count()) {
-            corrupt(first_at, "key types start at id " + std::to_string(first) + " (expected " +
-                                  std::to_string(keys_.type_count()) + ")");
-        }
-        const std::uint32_t count = in.u32();
-        for (std::uint32_t i = 0; i < count; ++i) {
-            const std::uint64_t words_at = in.offset();
-            const std::uint32_t words = in.u32();
-            if (words < 1 || words > 4) {
-                corrupt(words_at, "key type of " + std::to_string(words) +
-                                      " payload words (expected 1 to 4)");
-            }
-            in.u32();  // flags: whether interned; the reader needs only the bindings
-            keys_.add_type(words);
+        for (const auto& type : raw::KeyTypesBlock::decode(in, keys_.type_count()).types) {
+            keys_.add_type(type.payload_words);  // interned or not: the bindings tell the text
         }
     }
 
     void read_key_texts(PayloadReader& in) {
-        const std::uint32_t count = in.u32();
-        for (std::uint32_t i = 0; i < count; ++i) {
-            const std::uint64_t type_at = in.offset();
-            KeyBytes bytes{in.u32(), {}};
-            const std::uint32_t words = keys_.payload_words(bytes.type);
-            if (words == 0) {
-                corrupt(type_at, "key text for undeclared key type " + std::to_string(bytes.type));
-            }
-            in.words(bytes.payload.data(), words);
-            keys_.bind(bytes, std::string{in.str()});
+        for (const auto& binding : raw::KeyTextsBlock::decode(in, keys_).bindings) {
+            keys_.bind(binding.bytes, std::string{binding.text});
         }
     }
 
     void read_clock(PayloadReader& in) {
-        const std::uint64_t tick = in.u64();
-        clock_.add(tick, in.u64());
+        const raw::ClockBlock sample = raw::ClockBlock::decode(in);
+        clock_.add(sample.tick, sample.steady_ns);
     }
 
     void end_run(PayloadReader& in) {
+        raw::EndBlock end = raw::EndBlock::decode(in);
         Calibration& calibration = run_->inputs.calibration;
-        calibration.end_tick = in.u64();
-        records_.check_tick(calibration.end_tick, in.offset() - 8);
-        in.u64();  // end_steady_ns
-        const std::uint64_t ratio_at = in.offset();
-        calibration.ns_per_tick = in.f64();
-        if (!(calibration.ns_per_tick >= 1e-3 && calibration.ns_per_tick <= 1e3)) {
-            corrupt(ratio_at, "nanoseconds per tick is " + std::to_string(calibration.ns_per_tick) +
-                                  " (expected a number between 0.001 and 1000)");
+        calibration.end_tick = end.end_tick;
+        records_.check_tick(end.end_tick, end.at.end_tick);
+        calibration.ns_per_tick = end.ns_per_tick;
+        check_summed_time(end.at.ns_per_tick);
+        if (end.events != records_.events()) {
+            report(Diagnostic::Severity::warning, end.at.events,
+                   "the END block counts " + std::to_string(end.events) +
+                       " events, the records hold " + std::to_string(records_.events()));
         }
-        check_summed_time(ratio_at);
-        const std::uint64_t events_at = in.offset();
-        const std::uint64_t events = in.u64();
-        if (events != records_.events()) {
-            report(Diagnostic::Severity::warning, events_at,
-                   "the END block counts " + std::to_string(events) + " events, the records hold " +
-                       std::to_string(records_.events()));
-        }
-        if (in.remaining() >= 8) {
-            in.u64();  // blocks
-            read_end_process(in, run_->inputs.run);
-        }
+        RunInfo& run = run_->inputs.run;
+        run.end_unix_ns = end.process.end_unix_ns;
+        run.peak_rss_bytes = end.process.peak_rss_bytes;
         finish_run(true);
     }
 

@@ -13,8 +13,6 @@ namespace qprof::detail {
 using raw::corrupt;
 
 namespace {
-bool is_timed(RecordKind kind) { return kind >= RecordKind::miss && kind <= RecordKind::load; }
-
 constexpr std::string_view kSiteKindNames[] = {"query", "activity", "region", "size", "counter"};
 
 // The site kinds a record of `kind` may name: a scope's record (or its memory record) the
@@ -83,22 +81,24 @@ void RecordChecker::check(std::span<const std::uint64_t> words, std::uint64_t wo
             corrupt(at, "a record of " + std::to_string(length) +
                             " words is cut off by the end of its block");
         }
+        const std::uint64_t* record = words.data() + pos;
         if (kind == RecordKind::cpu) {
-            if (words[pos + 1] > raw::kMaxTickDistance) {
-                corrupt(at + 8, "CPU time of " + std::to_string(words[pos + 1]) +
-                                    " ns (expected at most 2^52)");
+            const std::uint64_t ns = CpuRecord::load(record).ns;
+            if (ns > raw::kMaxTickDistance) {
+                corrupt(at + 8,
+                        "CPU time of " + std::to_string(ns) + " ns (expected at most 2^52)");
             }
         } else if (kind == RecordKind::counter) {
-            check_tick(words[pos + 1], at + 8);
+            check_tick(CounterRecord::load(record).tick, at + 8);
         } else if (is_timed(kind)) {
-            const std::uint64_t start = words[pos + 1];
-            const std::uint64_t end = words[pos + 2];
-            check_tick(start, at + 8);
-            check_tick(end, at + 16);
-            summed_ticks_ += static_cast<double>(end >= start ? end - start : start - end);
-            reversed_ += end < start;
+            const TimedRecord timed = TimedRecord::load(record);
+            check_tick(timed.start, at + 8);
+            check_tick(timed.end, at + 16);
+            summed_ticks_ += static_cast<double>(
+                timed.end >= timed.start ? timed.end - timed.start : timed.start - timed.end);
+            reversed_ += timed.end < timed.start;
         }
-        events_ += kind >= RecordKind::hit && kind <= RecordKind::load;
+        events_ += is_event(kind) ? 1 : 0;
         pos += length;
     }
 }
@@ -118,8 +118,8 @@ std::uint32_t RecordChecker::record_length(std::uint64_t head, std::uint64_t at,
     if (kind == RecordKind::cpu) {
         return record_words(kind);  // no site: it belongs to the activity before it
     }
-    if ((kind < RecordKind::hit || kind > RecordKind::load) && kind != RecordKind::memory &&
-        kind != RecordKind::size && kind != RecordKind::counter) {
+    if (!is_event(kind) && kind != RecordKind::memory && kind != RecordKind::size &&
+        kind != RecordKind::counter) {
         corrupt(at, "unknown record kind " + std::to_string(static_cast<int>(kind)) +
                         " (expected 1 to 7, or 16 to 18)");
     }

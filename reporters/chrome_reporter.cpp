@@ -42,27 +42,12 @@
 #include <charconv>
 
 #include "builtin_reporters.hpp"
-#include "json_text.hpp"
+#include "format.hpp"
 #include "preorder.hpp"
 
 namespace qprof::detail {
 
 namespace {
-
-// `ns` as microseconds with three decimals, exact: 1234567 -> "1234.567".
-void append_microseconds(std::string& out, std::int64_t ns) {
-    if (ns < 0) {
-        out += '-';
-        ns = -ns;
-    }
-    char digits[24];
-    out.append(digits, std::to_chars(digits, digits + sizeof digits, ns / 1000).ptr);
-    const auto fraction = static_cast<int>(ns % 1000);
-    out += '.';
-    out += static_cast<char>('0' + fraction / 100);
-    out += static_cast<char>('0' + fraction / 10 % 10);
-    out += static_cast<char>('0' + fraction % 10);
-}
 
 // Writes the events of a trace through a buffer: a large trace makes millions of them.
 class EventWriter {

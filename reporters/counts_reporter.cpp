@@ -1,26 +1,19 @@
 // profile_queries.counts.txt: `provider,count,duration` per provider, no header; duration is
 // the inclusive time in seconds with 3 decimals; rows by duration, longest first. An activity's
 // row has a fourth field, its thread CPU time in seconds: a pass that waits shows duration well
-// above it. The name is a text_field (text_escape.hpp) with ',' as `\,`, so every row is one
+// above it. The name is a text_field (format.hpp) with ',' as `\,`, so every row is one
 // line of three fields (four for an activity). Under an activity with arguments
 // (PROFILE_ACTIVITY_ARG), a row per argument, `activity(argument),runs,duration,cpu`, longest
 // first (Trace::arguments). A run that left events out (-Z profile-queries-events) starts with
 // `# not recorded: ...`.
 #include <algorithm>
-#include <cstdio>
 
 #include "builtin_reporters.hpp"
-#include "text_escape.hpp"
+#include "format.hpp"
 
 namespace qprof::detail {
 
 namespace {
-
-std::string seconds(std::int64_t ns) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3f", static_cast<double>(ns) / 1e9);
-    return text;
-}
 
 class CountsReporter : public Reporter {
   public:
@@ -52,9 +45,9 @@ class CountsReporter : public Reporter {
         });
         for (const ProviderTotals* row : rows) {
             out << text_field(row->provider, ',') << ',' << row->count << ','
-                << seconds(row->total_ns);
+                << seconds_text(row->total_ns);
             if (row->is_activity && !row->is_region) {
-                out << ',' << seconds(row->cpu_ns);
+                out << ',' << seconds_text(row->cpu_ns);
             }
             out << '\n';
             write_arguments(trace, static_cast<std::uint32_t>(row - trace.providers.data()), out);
@@ -69,7 +62,7 @@ class CountsReporter : public Reporter {
             [](const ArgumentTotals& row, std::uint32_t index) { return row.activity < index; });
         for (auto row = first; row != trace.arguments.end() && row->activity == activity; ++row) {
             out << text_field(trace.name_of(*row), ',') << ',' << row->runs << ','
-                << seconds(row->total_ns) << ',' << seconds(row->cpu_ns) << '\n';
+                << seconds_text(row->total_ns) << ',' << seconds_text(row->cpu_ns) << '\n';
         }
     }
 };

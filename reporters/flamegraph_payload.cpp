@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "flamegraph_parts.hpp"
+#include "format.hpp"
 #include "html_parts.hpp"
-#include "json_text.hpp"
 
 namespace qprof::detail::flamegraph {
 

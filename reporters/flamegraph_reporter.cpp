@@ -4,15 +4,14 @@
 // docs/flamegraph-report.md.
 #include "builtin_reporters.hpp"
 #include "flamegraph_parts.hpp"
+#include "format.hpp"
 #include "html_parts.hpp"
 #include "html_payload_layout.hpp"
-#include "text.hpp"
 
 namespace qprof::detail {
 
 namespace {
 
-using html::escape;
 using namespace flamegraph;
 
 constexpr std::string_view kControls = R"html(<nav id="controls">
@@ -67,31 +66,29 @@ void write_legend(std::ostream& out, const Trace& trace) {
 
 void write_header(std::ostream& out, const Trace& trace, const GraphTotals& totals) {
     auto item = [&](std::string_view term, std::string_view id, const std::string& value) {
-        out << "<div><dt>" << term << "</dt><dd id=\"" << id << "\">" << escape(value)
+        out << "<div><dt>" << term << "</dt><dd id=\"" << id << "\">" << html_escape(value)
             << "</dd></div>\n";
     };
     out << "<header id=\"summary\">\n<h1>Query flame graph</h1>\n<dl>\n";
-    item("Wall time", "total-wall", html::duration_text(trace.wall_ns));
-    item("Full width", "total-time", html::duration_text(totals.total_ns));
+    item("Wall time", "total-wall", duration_text(trace.wall_ns));
+    item("Full width", "total-time", duration_text(totals.total_ns));
     // Waiting is drawn (amber frames) but is not work: the header says how much of the width
     // it takes.
     std::int64_t waiting_ns = 0;
     for (const ProviderTotals& provider : trace.providers) {
         waiting_ns += provider.blocked_ns;
     }
-    item("Work", "total-work", html::duration_text(totals.total_ns - waiting_ns));
-    item("Waiting (not work)", "total-waiting", html::duration_text(waiting_ns));
+    item("Work", "total-work", duration_text(totals.total_ns - waiting_ns));
+    item("Waiting (not work)", "total-waiting", duration_text(waiting_ns));
     item("Queries", "total-queries", with_thousands(totals.queries));
     item("Hits", "total-hits",
-         trace.selection.hits ? with_thousands(totals.hits) + " (" +
-                                    html::percent_text(static_cast<std::int64_t>(totals.hits),
-                                                       static_cast<std::int64_t>(totals.queries)) +
-                                    ")"
-                              : std::string{html::layout::kHitsNotRecorded});
+         trace.selection.hits
+             ? with_thousands(totals.hits) + " (" + rate_text(totals.hits, totals.queries) + ")"
+             : std::string{html::layout::kHitsNotRecorded});
     item("Threads", "total-threads", std::to_string(trace.threads.size()));
     item("Frames", "total-frames", with_thousands(totals.frames));
     if (trace.memory_recorded) {
-        item("Allocated", "total-allocated", html::bytes_text(totals.total_bytes));
+        item("Allocated", "total-allocated", bytes_text(totals.total_bytes));
     }
     if (const std::string left_out = trace.selection.left_out(trace.keys_recorded);
         !left_out.empty()) {

@@ -36,10 +36,9 @@
 #include <unordered_map>
 
 #include "builtin_reporters.hpp"
+#include "format.hpp"
 #include "report_writer.hpp"
 #include "stack_tree.hpp"
-#include "text.hpp"
-#include "text_escape.hpp"
 
 namespace qprof::detail {
 

@@ -1,21 +1,15 @@
 // The texts and classes of profile_queries.html. reporters/html/trace.js makes the same ones
 // for what the viewer draws later; the browser test compares the two.
 #include <algorithm>
-#include <cstdio>
 #include <unordered_map>
 
+#include "format.hpp"
 #include "html_parts.hpp"
 #include "html_payload_layout.hpp"
-#include "json_text.hpp"
-#include "text.hpp"
 
 namespace qprof::detail::html {
 
 namespace {
-
-double percent_of(std::int64_t ns, std::int64_t wall) {
-    return wall > 0 ? 100.0 * static_cast<double>(ns) / static_cast<double>(wall) : 0.0;
-}
 
 std::string_view duration_bucket(std::int64_t ns) {
     constexpr std::string_view kBuckets[] = {
@@ -44,76 +38,6 @@ std::string_view share_grade(std::int64_t ns, std::int64_t wall) {
 
 }  // namespace
 
-std::string escape(std::string_view text) {
-    std::string escaped;
-    escaped.reserve(text.size());
-    for (char c : text) {
-        switch (c) {
-            case '&':
-                escaped += "&amp;";
-                break;
-            case '<':
-                escaped += "&lt;";
-                break;
-            case '>':
-                escaped += "&gt;";
-                break;
-            case '"':
-                escaped += "&quot;";
-                break;
-            case '\'':
-                escaped += "&#39;";
-                break;
-            default:
-                escaped += c;
-        }
-    }
-    return escaped;
-}
-
-std::string duration_text(std::int64_t ns) {
-    char text[32];
-    const double value = static_cast<double>(ns);
-    if (ns < 1'000) {
-        std::snprintf(text, sizeof text, "%lld ns", static_cast<long long>(ns));
-    } else if (ns < 1'000'000) {
-        std::snprintf(text, sizeof text, "%.1f \u00b5s", value / 1e3);
-    } else if (ns < 1'000'000'000) {
-        std::snprintf(text, sizeof text, "%.2f ms", value / 1e6);
-    } else {
-        std::snprintf(text, sizeof text, "%.3f s", value / 1e9);
-    }
-    return text;
-}
-
-std::string bytes_text(std::int64_t bytes) {
-    const std::uint64_t magnitude = bytes < 0 ? 0 - static_cast<std::uint64_t>(bytes) : bytes;
-    const auto value = static_cast<double>(magnitude);
-    const char* sign = bytes < 0 ? "-" : "";
-    char text[40];
-    if (magnitude < 1024) {
-        std::snprintf(text, sizeof text, "%s%llu B", sign,
-                      static_cast<unsigned long long>(magnitude));
-    } else if (magnitude < 1024 * 1024) {
-        std::snprintf(text, sizeof text, "%s%.1f KiB", sign, value / 1024);
-    } else if (magnitude < 1024 * 1024 * 1024) {
-        std::snprintf(text, sizeof text, "%s%.2f MiB", sign, value / (1024 * 1024));
-    } else {
-        std::snprintf(text, sizeof text, "%s%.3f GiB", sign, value / (1024 * 1024 * 1024));
-    }
-    return text;
-}
-
-std::string percent_text(std::int64_t ns, std::int64_t wall) {
-    const double percent = percent_of(ns, wall);
-    if (percent < 0.05) {
-        return "<0.1 %";
-    }
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f %%", percent);
-    return text;
-}
-
 std::string colour_css(const ProviderTotals& provider) {
     return provider.colour_class == 0
                ? std::string{}
@@ -132,7 +56,7 @@ void write_colour_classes(std::ostream& out, const Trace& trace) {
 void write_colour_legend(std::ostream& out, const Trace& trace, std::string_view sample) {
     for (std::uint32_t i = 0; i < trace.colour_classes.size(); ++i) {
         out << "<li><span class=\"" << sample << " colour-" << layout::colour_slot(i + 1)
-            << "\"></span> <code>" << escape(trace.colour_classes[i])
+            << "\"></span> <code>" << html_escape(trace.colour_classes[i])
             << "</code> a colour class (PROFILE_QUERY_CLASS, -Z profile-queries-colour): its "
                "providers' runs, loads and passes</li>\n";
     }
@@ -172,7 +96,7 @@ std::string node_label(const Trace& trace, const Preorder& order, const Work& wo
     const Node& node = order.node(n);
     return trace.name_of(order.thread(), order.post_index(n)) + " \u00b7 " +
            duration_text(node.duration_ns()) + " \u00b7 " +
-           (work.is_wait(n) ? "waiting" : percent_text(work.of(n), total_ns));
+           (work.is_wait(n) ? "waiting" : share_text(work.of(n), total_ns));
 }
 
 // " · P" when every top-level node of the run is provider P, " · mostly P" when P has at
@@ -202,10 +126,10 @@ std::string fold_text(const Trace& trace, const Preorder& order, const Work& wor
                       std::uint32_t from, std::uint32_t to, std::int64_t total_ns) {
     const std::uint32_t count = to - from;
     std::string text = "+";  // appended, not "+" + ...: g++ 12 warns falsely on that at -O3
-    text += with_thousands(count);
-    text += count == 1 ? " query \u00b7 " : " queries \u00b7 ";
+    text += count_text(count, "query", "queries");
+    text += " \u00b7 ";
     const std::int64_t run_ns = work.of_run(from, to);
-    text += percent_text(run_ns, total_ns);
+    text += share_text(run_ns, total_ns);
     text += run_provider_text(trace, order, work, from, to, run_ns);
     return text;
 }

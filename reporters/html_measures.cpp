@@ -4,8 +4,8 @@
 // (reporters/html/timeline_draw.js). docs/html-report.md, "Sizes and counters".
 #include <algorithm>
 
+#include "format.hpp"
 #include "html_parts.hpp"
-#include "text.hpp"
 
 namespace qprof::detail::html {
 
@@ -59,7 +59,7 @@ void write_measure_tables(std::ostream& out, const Trace& trace) {
         out << "<table id=\"size-table\">\n<thead><tr><th>Size</th><th>Total bytes</th>"
                "<th>Records</th><th>Mean bytes</th></tr></thead>\n<tbody>\n";
         for (const SizeTotals* size : sizes_by_bytes(trace)) {
-            out << "<tr><td>" << escape(size->name) << "</td><td class=\"num\">"
+            out << "<tr><td>" << html_escape(size->name) << "</td><td class=\"num\">"
                 << with_thousands(size->bytes) << "</td><td class=\"num\">"
                 << with_thousands(size->records) << "</td><td class=\"num\">"
                 << with_thousands(size->bytes / std::max<std::uint64_t>(size->records, 1))
@@ -72,7 +72,7 @@ void write_measure_tables(std::ostream& out, const Trace& trace) {
                "the timeline.</p>\n<table id=\"counter-table\">\n<thead><tr><th>Counter</th>"
                "<th>Samples</th><th>Min</th><th>Max</th></tr></thead>\n<tbody>\n";
         for (const CounterTotals& counter : trace.counters) {
-            out << "<tr><td>" << escape(counter.name) << "</td><td class=\"num\">"
+            out << "<tr><td>" << html_escape(counter.name) << "</td><td class=\"num\">"
                 << with_thousands(counter.samples) << "</td><td class=\"num\">"
                 << signed_with_thousands(counter.min) << "</td><td class=\"num\">"
                 << signed_with_thousands(counter.max) << "</td></tr>\n";

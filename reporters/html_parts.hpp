@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "json_text.hpp"
+#include "format.hpp"
 #include "preorder.hpp"
 
 namespace qprof::detail::html {
@@ -141,12 +141,8 @@ std::int64_t work_self_ns(const ProviderTotals& provider);
 void write_viewer_css(std::ostream& out);
 void write_viewer_js(std::ostream& out);
 
-// Texts and classes.
-std::string escape(std::string_view text);   // for HTML text and attribute values
-std::string duration_text(std::int64_t ns);  // "850 ns", "12.3 µs", "4.56 ms"
-std::string bytes_text(std::int64_t bytes);  // "512 B", "1.5 KiB", "2.25 MiB", "-1.000 GiB"
-std::string percent_text(std::int64_t ns, std::int64_t wall);    // "12.3 %", "<0.1 %"
-std::string rate_text(std::uint64_t part, std::uint64_t whole);  // "12.3 %", "–" of nothing
+// Texts and classes; numbers as format.hpp writes them for the pages (duration_text,
+// bytes_text, share_text, rate_text).
 // Shares are of work (Work::of); a wait has none: its label says "waiting".
 // A node of a provider with a colour class takes "colour-N" too, unless it is a hit or a wait,
 // which keep their outcome's colour.

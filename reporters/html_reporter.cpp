@@ -6,10 +6,10 @@
 #include <cstdio>
 
 #include "builtin_reporters.hpp"
+#include "format.hpp"
 #include "html_parts.hpp"
 #include "html_payload_layout.hpp"
 #include "html_stats.hpp"
-#include "text.hpp"
 
 namespace qprof::detail {
 
@@ -63,9 +63,9 @@ void write_controls(std::ostream& out, const std::vector<Preorder>& orders,
         // Busy time (work, waits left out) says which thread did the work: a pass may only
         // wait for workers.
         const Preorder& order = orders[i];
-        out << "<option value=\"" << i << "\">" << escape(order.thread().name) << " \u00b7 "
-            << with_thousands(order.size()) << (order.size() == 1 ? " event" : " events")
-            << " \u00b7 " << duration_text(works[i].of_run(0, order.size())) << " busy"
+        out << "<option value=\"" << i << "\">" << html_escape(order.thread().name) << " \u00b7 "
+            << count_text(order.size(), "event", "events") << " \u00b7 "
+            << duration_text(works[i].of_run(0, order.size())) << " busy"
             << "</option>";
     }
     out << "</select></label>\n"
@@ -85,7 +85,7 @@ void write_trees(std::ostream& out, const Trace& trace, const std::vector<Preord
     std::size_t left = kPageElements;
     for (std::size_t i = 0; i < orders.size(); ++i) {
         out << "<div class=\"tree\" id=\"tree-" << i << "\" data-thread=\"" << i
-            << "\" role=\"tree\" aria-label=\"thread " << escape(orders[i].thread().name)
+            << "\" role=\"tree\" aria-label=\"thread " << html_escape(orders[i].thread().name)
             << "\" tabindex=\"0\"" << (i > 0 ? " hidden" : "") << ">";
         left -= std::min(left, write_initial_tree(out, trace, orders[i], important,
                                                   std::min(kInitialElements, left)));
@@ -157,11 +157,11 @@ void write_provider_table(std::ostream& out, const Trace& trace,
         const auto runs = static_cast<std::int64_t>(s.runs);
         const auto hits = static_cast<std::int64_t>(s.hits);
         out << "<tr data-provider=\"" << i << "\"" << (p.is_activity ? " class=\"activity\"" : "")
-            << "><td><a href=\"#\">" << escape(p.provider) << "</a>"
+            << "><td><a href=\"#\">" << html_escape(p.provider) << "</a>"
             << (p.is_activity ? " <small>pass</small>" : "");
         if (p.colour_class != 0) {
             out << " <small class=\"colour-class" << colour_css(p) << "\">"
-                << escape(trace.colour_class_of(p)) << "</small>";
+                << html_escape(trace.colour_class_of(p)) << "</small>";
         }
         out << (s.waits > 0 ? " <small class=\"waits\">" + with_thousands(s.waits) + " waits, " +
                                   duration_text(s.wait_ns) + "</small>"
@@ -224,13 +224,14 @@ void write_shape_list(std::ostream& out, std::string_view id, const Trace& trace
         const Preorder& order = orders[ref.thread];
         const Node& node = order.node(ref.n);
         out << "<li><a href=\"#\" data-thread=\"" << ref.thread << "\" data-n=\"" << ref.n << "\">"
-            << escape(trace.name_of(order.thread(), order.post_index(ref.n))) << " \u00b7 extent "
-            << node.extent << " \u00b7 depth " << order.depth(ref.n) << " \u00b7 "
-            << escape(works[ref.thread].is_wait(ref.n)
-                          ? "waiting"
-                          : percent_text(works[ref.thread].of(ref.n), total_ns))
+            << html_escape(trace.name_of(order.thread(), order.post_index(ref.n)))
+            << " \u00b7 extent " << node.extent << " \u00b7 depth " << order.depth(ref.n)
+            << " \u00b7 "
+            << html_escape(works[ref.thread].is_wait(ref.n)
+                               ? "waiting"
+                               : share_text(works[ref.thread].of(ref.n), total_ns))
             << "</a>"
-            << (orders.size() > 1 ? " <small>" + escape(order.thread().name) + "</small>" : "")
+            << (orders.size() > 1 ? " <small>" + html_escape(order.thread().name) + "</small>" : "")
             << "</li>";
     }
     out << "</ol>\n";
@@ -293,18 +294,6 @@ void write_shapes(std::ostream& out, const Trace& trace, const std::vector<Preor
     out << "<h2>Deepest nodes</h2>\n<p>Longest chains of queries, one per chain.</p>\n";
     write_shape_list(out, "deepest", trace, orders, works, deepest, total_ns);
     out << "</section>\n";
-}
-
-// Up to 3 decimals, trailing zeros dropped: 1, 0.5, 0.001.
-std::string number_text(double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3f", value);
-    std::string trimmed = text;
-    trimmed.erase(trimmed.find_last_not_of('0') + 1);
-    if (trimmed.back() == '.') {
-        trimmed.pop_back();
-    }
-    return trimmed;
 }
 
 void write_legend(std::ostream& out, const Trace& trace, const ReportOptions& options) {

@@ -2,12 +2,11 @@
 // and the providers with the most self time, each with its time and one share, whose
 // denominator is stated once -- and what was only waiting.
 #include <algorithm>
-#include <cstdio>
 
+#include "format.hpp"
 #include "html_parts.hpp"
 #include "html_payload_layout.hpp"
 #include "html_stats.hpp"
-#include "text.hpp"
 
 namespace qprof::detail::html {
 
@@ -46,13 +45,6 @@ std::vector<std::uint32_t> top_providers(const Trace& trace, TimeOf time_of) {
     return top;
 }
 
-// Milliseconds always, so that the rows of a list compare at a glance: "1,801.2 ms".
-std::string ms_text(std::int64_t ns) {
-    const std::int64_t tenths = (ns + 50'000) / 100'000;
-    return with_thousands(static_cast<std::uint64_t>(tenths / 10)) + '.' +
-           std::to_string(tenths % 10) + " ms";
-}
-
 // One list of the "where the time went" panel: name (a link to its statistics), time, share
 // and a bar of that share. Waits are not work, so they have no share of the busy time: they
 // say "waiting", their bars show them against the longest one.
@@ -69,28 +61,17 @@ void write_hot_list(std::ostream& out, std::string_view id, std::string_view tit
         const std::int64_t ns = time_of(i);
         const double share =
             whole > 0 ? std::min(100.0, 100.0 * static_cast<double>(ns) / whole) : 0.0;
-        char width[16];
-        std::snprintf(width, sizeof width, "%.1f", share);
         out << "<li><a href=\"#\" data-provider=\"" << i << "\">"
-            << escape(trace.providers[i].provider) << "</a> <span class=\"time\">" << ms_text(ns)
-            << "</span> <span class=\"share\">"
-            << escape(waits ? "waiting" : percent_text(ns, total_ns))
-            << "</span><span class=\"bar\" style=\"width:" << width << "%\"></span></li>";
+            << html_escape(trace.providers[i].provider) << "</a> <span class=\"time\">"
+            << ms_text(ns, 1) << " ms</span> <span class=\"share\">"
+            << html_escape(waits ? "waiting" : share_text(ns, total_ns))
+            << "</span><span class=\"bar\" style=\"width:" << decimal_text(share, 1)
+            << "%\"></span></li>";
     }
     out << "</ol></div>\n";
 }
 
 }  // namespace
-
-std::string rate_text(std::uint64_t part, std::uint64_t whole) {
-    if (whole == 0) {
-        return "\u2013";
-    }
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f %%",
-                  100.0 * static_cast<double>(part) / static_cast<double>(whole));
-    return text;
-}
 
 std::int64_t work_self_ns(const ProviderTotals& provider) {
     return std::max<std::int64_t>(0, provider.self_ns - provider.blocked_ns);
@@ -101,7 +82,7 @@ void write_run_header(std::ostream& out, const Trace& trace,
     const QueryCounts totals = query_counts(trace);
     out << "<header id=\"summary\">\n<h1>Query profile</h1>\n<dl>\n";
     if (!trace.program.empty()) {
-        out << "<div><dt>Program</dt><dd id=\"program\">" << escape(trace.program)
+        out << "<div><dt>Program</dt><dd id=\"program\">" << html_escape(trace.program)
             << (trace.pid != 0 ? " (pid " + std::to_string(trace.pid) + ")" : std::string{})
             << "</dd></div>\n";
     }
@@ -112,11 +93,11 @@ void write_run_header(std::ostream& out, const Trace& trace,
                 ? with_thousands(totals.hits) + " (" + rate_text(totals.hits, totals.queries) + ")"
                 : std::string{layout::kHitsNotRecorded})
         << "</dd></div>\n<div><dt>Threads</dt><dd id=\"total-threads\">" << trace.threads.size()
-        << "</dd></div>\n<div><dt>Clock</dt><dd>" << escape(trace.clock)
+        << "</dd></div>\n<div><dt>Clock</dt><dd>" << html_escape(trace.clock)
         << (trace.keys_recorded ? ", keys recorded" : "") << "</dd></div>\n";
     if (const std::string left_out = trace.selection.left_out(trace.keys_recorded);
         !left_out.empty()) {
-        out << "<div><dt>Not recorded</dt><dd id=\"not-recorded\">" << escape(left_out)
+        out << "<div><dt>Not recorded</dt><dd id=\"not-recorded\">" << html_escape(left_out)
             << "</dd></div>\n";
     }
     out << "</dl>\n";

@@ -7,8 +7,8 @@
 #include <queue>
 #include <unordered_map>
 
+#include "format.hpp"
 #include "html_parts.hpp"
-#include "text.hpp"
 
 namespace qprof::detail::html {
 
@@ -365,14 +365,14 @@ class InitialTree {
 
     void write_fold(std::uint32_t from, std::uint32_t to) {
         out_ << "<span class=\"fold\" data-from=\"" << from << "\" data-to=\"" << to << "\">"
-             << escape(fold_text(trace_, order_, work_, from, to, important_.total_ns()))
+             << html_escape(fold_text(trace_, order_, work_, from, to, important_.total_ns()))
              << "</span>";
     }
 
     void write_chip(const Piece& chip) {
         out_ << "<span class=\"fold\" data-from=\"" << chip.from << "\" data-to=\"" << chip.to
              << "\" data-provider=\"" << *chip.provider << "\">"
-             << escape(chip_text(trace_, order_, *chip.provider, chip.members)) << "</span>";
+             << html_escape(chip_text(trace_, order_, *chip.provider, chip.members)) << "</span>";
     }
 
     // From kDeepDepth on a node is a row of a flat list: its element holds only its label,
@@ -395,7 +395,7 @@ class InitialTree {
         out_ << "\">";
         if (important_(node)) {
             out_ << "<span class=\"label\">"
-                 << escape(node_label(trace_, order_, work_, n, important_.total_ns()))
+                 << html_escape(node_label(trace_, order_, work_, n, important_.total_ns()))
                  << "</span>";
         }
         out_ << (row(n) ? "</div>" : "");

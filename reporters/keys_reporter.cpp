@@ -2,15 +2,14 @@
 // line per (provider, key) -- keys contain commas -- among the 10 costliest keys of each
 // provider; providers by total time, keys by total time. Needs -Z profile-queries-and-keys,
 // but for activities' arguments (PROFILE_ACTIVITY_ARG), which are always recorded.
-// Providers and keys are text_fields (text_escape.hpp): a tab, line feed or carriage return
+// Providers and keys are text_fields (format.hpp): a tab, line feed or carriage return
 // is written as \t, \n or \r, a backslash as \\, so that every line keeps its six fields.
 #include <algorithm>
-#include <cstdio>
 #include <string>
 #include <unordered_map>
 
 #include "builtin_reporters.hpp"
-#include "text_escape.hpp"
+#include "format.hpp"
 
 namespace qprof::detail {
 
@@ -26,12 +25,6 @@ struct KeyCost {
     std::int64_t total_ns = 0;
     std::int64_t self_ns = 0;
 };
-
-std::string seconds(std::int64_t ns) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.6f", static_cast<double>(ns) / 1e9);
-    return text;
-}
 
 // By provider index (high half) and key (low half).
 using KeyCosts = std::unordered_map<std::uint64_t, KeyCost>;
@@ -103,8 +96,8 @@ class KeysReporter : public Reporter {
                 const KeyCost& row = rows[i];
                 out << text_field(trace.providers[row.provider].provider) << '\t'
                     << text_field(trace.key_texts[row.key - 1]) << '\t' << row.count << '\t'
-                    << row.hits << '\t' << seconds(row.total_ns) << '\t' << seconds(row.self_ns)
-                    << '\n';
+                    << row.hits << '\t' << seconds_text(row.total_ns, 6) << '\t'
+                    << seconds_text(row.self_ns, 6) << '\n';
             }
         }
     }

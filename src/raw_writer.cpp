@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "raw_classes.hpp"
+#include "raw_events.hpp"
 #include "raw_process.hpp"
 #include "raw_selection.hpp"
 
@@ -31,17 +32,6 @@ constexpr auto kFlushInterval = std::chrono::seconds{1};
 constexpr std::size_t kListBlockBytes = 1u << 20;
 constexpr std::size_t kMaxKeyTextBytes = 1u << 20;
 
-std::uint8_t report_bits(const ReportOptions& report) {
-    return static_cast<std::uint8_t>(report.folded_merge_threads | report.folded_hits << 1 |
-                                     report.folded_keys << 2 | report.chrome_hits << 3 |
-                                     report.chrome_keys << 4 | report.folded_args << 5 |
-                                     report.folded_classes << 6 | report.folded_bytes << 7);
-}
-
-}  // namespace
-
-namespace {
-
 int create_stream_file(const std::string& path) {
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
@@ -60,18 +50,15 @@ RawWriter::RawWriter(int fd, std::string path, const RawSession& session)
     buffer_.reserve(kFlushBytes + (64u << 10));
     buffer_ = raw::file_header(session.keys ? raw::kFlagKeys : 0);
     raw::BlockEncoder out = block(raw::BlockType::session);
-    out.u64(session.start_tick);
-    out.u64(session.start_steady_ns);
-    out.u64(static_cast<std::uint64_t>(session.process.start_unix_ns));
-    out.u8(session.clock);
-    out.u8(session.keys ? 1 : 0);
-    out.u8(report_bits(session.report));
-    out.u8(0);
-    out.u32(session.report.important_extent);
-    out.f64(session.report.important_percent);
-    out.u32(session.process.pid);
-    out.u32(0);
-    out.str(session.process.program);
+    raw::SessionBlock{
+        .start_tick = session.start_tick,
+        .start_steady_ns = session.start_steady_ns,
+        .clock = session.clock,
+        .keys = session.keys,
+        .report = session.report,
+        .process = session.process,
+    }
+        .encode(out);
     out.finish();
     raw::BlockEncoder process = block(raw::BlockType::process);
     write_process(process, session.process);
@@ -102,9 +89,7 @@ void RawWriter::records(std::uint32_t thread, const std::uint64_t* begin, const 
         write_bindings(*keys);
     }
     raw::BlockEncoder out = block(raw::BlockType::records);
-    out.u32(thread);
-    out.u32(static_cast<std::uint32_t>(end - begin));
-    out.words(begin, static_cast<std::size_t>(end - begin));
+    raw::RecordsBlock{.thread = thread, .words = {begin, end}, .words_at = 0}.encode(out);
     out.finish();
     if (buffer_.size() >= kFlushBytes) {
         flush();
@@ -112,37 +97,26 @@ void RawWriter::records(std::uint32_t thread, const std::uint64_t* begin, const 
 }
 
 void RawWriter::sync_sites() {
-    const std::uint32_t count = registered_site_count();
-    if (count <= sites_written_) {
+    if (registered_site_count() <= sites_written_) {
         return;
     }
-    std::vector<RegisteredSite> sites = registered_sites_from(sites_written_);
+    raw::SitesBlock added{.first_id = sites_written_,
+                          .sites = registered_sites_from(sites_written_)};
     if (colours_ != nullptr) {
-        colours_->apply(sites);
+        colours_->apply(added.sites);
     }
-    const std::uint32_t first_id = sites_written_;
-    for (std::size_t first = 0; first < sites.size();) {
+    const std::vector<RegisteredSite>& sites = added.sites;
+    for (std::size_t next = 0; next < sites.size();) {
         raw::BlockEncoder out = block(raw::BlockType::sites);
-        out.u32(sites_written_);
-        const std::size_t count_at = out.later_u32();
-        std::uint32_t in_block = 0;
-        for (; first < sites.size() && out.payload_bytes() < kListBlockBytes; ++first) {
-            const RegisteredSite& site = sites[first];
-            out.u32(site.line);
-            out.u8(static_cast<std::uint8_t>(site.kind));
-            out.str(site.provider);
-            out.str(site.file);
-            ++in_block;
-        }
-        out.set_u32(count_at, in_block);
+        next = added.encode(out, next, kListBlockBytes);
         out.finish();
-        sites_written_ += in_block;
     }
+    sites_written_ += static_cast<std::uint32_t>(sites.size());
     // Split like SITES: a program may register a site per object (a qprof::Query each).
     const std::size_t end = has_colour_classes(sites) ? sites.size() : 0;
     for (std::size_t next = 0; next < end;) {
         raw::BlockEncoder out = block(raw::BlockType::classes);
-        next = write_classes(out, first_id, sites, next, kListBlockBytes);
+        next = write_classes(out, added.first_id, sites, next, kListBlockBytes);
         out.finish();
     }
 }
@@ -152,33 +126,29 @@ void RawWriter::sync_key_types(const KeyTexts& keys) {
     if (types.size() <= key_types_written_) {
         return;
     }
-    raw::BlockEncoder out = block(raw::BlockType::key_types);
-    out.u32(key_types_written_);
-    out.u32(static_cast<std::uint32_t>(types.size() - key_types_written_));
+    raw::KeyTypesBlock added{.first_id = key_types_written_, .types = {}};
     for (std::size_t type = key_types_written_; type < types.size(); ++type) {
-        out.u32(types[type].words);
-        out.u32(types[type].format == nullptr ? 1 : 0);
+        added.types.push_back(
+            {.payload_words = types[type].words, .interned = types[type].format == nullptr});
     }
+    raw::BlockEncoder out = block(raw::BlockType::key_types);
+    added.encode(out);
     out.finish();
     key_types_written_ = static_cast<std::uint32_t>(types.size());
 }
 
 void RawWriter::write_bindings(KeyTexts& keys) {
-    const std::vector<KeyBinding> bindings = keys.take_bindings();
+    raw::KeyTextsBlock added;
     const std::vector<KeyType>& types = keys.types();
-    for (std::size_t next = 0; next < bindings.size();) {
+    for (const KeyBinding& binding : keys.take_bindings()) {
+        const std::string& text = keys.texts()[binding.text_id - 1];
+        added.bindings.push_back({.bytes = binding.bytes,
+                                  .payload_words = types[binding.bytes.type].words,
+                                  .text = std::string_view{text}.substr(0, kMaxKeyTextBytes)});
+    }
+    for (std::size_t next = 0; next < added.bindings.size();) {
         raw::BlockEncoder out = block(raw::BlockType::key_texts);
-        const std::size_t count_at = out.later_u32();
-        std::uint32_t in_block = 0;
-        for (; next < bindings.size() && out.payload_bytes() < kListBlockBytes; ++next) {
-            const KeyBinding& binding = bindings[next];
-            const std::string& text = keys.texts()[binding.text_id - 1];
-            out.u32(binding.bytes.type);
-            out.words(binding.bytes.payload.data(), types[binding.bytes.type].words);
-            out.str(std::string_view{text}.substr(0, kMaxKeyTextBytes));
-            ++in_block;
-        }
-        out.set_u32(count_at, in_block);
+        next = added.encode(out, next, kListBlockBytes);
         out.finish();
     }
 }
@@ -194,8 +164,7 @@ void RawWriter::name_thread(std::uint32_t thread, const std::string& name) {
     thread_known_[thread] = true;
     thread_names_[thread] = name;
     raw::BlockEncoder out = block(raw::BlockType::thread);
-    out.u32(thread);
-    out.str(name);
+    raw::ThreadBlock{.thread = thread, .name = name}.encode(out);
     out.finish();
 }
 
@@ -214,8 +183,7 @@ void RawWriter::tick(std::uint64_t (*read_tick)(), std::uint64_t steady_ns, bool
         ++samples_;
         last_sample_ns_ = steady_ns;
         raw::BlockEncoder out = block(raw::BlockType::clock);
-        out.u64(read_tick());
-        out.u64(steady_ns);
+        raw::ClockBlock{.tick = read_tick(), .steady_ns = steady_ns}.encode(out);
         out.finish();
     }
     if (flush_now || flush_due()) {
@@ -224,7 +192,7 @@ void RawWriter::tick(std::uint64_t (*read_tick)(), std::uint64_t steady_ns, bool
     }
 }
 
-void RawWriter::finish(const RawEnd& end, const std::vector<std::string>& thread_names) {
+void RawWriter::finish(raw::EndBlock end, const std::vector<std::string>& thread_names) {
     if (fd_ < 0) {
         return;
     }
@@ -235,13 +203,9 @@ void RawWriter::finish(const RawEnd& end, const std::vector<std::string>& thread
             name_thread(thread, thread_names[thread]);
         }
     }
+    end.blocks = seq_ + 1;  // END included
     raw::BlockEncoder out = block(raw::BlockType::end);
-    out.u64(end.end_tick);
-    out.u64(end.end_steady_ns);
-    out.f64(end.ns_per_tick);
-    out.u64(end.events);
-    out.u64(seq_);  // blocks in this run, END included
-    write_end_process(out, end.process);
+    end.encode(out);
     out.finish();
     flush();
     if (fd_ >= 0 && ::close(std::exchange(fd_, -1)) != 0) {

@@ -16,6 +16,7 @@
 #include "colour_classes.hpp"
 #include "key_texts.hpp"
 #include "raw_format.hpp"
+#include "raw_session.hpp"
 
 namespace qprof::detail {
 
@@ -24,11 +25,12 @@ namespace qprof::detail {
 // gives it a description and a file name.
 inline constexpr std::string_view kRawReporter = "raw";
 
-// What the SESSION block says about the run.
+// What the writer is told of the run: the SESSION block's fields (raw::SessionBlock), and
+// what goes into the optional blocks after it.
 struct RawSession {
     std::uint64_t start_tick = 0;
     std::uint64_t start_steady_ns = 0;
-    std::uint8_t clock = 0;  // ClockKind: 0 tsc, 1 steady, 2 manual
+    ClockKind clock = ClockKind::tsc;
     bool keys = false;
     EventSelection selection;  // written as a SELECTION block when it leaves something out
     ReportOptions report;
@@ -37,15 +39,6 @@ struct RawSession {
     // Gives each site its colour class, written as a CLASSES block after the site's SITES
     // block; null: the sites' own classes. Must outlive the writer.
     const ColourRules* colours = nullptr;
-};
-
-// What the END block says.
-struct RawEnd {
-    std::uint64_t end_tick = 0;
-    std::uint64_t end_steady_ns = 0;
-    double ns_per_tick = 1.0;
-    std::uint64_t events = 0;
-    RunInfo process;  // its end time and peak RSS go into END
 };
 
 class RawWriter {
@@ -74,8 +67,8 @@ class RawWriter {
     // A calibration sample (the clock read through `read_tick`, only when one is due; none
     // when it is null), and a flush when due or when `flush_now`.
     void tick(std::uint64_t (*read_tick)(), std::uint64_t steady_ns, bool flush_now = false);
-    // Final thread names, END, and the file closed.
-    void finish(const RawEnd& end, const std::vector<std::string>& thread_names);
+    // Final thread names, END, and the file closed; END's `blocks` is the writer's count.
+    void finish(raw::EndBlock end, const std::vector<std::string>& thread_names);
 
     const std::string& path() const { return path_; }
     // Whether writing stopped on an error (said on stderr): the file is a valid prefix.

@@ -41,7 +41,9 @@ const std::uint64_t* parse_records(const std::uint64_t* begin, const std::uint64
             if (end - pos < record_words(kind)) {
                 return pos;
             }
-            sink.memory(MemoryAmount{pos[1], pos[2], pos[1] - pos[3]});
+            const MemoryRecord memory = MemoryRecord::load(pos);
+            sink.memory(MemoryAmount{memory.allocated_bytes, memory.allocations,
+                                     memory.allocated_bytes - memory.freed_bytes});
             pos += record_words(kind);
             continue;
         }
@@ -49,7 +51,7 @@ const std::uint64_t* parse_records(const std::uint64_t* begin, const std::uint64
             if (end - pos < record_words(kind)) {
                 return pos;
             }
-            sink.cpu(pos[1]);
+            sink.cpu(CpuRecord::load(pos).ns);
             pos += record_words(kind);
             continue;
         }
@@ -58,17 +60,19 @@ const std::uint64_t* parse_records(const std::uint64_t* begin, const std::uint64
                 return pos;
             }
             if (kind == RecordKind::size) {
-                sink.size(head_site(*pos), pos[1]);
+                sink.size(head_site(*pos), SizeRecord::load(pos).bytes);
             } else {
-                sink.counter(head_site(*pos), pos[1], static_cast<std::int64_t>(pos[2]));
+                const CounterRecord counter = CounterRecord::load(pos);
+                sink.counter(head_site(*pos), counter.tick, counter.value);
             }
             pos += record_words(kind);
             continue;
         }
-        if (kind < RecordKind::miss || kind > RecordKind::load || end - pos < record_words(kind)) {
+        if (!is_timed(kind) || end - pos < record_words(kind)) {
             return pos;
         }
-        sink.node(pos[0], pos[1], pos[2]);
+        const TimedRecord timed = TimedRecord::load(pos);
+        sink.node(timed.head, timed.start, timed.end);
         pos += record_words(kind);
     }
     return end;

@@ -10,6 +10,7 @@
 #include <qprof/reporter.hpp>
 #include <sstream>
 
+#include "format.hpp"
 #include "raw_writer.hpp"
 #include "text.hpp"
 
@@ -76,10 +77,9 @@ std::string summary(const Trace& trace) {
     std::ostringstream text;
     const std::size_t threads = trace.threads.size();
     const std::uint64_t events = trace.events;
-    text << with_thousands(events) << (events == 1 ? " event on " : " events on ") << threads
-         << (threads == 1 ? " thread" : " threads") << " in " << std::fixed;
-    text.precision(3);
-    text << static_cast<double>(trace.wall_ns) / 1e9 << " s";
+    text << count_text(events, "event", "events") << " on " << threads
+         << (threads == 1 ? " thread" : " threads") << " in " << seconds_text(trace.wall_ns)
+         << " s";
     return text.str();
 }
 

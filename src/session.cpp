@@ -22,6 +22,7 @@
 #include "abnormal_end.hpp"
 #include "collector.hpp"
 #include "colour_classes.hpp"
+#include "format.hpp"
 #include "raw_writer.hpp"
 #include "recording_control.hpp"
 #include "report_files.hpp"
@@ -139,7 +140,7 @@ std::unique_ptr<detail::RawWriter> open_raw(const SessionOptions& options, detai
     detail::RawSession session{
         .start_tick = start.tick,
         .start_steady_ns = start.steady_ns,
-        .clock = static_cast<std::uint8_t>(clock),
+        .clock = clock,
         .keys = options.record_keys,
         .selection = options.events,
         .report = options.report,

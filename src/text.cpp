@@ -5,24 +5,6 @@
 
 namespace qprof::detail {
 
-void append_hex_escape(std::string& out, unsigned char byte, HexDigits digits) {
-    const char* hex = digits == HexDigits::upper ? "0123456789ABCDEF" : "0123456789abcdef";
-    out += {'\\', 'x', hex[byte >> 4], hex[byte & 15]};
-}
-
-std::string shown(std::string_view text) {
-    std::string out;
-    for (const char c : text) {
-        const auto byte = static_cast<unsigned char>(c);
-        if (is_control_char(byte)) {
-            append_hex_escape(out, byte, HexDigits::lower);
-        } else {
-            out += c;
-        }
-    }
-    return out;
-}
-
 std::vector<std::string> split(std::string_view text, char separator) {
     std::vector<std::string> parts;
     std::size_t begin = 0;
@@ -45,29 +27,6 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
         text += parts[i];
     }
     return text;
-}
-
-std::string pad(std::string_view text, std::size_t width) {
-    std::string padded{text};
-    padded.append(padded.size() < width ? width - padded.size() : 1, ' ');
-    return padded;
-}
-
-std::string with_thousands(std::uint64_t value) {
-    const std::string digits = std::to_string(value);
-    std::string grouped;
-    for (std::size_t i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0) {
-            grouped += ',';
-        }
-        grouped += digits[i];
-    }
-    return grouped;
-}
-
-std::string signed_with_thousands(std::int64_t value) {
-    const std::uint64_t magnitude = value < 0 ? 0 - static_cast<std::uint64_t>(value) : value;
-    return (value < 0 ? "-" : "") + with_thousands(magnitude);
 }
 
 namespace {

@@ -168,14 +168,6 @@ TEST_CASE("summary: an empty trace gives a header, a total line and valid JSON")
     CHECK(json::parse(out.str())["providers"].items.empty());
 }
 
-TEST_CASE("ms_text: 3 decimals, thousands, signs, rounding") {
-    CHECK(cli::ms_text(0) == "0.000");
-    CHECK(cli::ms_text(1'234'567'891) == "1,234.568");
-    CHECK(cli::ms_text(-2'500'000) == "-2.500");
-    CHECK(cli::ms_text(-400) == "0.000");  // no "-0.000"
-    CHECK(cli::ms_text(999'999) == "1.000");
-}
-
 TEST_CASE(
     "summary and diff tables: a line feed, a control character or bad UTF-8 in a name "
     "stays in its row (golden)") {

@@ -174,6 +174,8 @@ TEST_CASE("an empty trace makes a page with only the root") {
     const std::string page = flamegraph_of(session.trace());
     CHECK(column(page, "parent") == std::vector<long long>{-1});
     CHECK(column(page, "total_ns") == std::vector<long long>{0});
+    // A hit rate of no queries is none, as the HTML report's header says it (rate_text).
+    CHECK_THAT(page, Catch::Contains("<dd id=\"total-hits\">0 (\u2013)</dd>"));
 }
 
 TEST_CASE("an activity's argument makes its own frames, each naming its activity") {

@@ -1,12 +1,10 @@
 // Names and keys with any bytes in them -- line feeds, commas, control characters, bytes that
 // are not UTF-8, nothing at all -- written into every text format without breaking it.
-#include "text_escape.hpp"
-
 #include <catch2/catch.hpp>
 #include <sstream>
 
+#include "format.hpp"
 #include "json.hpp"
-#include "json_text.hpp"
 #include "test_support.hpp"
 
 using qprof::detail::json_string;

@@ -1,7 +1,7 @@
 // qprof viewers' common base, part 1 of 2: numbers and text as every page shows them. The
 // HTML report, the flame graph and the diff page each start with these files (see
 // reporters/embed_viewer.py), so a duration or a share reads the same on all three, and as the
-// C++ side prints it (reporters/html_format.cpp: duration_text, bytes_text, percent_text).
+// C++ side prints it (src/format.hpp: duration_text, bytes_text, share_text, rate_text).
 //
 // This file declares the common namespace `qv`; the viewers' own scripts read it.
 const qv = {};

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "format.hpp"
 #include "text.hpp"
 
 namespace qprof::cli {

@@ -1,10 +1,7 @@
 #include "argument_summary.hpp"
 
-#include "html_parts.hpp"
-#include "json_text.hpp"
+#include "format.hpp"
 #include "summary.hpp"
-#include "text.hpp"
-#include "text_escape.hpp"
 
 namespace qprof::cli {
 
@@ -12,21 +9,20 @@ void write_arguments_text(const Trace& trace, std::ostream& out) {
     if (trace.arguments.empty()) {
         return;
     }
-    using Align = TextTable::Align;
-    TextTable table{{{"activity", Align::left},
-                     {"argument", Align::left},
-                     {"runs"},
-                     {"total ms"},
-                     {"cpu ms"},
-                     {"share"}}};
+    using Align = detail::TextTable::Align;
+    detail::TextTable table{{{"activity", Align::left},
+                             {"argument", Align::left},
+                             {"runs"},
+                             {"total ms"},
+                             {"cpu ms"},
+                             {"share"}}};
     for (const ArgumentTotals& row : trace.arguments) {
         const ProviderTotals& activity = trace.providers[row.activity];
-        const std::string share = activity.total_ns > 0
-                                      ? detail::html::percent_text(row.total_ns, activity.total_ns)
-                                      : "\u2014";
+        const std::string share =
+            activity.total_ns > 0 ? detail::share_text(row.total_ns, activity.total_ns) : "\u2014";
         table.add_row({detail::text_field(activity.provider), detail::text_field(row.argument),
-                       detail::with_thousands(row.runs), ms_text(row.total_ns), ms_text(row.cpu_ns),
-                       share});
+                       detail::with_thousands(row.runs), detail::ms_text(row.total_ns),
+                       detail::ms_text(row.cpu_ns), share});
     }
     table.write(out);
     out << '\n';

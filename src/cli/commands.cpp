@@ -9,6 +9,7 @@
 
 #include "args.hpp"
 #include "diff.hpp"
+#include "format.hpp"
 #include "input.hpp"
 #include "merge.hpp"
 #include "raw_writer.hpp"
@@ -204,7 +205,7 @@ int run_merge(std::span<const std::string> words) {
             merge_files(paths, out_path, {.progress = !args.has("no-progress")});
         if (merged.status == kExitOk) {
             std::cerr << "qprof: merged " << merged.runs << (merged.runs == 1 ? " run" : " runs")
-                      << " (" << detail::with_thousands(merged.events) << " events) from "
+                      << " (" << detail::count_text(merged.events, "event", "events") << ") from "
                       << paths.size() << (paths.size() == 1 ? " file" : " files") << " into "
                       << out_path << '\n';
         }

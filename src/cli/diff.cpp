@@ -4,13 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 
+#include "format.hpp"
 #include "html_parts.hpp"
-#include "json_text.hpp"
 #include "summary.hpp"
-#include "text.hpp"
 
 namespace qprof::cli {
 
@@ -121,34 +119,33 @@ SortKey sort_key(const DiffRow& row, DiffSort sort) {
 
 // Text: signs on every change that is not zero.
 
-std::string signed_ms_text(std::int64_t ns) { return (ns > 0 ? "+" : "") + ms_text(ns); }
-
 std::string optional_ms_text(std::optional<std::int64_t> ns) {
-    return ns ? ms_text(*ns) : "\u2014";
+    return ns ? detail::ms_text(*ns) : "\u2014";
 }
 
 void write_text_header(const DiffRun& base, const DiffRun& next, std::ostream& out) {
-    const std::size_t width = std::max(display_width(base.file), display_width(next.file));
+    const std::size_t width =
+        std::max(detail::display_width(base.file), detail::display_width(next.file));
     for (const auto& [role, run] : {std::pair{"base: ", &base}, std::pair{"new:  ", &next}}) {
-        out << role << detail::pad(run->file, width + 2) << ms_text(run->trace.wall_ns)
+        out << role << detail::pad(run->file, width + 2) << detail::ms_text(run->trace.wall_ns)
             << " ms wall time, " << events_text(run->trace) << '\n';
     }
-    out << "wall time change: " << signed_ms_text(next.trace.wall_ns - base.trace.wall_ns)
-        << " ms (" << signed_percent_text(wall_change_percent(base, next)) << ")\n"
+    out << "wall time change: " << detail::signed_ms_text(next.trace.wall_ns - base.trace.wall_ns)
+        << " ms (" << detail::signed_percent_text(wall_change_percent(base, next)) << ")\n"
         << noise_text(base) << "\n\n";
 }
 
 std::vector<std::string> time_cells(const DiffRow& row) {
     const std::string absent = "\u2014";
     return {provider_label(row.provider, row.is_activity, row.is_region),
-            row.presence == Presence::only_new ? absent : ms_text(row.base_self_ns),
-            row.presence == Presence::only_base ? absent : ms_text(row.new_self_ns),
-            signed_ms_text(row.change_ns),
-            signed_percent_text(row.change_percent),
+            row.presence == Presence::only_new ? absent : detail::ms_text(row.base_self_ns),
+            row.presence == Presence::only_base ? absent : detail::ms_text(row.new_self_ns),
+            detail::signed_ms_text(row.change_ns),
+            detail::signed_percent_text(row.change_percent),
             optional_ms_text(row.base_mean_ns),
             optional_ms_text(row.new_mean_ns),
-            signed_count_text(row.count_change),
-            signed_count_text(row.hits_change),
+            detail::signed_count_text(row.count_change),
+            detail::signed_count_text(row.hits_change),
             row.noise                        ? "~ noise"
             : row.presence == Presence::both ? ""
                                              : std::string(presence_name(row.presence))};
@@ -160,11 +157,11 @@ bool memory_recorded(const DiffRun& base, const DiffRun& next) {
 
 // "—" for a run without memory, and for the side of a run the provider is not in.
 std::string kib_cell(std::optional<std::int64_t> bytes, bool present) {
-    return bytes && present ? kib_text(*bytes) : "\u2014";
+    return bytes && present ? detail::kib_text(*bytes) : "\u2014";
 }
 
 std::string signed_kib_cell(std::optional<std::int64_t> bytes) {
-    return bytes ? (*bytes > 0 ? "+" : "") + kib_text(*bytes) : "\u2014";
+    return bytes ? detail::signed_kib_text(*bytes) : "\u2014";
 }
 
 std::vector<std::string> text_cells(const DiffRow& row, bool memory) {
@@ -175,15 +172,15 @@ std::vector<std::string> text_cells(const DiffRow& row, bool memory) {
             {kib_cell(row.base_self_allocated, row.presence != Presence::only_new),
              kib_cell(row.new_self_allocated, row.presence != Presence::only_base),
              signed_kib_cell(row.allocated_change),
-             row.allocations_change ? signed_count_text(*row.allocations_change) : "\u2014",
+             row.allocations_change ? detail::signed_count_text(*row.allocations_change) : "\u2014",
              signed_kib_cell(row.retained_change)});
     }
     return cells;
 }
 
-TextTable diff_table(bool memory) {
-    using Align = TextTable::Align;
-    std::vector<TextTable::Column> columns{
+detail::TextTable diff_table(bool memory) {
+    using Align = detail::TextTable::Align;
+    std::vector<detail::TextTable::Column> columns{
         {"provider", Align::left}, {"base self ms"}, {"new self ms"},  {"change ms"},  {"change %"},
         {"base ms/run"},           {"new ms/run"},   {"count change"}, {"hits change"}};
     if (memory) {
@@ -194,7 +191,7 @@ TextTable diff_table(bool memory) {
                                        {"retained change KiB"}});
     }
     columns.push_back({"", Align::left});
-    return TextTable{std::move(columns)};
+    return detail::TextTable{std::move(columns)};
 }
 
 // JSON.
@@ -205,16 +202,12 @@ std::string json_run(const DiffRun& run) {
            ",\"events\":" + std::to_string(run.trace.events) + "}";
 }
 
-std::string json_optional(std::optional<std::int64_t> value) {
-    return value ? std::to_string(*value) : "null";
-}
-
 std::string json_memory(const DiffRow& row) {
-    return ",\"base_self_allocated_bytes\":" + json_optional(row.base_self_allocated) +
-           ",\"new_self_allocated_bytes\":" + json_optional(row.new_self_allocated) +
-           ",\"allocated_change_bytes\":" + json_optional(row.allocated_change) +
-           ",\"allocations_change\":" + json_optional(row.allocations_change) +
-           ",\"retained_change_bytes\":" + json_optional(row.retained_change);
+    return ",\"base_self_allocated_bytes\":" + detail::json_optional(row.base_self_allocated) +
+           ",\"new_self_allocated_bytes\":" + detail::json_optional(row.new_self_allocated) +
+           ",\"allocated_change_bytes\":" + detail::json_optional(row.allocated_change) +
+           ",\"allocations_change\":" + detail::json_optional(row.allocations_change) +
+           ",\"retained_change_bytes\":" + detail::json_optional(row.retained_change);
 }
 
 std::string json_row(const DiffRow& row, bool memory) {
@@ -225,9 +218,9 @@ std::string json_row(const DiffRow& row, bool memory) {
            ",\"base_self_ns\":" + std::to_string(row.base_self_ns) +
            ",\"new_self_ns\":" + std::to_string(row.new_self_ns) +
            ",\"change_ns\":" + std::to_string(row.change_ns) + ",\"change_percent\":" +
-           (row.change_percent ? json_number(*row.change_percent) : "null") +
-           ",\"base_mean_ns\":" + json_optional(row.base_mean_ns) +
-           ",\"new_mean_ns\":" + json_optional(row.new_mean_ns) +
+           (row.change_percent ? detail::number_text(*row.change_percent) : "null") +
+           ",\"base_mean_ns\":" + detail::json_optional(row.base_mean_ns) +
+           ",\"new_mean_ns\":" + detail::json_optional(row.new_mean_ns) +
            ",\"noise\":" + (row.noise ? "true" : "false") +
            ",\"count_change\":" + std::to_string(row.count_change) +
            ",\"hits_change\":" + std::to_string(row.hits_change) +
@@ -236,30 +229,14 @@ std::string json_row(const DiffRow& row, bool memory) {
 
 }  // namespace
 
-std::string signed_count_text(std::int64_t count) {
-    const std::uint64_t magnitude = count < 0 ? 0 - static_cast<std::uint64_t>(count) : count;
-    return (count > 0 ? "+" : count < 0 ? "-" : "") + detail::with_thousands(magnitude);
-}
-
-std::string signed_percent_text(std::optional<double> percent) {
-    if (!percent) {
-        return "\u2014";
-    }
-    char text[32];
-    std::snprintf(text, sizeof text, *percent == 0 ? "%.1f %%" : "%+.1f %%", *percent);
-    return text;
-}
-
 // The threshold, stated with what it means for these runs.
 std::string noise_text(const DiffRun& base) {
     const auto wall_ns = static_cast<std::int64_t>(static_cast<double>(base.trace.wall_ns) *
                                                    kNoiseWallPercent / 100.0);
-    char text[200];
-    std::snprintf(text, sizeof text,
-                  "noise: changes under %.0f %% of a provider's base self time or under %.1f %% of "
-                  "the base wall time (%s ms) are marked '~' and listed last",
-                  kNoisePercent, kNoiseWallPercent, ms_text(wall_ns).c_str());
-    return text;
+    return "noise: changes under " + detail::decimal_text(kNoisePercent, 0) +
+           " % of a provider's base self time or under " +
+           detail::decimal_text(kNoiseWallPercent, 1) + " % of the base wall time (" +
+           detail::ms_text(wall_ns) + " ms) are marked '~' and listed last";
 }
 
 std::optional<double> wall_change_percent(const DiffRun& base, const DiffRun& next) {
@@ -332,7 +309,7 @@ std::vector<DiffRow> diff_rows(const Trace& base, const Trace& next, DiffSort so
 void write_diff_text(const DiffRun& base, const DiffRun& next, DiffSort sort, std::ostream& out) {
     write_text_header(base, next, out);
     const bool memory = memory_recorded(base, next);
-    TextTable table = diff_table(memory);
+    detail::TextTable table = diff_table(memory);
     for (const DiffRow& row : diff_rows(base.trace, next.trace, sort)) {
         table.add_row(text_cells(row, memory));
     }
@@ -342,8 +319,8 @@ void write_diff_text(const DiffRun& base, const DiffRun& next, DiffSort sort, st
 void write_diff_json(const DiffRun& base, const DiffRun& next, DiffSort sort, std::ostream& out) {
     std::string json = "{\"base\":" + json_run(base) + ",\"new\":" + json_run(next);
     json += ",\"wall_change_ns\":" + std::to_string(next.trace.wall_ns - base.trace.wall_ns);
-    json += ",\"noise_threshold\":{\"percent\":" + json_number(kNoisePercent) +
-            ",\"wall_percent\":" + json_number(kNoiseWallPercent) + '}';
+    json += ",\"noise_threshold\":{\"percent\":" + detail::number_text(kNoisePercent) +
+            ",\"wall_percent\":" + detail::number_text(kNoiseWallPercent) + '}';
     const bool memory = memory_recorded(base, next);
     json += memory ? ",\"memory\":true" : "";
     json += ",\"providers\":[";

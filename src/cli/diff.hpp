@@ -110,8 +110,6 @@ void write_diff_html(const DiffRun& base, const DiffRun& next, DiffSort sort,
                      std::ostream& out);  // diff_html.cpp
 
 // Shared by the table and the page.
-std::string signed_count_text(std::int64_t count);               // "+1,234", "-5", "0"
-std::string signed_percent_text(std::optional<double> percent);  // "+12.3 %", "—" of nothing
 // The noise threshold, stated with what it means for these runs.
 std::string noise_text(const DiffRun& base);
 std::optional<double> wall_change_percent(const DiffRun& base, const DiffRun& next);

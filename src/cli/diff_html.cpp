@@ -3,7 +3,7 @@
 // table from it; what is written here is the frame and the notes.
 #include "diff.hpp"
 #include "diff_viewer.hpp"
-#include "html_parts.hpp"
+#include "format.hpp"
 
 namespace qprof::cli {
 
@@ -16,14 +16,14 @@ void write_notes(std::ostream& out, const DiffRun& base, const DiffRun& next) {
     out << "<p class=\"note\">Self time: a provider's own time of work, without the queries it "
            "asked and without waits. Per run: self time over the calls the cache did not answer. "
            "Changes are new minus base; "
-        << detail::html::escape(noise_text(base))
+        << detail::html_escape(noise_text(base))
         << "; click a column title to sort.</p>\n<p class=\"note\" id=\"links-note\">A click "
            "on a provider's row opens its statistics in <code>"
         << kReportPage << "</code>, the report of the new run (<code>"
-        << detail::html::escape(next.file)
+        << detail::html_escape(next.file)
         << "</code>), which the links expect in this page's folder: write it there with "
            "<code>qprof report "
-        << detail::html::escape(next.file)
+        << detail::html_escape(next.file)
         << " -o DIR</code>. Providers found only in the base run have no link.</p>\n";
 }
 
@@ -32,8 +32,8 @@ void write_notes(std::ostream& out, const DiffRun& base, const DiffRun& next) {
 void write_diff_html(const DiffRun& base, const DiffRun& next, DiffSort sort, std::ostream& out) {
     out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        << "<title>qprof diff: " << detail::html::escape(base.file) << " &rarr; "
-        << detail::html::escape(next.file) << "</title>\n<style id=\"qprof-style\">";
+        << "<title>qprof diff: " << detail::html_escape(base.file) << " &rarr; "
+        << detail::html_escape(next.file) << "</title>\n<style id=\"qprof-style\">";
     diff_viewer::write_viewer_css(out);
     out << "</style>\n</head>\n<body>\n<h1>qprof diff</h1>\n<section id=\"runs\" "
            "class=\"runs\"></section>\n<table id=\"diff-table\" data-report=\""

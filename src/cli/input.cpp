@@ -11,10 +11,10 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "format.hpp"
 #include "progress.hpp"
 #include "raw_format.hpp"
 #include "raw_reader.hpp"
-#include "text.hpp"
 #include "trace_merge.hpp"
 
 namespace qprof::cli {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "format.hpp"
 #include "input.hpp"
 #include "text.hpp"
 

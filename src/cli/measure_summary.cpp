@@ -3,11 +3,9 @@
 #include <algorithm>
 #include <vector>
 
+#include "format.hpp"
 #include "html_parts.hpp"
-#include "json_text.hpp"
 #include "summary.hpp"
-#include "text.hpp"
-#include "text_escape.hpp"
 
 namespace qprof::cli {
 
@@ -26,10 +24,11 @@ std::vector<const CounterTotals*> sorted_counters(const Trace& trace) {
 }  // namespace
 
 void write_measure_tables(const Trace& trace, bool after_blank_line, std::ostream& out) {
-    using Align = TextTable::Align;
+    using Align = detail::TextTable::Align;
     bool blank_line = after_blank_line;
     if (!trace.sizes.empty()) {
-        TextTable table{{{"size", Align::left}, {"total bytes"}, {"records"}, {"mean bytes"}}};
+        detail::TextTable table{
+            {{"size", Align::left}, {"total bytes"}, {"records"}, {"mean bytes"}}};
         for (const SizeTotals* size : detail::html::sizes_by_bytes(trace)) {
             table.add_row(
                 {detail::text_field(size->name), detail::with_thousands(size->bytes),
@@ -42,7 +41,7 @@ void write_measure_tables(const Trace& trace, bool after_blank_line, std::ostrea
         blank_line = true;
     }
     if (!trace.counters.empty()) {
-        TextTable table{{{"counter", Align::left}, {"samples"}, {"min"}, {"max"}}};
+        detail::TextTable table{{{"counter", Align::left}, {"samples"}, {"min"}, {"max"}}};
         for (const CounterTotals* counter : sorted_counters(trace)) {
             table.add_row({detail::text_field(counter->name),
                            detail::with_thousands(counter->samples),

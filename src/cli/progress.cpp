@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "format.hpp"
 #include "summary.hpp"
 
 namespace qprof::cli {
@@ -145,7 +146,8 @@ std::string Progress::line(std::uint64_t done_bytes, std::int64_t elapsed_ns, in
                              time_left_text(done, total_bytes_, elapsed_ns);
     // One column short of the width: a line that fills it would wrap on some terminals.
     const std::size_t width = static_cast<std::size_t>(std::max(columns, 2) - 1);
-    const std::size_t room = width - std::min(width, display_width(head) + display_width(tail));
+    const std::size_t room =
+        width - std::min(width, detail::display_width(head) + detail::display_width(tail));
     const std::size_t bar = std::min(room, kMaxBar);
     if (bar < kMinBar) {
         std::string line = cut_to("qprof: " + label_ + " " + tail.substr(2), width);

@@ -4,10 +4,8 @@
 #include <cstdio>
 #include <ctime>
 
-#include "json_text.hpp"
+#include "format.hpp"
 #include "summary.hpp"
-#include "text.hpp"
-#include "text_escape.hpp"
 
 namespace qprof::cli {
 
@@ -32,7 +30,7 @@ std::string quoted_argument(const std::string& argument) {
 
 // `text` cut to `columns` display columns, the last one "…" when cut.
 std::string abbreviated(const std::string& text, std::size_t columns) {
-    if (display_width(text) <= columns) {
+    if (detail::display_width(text) <= columns) {
         return text;
     }
     std::size_t kept = 0;
@@ -44,13 +42,9 @@ std::string abbreviated(const std::string& text, std::size_t columns) {
     return text.substr(0, end) + "\u2026";
 }
 
-std::string mib_text(std::uint64_t bytes) {
-    if (bytes == 0) {
-        return "\u2014";
-    }
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f", static_cast<double>(bytes) / (1024.0 * 1024.0));
-    return text;
+// Peak RSS in MiB, "—" when the run could not tell.
+std::string peak_rss_text(std::uint64_t bytes) {
+    return bytes == 0 ? "\u2014" : detail::mib_text(bytes);
 }
 
 std::string run_json(const RunInfo& run) {
@@ -94,7 +88,7 @@ void write_process_lines(const RunInfo& run, std::ostream& out) {
         out << "ran: " << utc_text(run.start_unix_ns) << " to "
             << (run.end_unix_ns != 0 ? utc_text(run.end_unix_ns) : "(cut before its end)");
         if (run.peak_rss_bytes != 0) {
-            out << ", peak RSS " << mib_text(run.peak_rss_bytes) << " MiB";
+            out << ", peak RSS " << peak_rss_text(run.peak_rss_bytes) << " MiB";
         }
         out << '\n';
     }
@@ -149,23 +143,23 @@ void write_run_lines(const Trace& trace, std::ostream& out) {
 std::string runs_json(const Trace& trace) { return "\"runs\":" + runs_array(trace); }
 
 void write_processes_text(const Trace& trace, std::ostream& out) {
-    using Align = TextTable::Align;
-    TextTable table{{{"program", Align::left},
-                     {"pid"},
-                     {"arguments", Align::left},
-                     {"start ms"},
-                     {"wall ms"},
-                     {"events"},
-                     {"peak RSS MiB"}}};
+    using Align = detail::TextTable::Align;
+    detail::TextTable table{{{"program", Align::left},
+                             {"pid"},
+                             {"arguments", Align::left},
+                             {"start ms"},
+                             {"wall ms"},
+                             {"events"},
+                             {"peak RSS MiB"}}};
     for (const RunInfo& run : trace.runs) {
         table.add_row({detail::text_field(run.program), std::to_string(run.pid),
                        abbreviated(command_text(run.argv, 1), kArgumentColumns),
-                       ms_text(run.start_offset_ns), ms_text(run.wall_ns),
-                       detail::with_thousands(run.events), mib_text(run.peak_rss_bytes)});
+                       detail::ms_text(run.start_offset_ns), detail::ms_text(run.wall_ns),
+                       detail::with_thousands(run.events), peak_rss_text(run.peak_rss_bytes)});
     }
     table.write(out);
     const std::size_t count = trace.runs.size();
-    out << count << (count == 1 ? " process, " : " processes, ") << ms_text(trace.wall_ns)
+    out << count << (count == 1 ? " process, " : " processes, ") << detail::ms_text(trace.wall_ns)
         << " ms from the first start to the last end, " << events_text(trace) << '\n';
 }
 

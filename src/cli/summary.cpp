@@ -7,12 +7,9 @@
 #include <cstdio>
 
 #include "argument_summary.hpp"
-#include "html_parts.hpp"
-#include "json_text.hpp"
+#include "format.hpp"
 #include "measure_summary.hpp"
 #include "run_summary.hpp"
-#include "text.hpp"
-#include "text_escape.hpp"
 
 namespace qprof::cli {
 
@@ -101,49 +98,47 @@ SortKey sort_key(const SummaryRow& row, SummarySort sort) {
     return {sort_value(row, sort), row.provider->provider, row.provider->is_activity};
 }
 
-std::string share_text(std::int64_t part, std::int64_t whole) {
-    return part > 0 ? detail::html::percent_text(part, whole) : "0.0 %";
-}
-
 std::vector<std::string> table_cells(const SummaryRow& row, std::int64_t summed_self,
                                      bool hits_recorded, bool memory) {
     const ProviderTotals& p = *row.provider;
-    const std::string hit_rate = row.hit_rate ? share_text(static_cast<std::int64_t>(p.hits),
-                                                           static_cast<std::int64_t>(p.count))
-                                              : "\u2014";
-    std::vector<std::string> cells{provider_label(p.provider, p.is_activity, p.is_region),
-                                   ms_text(p.self_ns),
-                                   share_text(p.self_ns, summed_self),
-                                   ms_text(p.total_ns),
-                                   p.is_activity && !p.is_region ? ms_text(p.cpu_ns) : "\u2014",
-                                   detail::with_thousands(p.count),
-                                   hits_recorded ? detail::with_thousands(p.hits) : "\u2014",
-                                   hit_rate,
-                                   ms_text(p.blocked_ns),
-                                   ms_text(p.load_ns)};
+    const std::string hit_rate = row.hit_rate
+                                     ? detail::column_share_text(static_cast<std::int64_t>(p.hits),
+                                                                 static_cast<std::int64_t>(p.count))
+                                     : "\u2014";
+    std::vector<std::string> cells{
+        provider_label(p.provider, p.is_activity, p.is_region),
+        detail::ms_text(p.self_ns),
+        detail::column_share_text(p.self_ns, summed_self),
+        detail::ms_text(p.total_ns),
+        p.is_activity && !p.is_region ? detail::ms_text(p.cpu_ns) : "\u2014",
+        detail::with_thousands(p.count),
+        hits_recorded ? detail::with_thousands(p.hits) : "\u2014",
+        hit_rate,
+        detail::ms_text(p.blocked_ns),
+        detail::ms_text(p.load_ns)};
     if (memory) {
         for (const MemoryUse* use : {&p.memory_self, &p.memory_total}) {
-            cells.push_back(kib_text(static_cast<std::int64_t>(use->allocated_bytes)));
+            cells.push_back(detail::kib_text(static_cast<std::int64_t>(use->allocated_bytes)));
             cells.push_back(detail::with_thousands(use->allocations));
-            cells.push_back(kib_text(use->retained_bytes));
+            cells.push_back(detail::kib_text(use->retained_bytes));
         }
     }
     return cells;
 }
 
 // With memory, self then inclusive: allocated, allocations, retained.
-TextTable summary_table(bool memory) {
-    using Align = TextTable::Align;
-    std::vector<TextTable::Column> columns{{"provider", Align::left},
-                                           {"self ms"},
-                                           {"self %"},
-                                           {"total ms"},
-                                           {"cpu ms"},
-                                           {"count"},
-                                           {"hits"},
-                                           {"hit rate"},
-                                           {"blocked ms"},
-                                           {"load ms"}};
+detail::TextTable summary_table(bool memory) {
+    using Align = detail::TextTable::Align;
+    std::vector<detail::TextTable::Column> columns{{"provider", Align::left},
+                                                   {"self ms"},
+                                                   {"self %"},
+                                                   {"total ms"},
+                                                   {"cpu ms"},
+                                                   {"count"},
+                                                   {"hits"},
+                                                   {"hit rate"},
+                                                   {"blocked ms"},
+                                                   {"load ms"}};
     if (memory) {
         for (const std::string prefix : {"self ", "total "}) {
             columns.push_back({prefix + "alloc KiB"});
@@ -151,18 +146,19 @@ TextTable summary_table(bool memory) {
             columns.push_back({prefix + "retained KiB"});
         }
     }
-    return TextTable{std::move(columns)};
+    return detail::TextTable{std::move(columns)};
 }
 
 void write_totals_line(const Trace& trace, std::size_t hidden, const SummaryOptions& options,
                        std::ostream& out) {
     const std::size_t threads = trace.threads.size();
     write_run_lines(trace, out);
-    out << "total: " << ms_text(trace.wall_ns) << " ms wall time, " << events_text(trace) << ", "
-        << threads << (threads == 1 ? " thread" : " threads") << '\n';
+    out << "total: " << detail::ms_text(trace.wall_ns) << " ms wall time, " << events_text(trace)
+        << ", " << threads << (threads == 1 ? " thread" : " threads") << '\n';
     if (hidden > 0) {
         out << hidden << (hidden == 1 ? " provider" : " providers") << " with "
-            << json_number(*options.percent_above) << " % of the self time or less not shown\n";
+            << detail::number_text(*options.percent_above)
+            << " % of the self time or less not shown\n";
     }
     if (const std::string left_out = trace.selection.left_out(trace.keys_recorded);
         !left_out.empty()) {
@@ -205,16 +201,16 @@ bool write_regions(const Trace& trace, std::ostream& out) {
     std::stable_sort(regions.begin(), regions.end(), [](const auto* a, const auto* b) {
         return a->total_ns != b->total_ns ? a->total_ns > b->total_ns : a->provider < b->provider;
     });
-    using Align = TextTable::Align;
-    TextTable table{{{"region", Align::left}, {"total ms"}, {"share"}, {"runs"}}};
+    using Align = detail::TextTable::Align;
+    detail::TextTable table{{{"region", Align::left}, {"total ms"}, {"share"}, {"runs"}}};
     for (const ProviderTotals* region : regions) {
-        table.add_row({detail::text_field(region->provider), ms_text(region->total_ns),
-                       share_text(region->total_ns, in_regions),
+        table.add_row({detail::text_field(region->provider), detail::ms_text(region->total_ns),
+                       detail::column_share_text(region->total_ns, in_regions),
                        detail::with_thousands(region->count)});
     }
     out << '\n';
     table.write(out);
-    out << "regions: " << ms_text(in_regions) << " ms in all, every thread's summed\n\n";
+    out << "regions: " << detail::ms_text(in_regions) << " ms in all, every thread's summed\n\n";
     return true;
 }
 
@@ -225,19 +221,20 @@ void append_json_row(std::string& json, const SummaryRow& row, std::int64_t in_r
     json += p.is_activity ? ",\"activity\":true" : ",\"activity\":false";
     json += p.is_region ? ",\"region\":true" : ",\"region\":false";
     json += ",\"self_ns\":" + std::to_string(p.self_ns);
-    json += ",\"self_percent\":" + json_number(row.self_percent);
+    json += ",\"self_percent\":" + detail::number_text(row.self_percent);
     json += ",\"total_ns\":" + std::to_string(p.total_ns);
     json += ",\"count\":" + std::to_string(p.count);
     json += ",\"hits\":" + std::to_string(p.hits);
-    json += ",\"hit_rate\":" + (row.hit_rate ? json_number(*row.hit_rate) : "null");
+    json += ",\"hit_rate\":" + (row.hit_rate ? detail::number_text(*row.hit_rate) : "null");
     json += ",\"blocked_ns\":" + std::to_string(p.blocked_ns);
     json += ",\"load_ns\":" + std::to_string(p.load_ns);
     json += ",\"cpu_ns\":" +
             (p.is_activity && !p.is_region ? std::to_string(p.cpu_ns) : std::string{"null"});
-    json += ",\"region_percent\":" + (p.is_region && in_regions > 0
-                                          ? json_number(100.0 * static_cast<double>(p.total_ns) /
-                                                        static_cast<double>(in_regions))
-                                          : std::string{"null"});
+    json += ",\"region_percent\":" +
+            (p.is_region && in_regions > 0
+                 ? detail::number_text(100.0 * static_cast<double>(p.total_ns) /
+                                       static_cast<double>(in_regions))
+                 : std::string{"null"});
     if (memory) {
         append_memory_json(json, "", p.memory_total);
         append_memory_json(json, "self_", p.memory_self);
@@ -319,7 +316,7 @@ std::vector<SummaryRow> summary_rows(const Trace& trace, const SummaryOptions& o
 void write_summary_text(const Trace& trace, const SummaryOptions& options, std::ostream& out) {
     const std::int64_t summed_self = summed_self_ns(trace);
     const std::vector<SummaryRow> rows = summary_rows(trace, options);
-    TextTable table = summary_table(trace.memory_recorded);
+    detail::TextTable table = summary_table(trace.memory_recorded);
     for (const SummaryRow& row : rows) {
         table.add_row(table_cells(row, summed_self, trace.selection.hits, trace.memory_recorded));
     }
@@ -372,39 +369,9 @@ std::string provider_label(std::string_view provider, bool is_activity, bool is_
     return is_region ? name + " (region)" : is_activity ? name + " (activity)" : name;
 }
 
-std::string kib_text(std::int64_t bytes) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f", static_cast<double>(bytes) / 1024.0);
-    return text;
-}
-
-std::string ms_text(std::int64_t ns) {
-    const std::uint64_t magnitude_ns = ns < 0 ? 0 - static_cast<std::uint64_t>(ns) : ns;
-    const std::uint64_t us = (magnitude_ns + 500) / 1000;
-    char fraction[8];
-    std::snprintf(fraction, sizeof fraction, ".%03u", static_cast<unsigned>(us % 1000));
-    return (ns < 0 && us > 0 ? "-" : "") + detail::with_thousands(us / 1000) + fraction;
-}
-
-std::string json_number(double value) {
-    const double rounded = std::round(value * 1000) / 1000 + 0.0;  // -0 becomes 0
-    char text[64];
-    auto [end, error] = std::to_chars(text, text + sizeof text, rounded, std::chars_format::fixed);
-    if (error != std::errc{}) {  // too long for fixed notation
-        end = std::to_chars(text, text + sizeof text, rounded).ptr;
-    }
-    return {text, end};
-}
-
 std::string events_text(const Trace& trace) {
     const std::uint64_t events = trace.events;
-    return detail::with_thousands(events) + (events == 1 ? " event" : " events");
-}
-
-std::size_t display_width(std::string_view utf8_text) {
-    return static_cast<std::size_t>(std::count_if(utf8_text.begin(), utf8_text.end(), [](char c) {
-        return (static_cast<unsigned char>(c) & 0xc0) != 0x80;  // not a continuation byte
-    }));
+    return detail::count_text(events, "event", "events");
 }
 
 bool sorts_before(const SortKey& a, const SortKey& b) {
@@ -415,38 +382,6 @@ bool sorts_before(const SortKey& a, const SortKey& b) {
         return a.name < b.name;
     }
     return !a.is_activity && b.is_activity;
-}
-
-TextTable::TextTable(std::vector<Column> columns) : columns_(std::move(columns)) {
-    std::vector<std::string> titles;
-    for (const Column& column : columns_) {
-        titles.push_back(column.title);
-    }
-    rows_.push_back(std::move(titles));
-}
-
-void TextTable::add_row(std::vector<std::string> cells) {
-    cells.resize(columns_.size());
-    rows_.push_back(std::move(cells));
-}
-
-void TextTable::write(std::ostream& out) const {
-    std::vector<std::size_t> widths(columns_.size(), 0);
-    for (const auto& row : rows_) {
-        for (std::size_t i = 0; i < row.size(); ++i) {
-            widths[i] = std::max(widths[i], display_width(row[i]));
-        }
-    }
-    for (const auto& row : rows_) {
-        std::string line;
-        for (std::size_t i = 0; i < row.size(); ++i) {
-            const std::string gap(widths[i] - display_width(row[i]), ' ');
-            const bool left = columns_[i].align == Align::left;
-            line += (i > 0 ? "  " : "") + (left ? row[i] + gap : gap + row[i]);
-        }
-        line.erase(line.find_last_not_of(' ') + 1);
-        out << line << '\n';
-    }
 }
 
 }  // namespace qprof::cli

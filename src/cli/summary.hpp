@@ -100,11 +100,8 @@ void write_summary(const Trace& trace, const SummaryOptions& options, std::ostre
 // with " (activity)" after an activity's, " (region)" after a region's.
 std::string provider_label(std::string_view provider, bool is_activity, bool is_region = false);
 
-std::string ms_text(std::int64_t ns);                   // 1234567891 -> "1,234.568"
-std::string kib_text(std::int64_t bytes);               // 1536 -> "1.5"
-std::string json_number(double value);                  // rounded to 3 decimals: "57.143"
-std::string events_text(const Trace& trace);            // "1,234 events"
-std::size_t display_width(std::string_view utf8_text);  // columns, not bytes
+// "1,234 events"
+std::string events_text(const Trace& trace);
 
 // How a row sorts: larger values first, a row without a value last; ties by name, then a
 // provider before an activity of the same name.
@@ -114,23 +111,5 @@ struct SortKey {
     bool is_activity = false;
 };
 bool sorts_before(const SortKey& a, const SortKey& b);
-
-// Columns padded to their widest cell and separated by two spaces; no line ends in spaces.
-class TextTable {
-  public:
-    enum class Align { left, right };
-    struct Column {
-        std::string title;
-        Align align = Align::right;
-    };
-
-    explicit TextTable(std::vector<Column> columns);
-    void add_row(std::vector<std::string> cells);  // one cell per column
-    void write(std::ostream& out) const;           // the titles, then the rows
-
-  private:
-    std::vector<Column> columns_;
-    std::vector<std::vector<std::string>> rows_;
-};
 
 }  // namespace qprof::cli

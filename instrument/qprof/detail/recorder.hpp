@@ -60,12 +60,98 @@ constexpr std::uint32_t head_site(std::uint64_t head) { return static_cast<std::
 constexpr std::uint64_t kind_bit(RecordKind kind) {
     return std::uint64_t{1} << static_cast<unsigned>(kind);
 }
+// Kinds 2 to 5: a scope, with its start and end ticks.
+constexpr bool is_timed(RecordKind kind) {
+    return kind >= RecordKind::miss && kind <= RecordKind::load;
+}
+// Kinds 1 to 5: what END counts and reports call events (a hit or a scope).
+constexpr bool is_event(RecordKind kind) { return kind == RecordKind::hit || is_timed(kind); }
+
+// The words of each record kind after the hit's lone head (a key record's are in
+// key_record.hpp): one definition for the recorder that stores them and for every reader
+// (src/record_parser.hpp, io/raw_records.cpp). docs/raw-format.md, "Records", has the table.
+struct TimedRecord {  // kinds 2 to 5
+    static constexpr std::uint32_t kWords = 3;
+    std::uint64_t head;
+    std::uint64_t start;  // ticks
+    std::uint64_t end;
+
+    void store(std::uint64_t* pos) const {
+        pos[0] = head;
+        pos[1] = start;
+        pos[2] = end;
+    }
+    static TimedRecord load(const std::uint64_t* pos) { return {pos[0], pos[1], pos[2]}; }
+};
+struct CpuRecord {  // right after an activity's record (or its memory record)
+    static constexpr std::uint32_t kWords = 2;
+    std::uint64_t head;  // the activity's depth, site 0
+    std::uint64_t ns;    // thread CPU time between the activity's entry and exit
+
+    void store(std::uint64_t* pos) const {
+        pos[0] = head;
+        pos[1] = ns;
+    }
+    static CpuRecord load(const std::uint64_t* pos) { return {pos[0], pos[1]}; }
+};
+struct MemoryRecord {  // right after a timed record, with -Z profile-queries-memory
+    static constexpr std::uint32_t kWords = 4;
+    std::uint64_t head;  // the timed record's depth and site
+    std::uint64_t allocated_bytes;
+    std::uint64_t allocations;
+    std::uint64_t freed_bytes;
+
+    void store(std::uint64_t* pos) const {
+        pos[0] = head;
+        pos[1] = allocated_bytes;
+        pos[2] = allocations;
+        pos[3] = freed_bytes;
+    }
+    static MemoryRecord load(const std::uint64_t* pos) { return {pos[0], pos[1], pos[2], pos[3]}; }
+};
+struct SizeRecord {  // qprof::record_size
+    static constexpr std::uint32_t kWords = 2;
+    std::uint64_t head;
+    std::uint64_t bytes;
+
+    void store(std::uint64_t* pos) const {
+        pos[0] = head;
+        pos[1] = bytes;
+    }
+    static SizeRecord load(const std::uint64_t* pos) { return {pos[0], pos[1]}; }
+};
+struct CounterRecord {  // qprof::counter
+    static constexpr std::uint32_t kWords = 3;
+    std::uint64_t head;
+    std::uint64_t tick;
+    std::int64_t value;
+
+    void store(std::uint64_t* pos) const {
+        pos[0] = head;
+        pos[1] = tick;
+        pos[2] = static_cast<std::uint64_t>(value);
+    }
+    static CounterRecord load(const std::uint64_t* pos) {
+        return {pos[0], pos[1], static_cast<std::int64_t>(pos[2])};
+    }
+};
+
 // Words of a record other than a key record (whose length depends on the key type).
 constexpr std::uint32_t record_words(RecordKind kind) {
-    return kind == RecordKind::hit                               ? 1
-           : kind == RecordKind::cpu || kind == RecordKind::size ? 2
-           : kind == RecordKind::memory                          ? 4
-                                                                 : 3;
+    switch (kind) {
+        case RecordKind::hit:
+            return 1;
+        case RecordKind::cpu:
+            return CpuRecord::kWords;
+        case RecordKind::memory:
+            return MemoryRecord::kWords;
+        case RecordKind::size:
+            return SizeRecord::kWords;
+        case RecordKind::counter:
+            return CounterRecord::kWords;
+        default:
+            return TimedRecord::kWords;
+    }
 }
 
 struct Chunk {
@@ -294,14 +380,12 @@ class ScopeGuard {
             close_regions(t, depth + 1, end);  // regions entered inside this scope end with it
         }
         t.depth = depth;
-        constexpr std::uint32_t kWords = kWithCpu ? 5 : 3;
+        constexpr std::uint32_t kWords = TimedRecord::kWords + (kWithCpu ? CpuRecord::kWords : 0);
         if (std::uint64_t* pos = reserve_words(t, kWords)) {
-            pos[0] = head_;
-            pos[1] = start_;
-            pos[2] = end;
+            TimedRecord{head_, start_, end}.store(pos);
             if constexpr (kWithCpu) {
-                pos[3] = record_head(RecordKind::cpu, depth, 0);
-                pos[4] = cpu_ns;
+                CpuRecord{record_head(RecordKind::cpu, depth, 0), cpu_ns}.store(
+                    pos + TimedRecord::kWords);
             }
             publish(t, pos + kWords);
         }
@@ -319,18 +403,18 @@ class ScopeGuard {
             close_regions(t, depth + 1, end);  // regions entered inside this scope end with it
         }
         t.depth = depth;
-        constexpr std::uint32_t kWords = kWithCpu ? 9 : 7;
+        constexpr std::uint32_t kMemoryAt = TimedRecord::kWords;
+        constexpr std::uint32_t kCpuAt = kMemoryAt + MemoryRecord::kWords;
+        constexpr std::uint32_t kWords = kCpuAt + (kWithCpu ? CpuRecord::kWords : 0);
         if (std::uint64_t* pos = reserve_words(t, kWords)) {
-            pos[0] = head_;
-            pos[1] = start_;
-            pos[2] = end;
-            pos[3] = record_head(RecordKind::memory, depth, head_site(head_));
-            pos[4] = at_exit.allocated_bytes - memory_at_entry_.allocated_bytes;
-            pos[5] = at_exit.allocations - memory_at_entry_.allocations;
-            pos[6] = at_exit.freed_bytes - memory_at_entry_.freed_bytes;
+            TimedRecord{head_, start_, end}.store(pos);
+            MemoryRecord{record_head(RecordKind::memory, depth, head_site(head_)),
+                         at_exit.allocated_bytes - memory_at_entry_.allocated_bytes,
+                         at_exit.allocations - memory_at_entry_.allocations,
+                         at_exit.freed_bytes - memory_at_entry_.freed_bytes}
+                .store(pos + kMemoryAt);
             if constexpr (kWithCpu) {
-                pos[7] = record_head(RecordKind::cpu, depth, 0);
-                pos[8] = cpu_ns;
+                CpuRecord{record_head(RecordKind::cpu, depth, 0), cpu_ns}.store(pos + kCpuAt);
             }
             publish(t, pos + kWords);
         }
