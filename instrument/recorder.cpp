@@ -1,15 +1,14 @@
-// Slow paths of the recorder and the transport of chunks between threads and collector.
-#include <sys/mman.h>
-
+// Slow paths of the recorder: the thread registry (which threads record, into which session,
+// under which name), starting and stopping recording, and each site's selection. The chunks
+// themselves travel in chunk_transport.cpp.
 #include <algorithm>
-#include <array>
 #include <memory>
 #include <mutex>
-#include <new>
 #include <qprof/detail/record_limits.hpp>
 #include <stdexcept>
 #include <thread>
 
+#include "chunk_transport.hpp"
 #include "fork_safety.hpp"
 #include "recording_control.hpp"
 
@@ -21,81 +20,11 @@ std::atomic<bool> g_record_memory{false};
 thread_local constinit AllocationCounters t_allocations{};
 thread_local constinit std::uint32_t t_own_allocations = 0;
 
-// A chunk on the heap was a block of 64 KiB, and glibc's free() of a block that size first
-// consolidates every small block freed since (its fast bins): at the session's end, when the
-// free chunks are deleted, that walk over what the program had freed cost 48 instructions an
-// event in benchmarks/shallow_queries.cpp. Mapped pages leave the program's heap alone.
-void* Chunk::operator new(std::size_t bytes) {
-    void* pages =
-        ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (pages == MAP_FAILED) {
-        throw std::bad_alloc();
-    }
-    return pages;
-}
-
-void Chunk::operator delete(void* chunk, std::size_t bytes) noexcept { ::munmap(chunk, bytes); }
-
 namespace {
 
 // Marks a thread whose thread-local objects are being destroyed: it records no more.
 constexpr std::uint32_t kThreadExited = ~0u;
 constexpr std::size_t kInitialChunks = 16;
-
-// The two lists chunks travel on between writers and the collector, each under a mutex. A
-// thread touches them once per full chunk (64 KiB of records), so the lock costs nothing
-// measurable. They replaced Boost.Lockfree's queue and stack, whose free list writes the index
-// of a node another thread may be reading at that moment (the tagged compare-and-swap then
-// discards the value): a data race by the C++ memory model, which ThreadSanitizer reported in
-// about one run in 60 of the keyed example. Fixed capacities: no allocation after start-up.
-template <std::size_t Capacity>
-class ChunkList {
-  public:
-    // False when the list holds Capacity chunks already.
-    bool push(Chunk* chunk) {
-        std::lock_guard lock{mutex_};
-        if (count_ == Capacity) {
-            return false;
-        }
-        chunks_[(first_ + count_++) % Capacity] = chunk;
-        return true;
-    }
-    // The oldest chunk, or nullptr.
-    Chunk* pop_oldest() {
-        std::lock_guard lock{mutex_};
-        if (count_ == 0) {
-            return nullptr;
-        }
-        Chunk* chunk = chunks_[first_];
-        first_ = (first_ + 1) % Capacity;
-        --count_;
-        return chunk;
-    }
-    // The newest chunk, or nullptr: a free chunk returned last is the likeliest in cache.
-    Chunk* pop_newest() {
-        std::lock_guard lock{mutex_};
-        return count_ == 0 ? nullptr : chunks_[(first_ + --count_) % Capacity];
-    }
-    std::mutex& mutex() { return mutex_; }
-
-  private:
-    std::mutex mutex_;
-    std::array<Chunk*, Capacity> chunks_{};
-    std::size_t first_ = 0;
-    std::size_t count_ = 0;
-};
-
-struct Transport {
-    // 1 GiB of records waiting for the collector; past that, writers wait (never drop).
-    ChunkList<16384> full;
-    // Free chunks kept for reuse; past that, returned chunks are deleted.
-    ChunkList<1024> free;
-};
-
-Transport& transport() {
-    static Transport* instance = new Transport;  // lives until the process ends
-    return *instance;
-}
 
 }  // namespace
 
@@ -121,30 +50,6 @@ struct Registry {
 Registry& registry() {
     static Registry* instance = new Registry;
     return *instance;
-}
-
-Chunk* take_free_chunk() {
-    Chunk* chunk = transport().free.pop_newest();
-    return chunk != nullptr ? chunk : new Chunk;
-}
-
-void give_back_chunk(Chunk* chunk) {
-    if (!transport().free.push(chunk)) {
-        delete chunk;
-    }
-}
-
-void send_full_chunk(Chunk* chunk) {
-    while (!transport().full.push(chunk)) {
-        std::this_thread::yield();  // the collector is a gigabyte behind: let it catch up
-    }
-}
-
-void prepare_chunk(Chunk* chunk, std::uint32_t generation, std::uint32_t thread) {
-    chunk->generation = generation;
-    chunk->thread = thread;
-    chunk->consumed = 0;
-    chunk->published.store(chunk->words, std::memory_order_release);
 }
 
 std::string default_thread_name(std::uint32_t index, bool is_session_thread) {
@@ -321,9 +226,7 @@ RecordingStart begin_recording(ClockKind clock, bool record_keys, bool record_me
     g_clock_kind = clock;
     g_record_keys = record_keys;
     g_events.store(keep_selection(events), std::memory_order_release);
-    for (std::size_t i = 0; i < kInitialChunks; ++i) {
-        give_back_chunk(new Chunk);
-    }
+    stock_free_chunks(kInitialChunks);
     do {
         reg.last_generation = (reg.last_generation + 1) & ~kSelectingGeneration;
     } while (reg.last_generation == 0);
@@ -345,17 +248,8 @@ void end_recording() {
     Registry& reg = registry();
     std::lock_guard lock{reg.mutex};
     reg.active_generation = 0;
-    while (Chunk* chunk = transport().free.pop_newest()) {
-        delete chunk;  // the memory goes back once the session is over
-    }
+    release_free_chunks();
 }
-
-bool pop_full_chunk(Chunk*& chunk) {
-    chunk = transport().full.pop_oldest();
-    return chunk != nullptr;
-}
-
-void recycle_chunk(Chunk* chunk) { give_back_chunk(chunk); }
 
 void for_each_live_thread(std::uint32_t generation,
                           const std::function<void(std::uint32_t, Chunk*)>& fn) {
@@ -381,12 +275,10 @@ void close_open_scopes(std::uint64_t end_tick) { write_unfinished_scopes(t_state
 // so too here.
 void lock_registry_for_fork() {
     registry().mutex.lock();
-    transport().full.mutex().lock();
-    transport().free.mutex().lock();
+    lock_chunk_lists_for_fork();
 }
 void unlock_registry_after_fork() {
-    transport().free.mutex().unlock();
-    transport().full.mutex().unlock();
+    unlock_chunk_lists_after_fork();
     registry().mutex.unlock();
 }
 

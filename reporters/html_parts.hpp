@@ -63,6 +63,9 @@ inline constexpr std::size_t kMaxPieces = 1'000;
 // or not: a node opened to show only its longest children.
 std::vector<Piece> pieces(const Preorder& order, const Importance& important, std::uint32_t from,
                           std::uint32_t to, std::optional<std::int64_t> min_ns = std::nullopt);
+// Every sibling of [from, to) on its own (a trace drawn whole), but past kMaxPieces the rest
+// in one fold.
+std::vector<Piece> all_pieces(const Preorder& order, std::uint32_t from, std::uint32_t to);
 
 // The thread's tree as the page first shows it: every root opened within its share of the
 // budget, then important nodes, longest first, each wholly or only its longest children

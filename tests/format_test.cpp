@@ -79,14 +79,15 @@ TEST_CASE("duration_text: the pages' adaptive units") {
     CHECK(format::duration_text(1'000) == "1.0 \u00b5s");
     CHECK(format::duration_text(12'345) == "12.3 \u00b5s");
     CHECK(format::duration_text(999'949) == "999.9 \u00b5s");
-    // The unit is chosen before rounding, as reporters/viewer_common/format.js does too.
-    CHECK(format::duration_text(999'950) == "1000.0 \u00b5s");
+    // The unit is chosen after rounding, as reporters/viewer_common/format.js does too.
+    CHECK(format::duration_text(999'950) == "1.00 ms");
     CHECK(format::duration_text(1'000'000) == "1.00 ms");
     CHECK(format::duration_text(4'560'000) == "4.56 ms");
-    CHECK(format::duration_text(999'999'999) == "1000.00 ms");
+    CHECK(format::duration_text(999'999'999) == "1.000 s");
     CHECK(format::duration_text(1'000'000'000) == "1.000 s");
     CHECK(format::duration_text(kMax) == "9223372036.855 s");
     CHECK(format::duration_text(-5) == "-5 ns");
+    CHECK(format::duration_text(-2'000'000) == "-2.00 ms");
 }
 
 TEST_CASE("ms_text, signed_ms_text: the tool's fixed milliseconds") {
@@ -129,7 +130,7 @@ TEST_CASE("bytes: the pages' adaptive units and the tool's KiB and MiB") {
     CHECK(format::bytes_text(1'023) == "1023 B");
     CHECK(format::bytes_text(1'024) == "1.0 KiB");
     CHECK(format::bytes_text(1'536) == "1.5 KiB");
-    CHECK(format::bytes_text(1'048'575) == "1024.0 KiB");  // the unit before rounding, as JS
+    CHECK(format::bytes_text(1'048'575) == "1.00 MiB");  // the unit after rounding, as JS
     CHECK(format::bytes_text(1'048'576) == "1.00 MiB");
     CHECK(format::bytes_text(2'359'296) == "2.25 MiB");
     CHECK(format::bytes_text(-1'073'741'824) == "-1.000 GiB");

@@ -1,6 +1,7 @@
 // profile_queries.html: the page C++ writes (structure, classes, labels, folds, payload) against
-// a golden file, and the rules behind it. What the viewer draws is checked in a real browser
-// by tests/browser/html.spec.mjs.
+// a golden file, and the payload behind it: its columns, pre-order, gaps, counters. The
+// initial view's rules are checked in html_initial_view_test.cpp; what the viewer draws in a
+// real browser by tests/browser/html.spec.mjs.
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,63 +14,16 @@
 #include "deep_trace.hpp"
 #include "html_parts.hpp"
 #include "html_payload_layout.hpp"
+#include "html_workload.hpp"
 #include "test_support.hpp"
 
-namespace {
-
 using qprof::detail::Preorder;
-using qprof::detail::html::Importance;
-using qprof::detail::html::Piece;
-using qprof::detail::html::SiblingOrder;
-
-void type_of(int id) { PROFILE_QUERY(type_of, id); }
-
-// Seven sub-queries: important by extent whatever its time.
-void typeck_wide() {
-    PROFILE_QUERY(typeck, 1);
-    for (int id = 0; id < 7; ++id) {
-        type_of(id);
-        PROFILE_QUERY_HIT(type_of, id);
-    }
-}
-
-// Few sub-queries and little time: drawn, but not important.
-void typeck_narrow() {
-    PROFILE_QUERY(typeck, 2);
-    PROFILE_QUERY_HIT(type_of, 0);
-    type_of(8);
-}
-
-void compile() {
-    {
-        PROFILE_ACTIVITY("parsing");
-        PROFILE_QUERY(parse, 0);
-    }
-    PROFILE_ACTIVITY("analysis");
-    typeck_wide();
-    typeck_narrow();
-    for (int id = 10; id < 16; ++id) {  // a run of six unimportant queries: one fold
-        type_of(id);
-    }
-    PROFILE_QUERY_LOAD(mir, 1);
-}
-
 using qprof::test::trace_of;
+using qprof::test::html_workload::compile;
+using qprof::test::html_workload::html_of;
+using qprof::test::html_workload::type_of;
 
-std::string html_of(const qprof::Trace& trace, const qprof::ReportOptions& options = {}) {
-    return qprof::test::report_text("html", trace, options);
-}
-
-// The initial view of thread 0's tree, within `budget` elements, with nodes important as
-// `importance` says.
-std::string initial_tree(const qprof::Trace& trace, const qprof::ReportOptions& importance,
-                         std::size_t budget, SiblingOrder sibling_order = SiblingOrder::call) {
-    const Preorder order{trace.threads.at(0)};
-    std::ostringstream out;
-    qprof::detail::html::write_initial_tree(
-        out, trace, order, Importance{importance, trace.wall_ns}, budget, sibling_order);
-    return out.str();
-}
+namespace {
 
 // The text of the page's element that starts with `open`.
 std::string element_text(const std::string& page, const std::string& open) {
@@ -200,25 +154,6 @@ TEST_CASE("provider names are escaped in the markup and cannot close the payload
     CHECK_THAT(page, Catch::Contains(R"("\u003c/script>\u003cb>&\"'")"));
 }
 
-TEST_CASE("-Z profile-queries-important decides which nodes are labelled") {
-    const qprof::Trace trace = trace_of(compile);
-    auto labels = [&](std::uint32_t extent, double percent) {
-        const std::string page = qprof::test::without_viewer(html_of(trace, {extent, percent}));
-        const std::regex label{"<span class=\"label\">([^<]*)</span>"};
-        std::vector<std::string> found;
-        for (auto it = std::sregex_iterator(page.begin(), page.end(), label);
-             it != std::sregex_iterator(); ++it) {
-            found.push_back((*it)[1]);
-        }
-        return found;
-    };
-    // 100 %: only the extent counts; analysis (9 children) and typeck (14) are wide enough.
-    CHECK(labels(7, 100).size() == 2);
-    CHECK(labels(20, 100).empty());
-    // 0 %: every node that is not a hit.
-    CHECK(labels(1000, 0).size() == 20);
-}
-
 TEST_CASE("pre-order: subtrees are contiguous, depths and parents follow the tree") {
     const qprof::Trace trace = trace_of(compile);
     const Preorder order{trace.threads.at(0)};
@@ -269,248 +204,6 @@ TEST_CASE("the payload's gaps give back where every node started, for the timeli
           static_cast<int>(std::count_if(
               trace.threads[0].nodes.begin(), trace.threads[0].nodes.end(),
               [](const qprof::Node& node) { return node.outcome != qprof::Outcome::hit; })));
-}
-
-TEST_CASE("pieces: important nodes alone, long runs folded, short runs drawn") {
-    const qprof::Trace trace = trace_of(compile);
-    const Preorder order{trace.threads.at(0)};
-    const Importance important{{6, 100}, trace.wall_ns};
-    auto shape = [&](std::uint32_t from, std::uint32_t to) {
-        std::string text;
-        for (const Piece& piece : qprof::detail::html::pieces(order, important, from, to)) {
-            text += piece.fold ? "fold[" + std::to_string(piece.from) + "," +
-                                     std::to_string(piece.to) + ") "
-                               : std::to_string(piece.from) + " ";
-        }
-        return text;
-    };
-    CHECK(shape(0, order.size()) == "0 2 ");            // two roots, each alone: a run of 2 nodes
-    CHECK(shape(3, order.end(2)) == "3 fold[18,28) ");  // wide typeck, then 10 small nodes
-    CHECK(shape(19, order.end(18)) == "19 20 ");        // typeck(2)'s hit and type_of
-}
-
-TEST_CASE("pieces: past a thousand, the remaining siblings are one fold") {
-    const qprof::Trace trace = trace_of([] {
-        for (int id = 0; id < 1'100; ++id) {
-            type_of(id);
-        }
-    });
-    const Preorder order{trace.threads.at(0)};
-    const Importance everything{{1, 0}, trace.wall_ns};  // 0 %: every node
-    const std::vector<Piece> shown =
-        qprof::detail::html::pieces(order, everything, 0, order.size());
-    REQUIRE(shown.size() == 1'001);
-    CHECK_FALSE(shown[999].fold);
-    CHECK(shown[1'000].fold);
-    CHECK(shown[1'000].from == 1'000);
-    CHECK(shown[1'000].to == 1'100);
-}
-
-TEST_CASE("the initial view opens the longest important nodes within its budget") {
-    const qprof::Trace trace = trace_of(compile);
-    auto tree = [&](std::size_t budget, SiblingOrder sibling_order = SiblingOrder::call) {
-        return std::regex_replace(initial_tree(trace, {6, 100}, budget, sibling_order),
-                                  std::regex{" class=\"[^\"]*\""}, "");
-    };
-    // Roots are opened a level even past the budget; typeck, important, stays closed.
-    CHECK(tree(3) ==
-          "<div data-n=\"0\"><div data-n=\"1\"></div></div><div data-n=\"2\"><span>analysis "
-          "\u00b7 35.00 ms \u00b7 85.4 %</span><div data-n=\"3\"><span>typeck \u00b7 15.00 ms "
-          "\u00b7 36.6 %</span><span "
-          "data-from=\"4\" data-to=\"18\">+14 queries \u00b7 17.1 % \u00b7 type_of</span></div>"
-          "<span data-from=\"18\" data-to=\"28\">+10 queries \u00b7 24.4 % \u00b7 mostly "
-          "type_of</span></div>");
-    // With room, typeck opens to its longest children, though none of them is important.
-    CHECK_THAT(tree(55), Catch::Contains("<div data-n=\"16\"></div>"));
-    // A trace of at most half the budget is drawn whole: no fold at all.
-    CHECK(tree(56).find("data-from") == std::string::npos);
-    CHECK_THAT(tree(56), Catch::Contains("data-n=\"27\""));  // the last node too
-    // Heaviest first: the same pieces, the longest first: analysis (35 ms) before parsing
-    // (3 ms); inside it typeck (15 ms) before the fold of the ten others (10 ms).
-    CHECK(tree(3, SiblingOrder::heaviest) ==
-          "<div data-n=\"2\"><span>analysis \u00b7 35.00 ms \u00b7 85.4 %</span><div "
-          "data-n=\"3\"><span>typeck \u00b7 15.00 ms \u00b7 36.6 %</span><span data-from=\"4\" "
-          "data-to=\"18\">+14 queries \u00b7 17.1 % \u00b7 type_of</span></div><span "
-          "data-from=\"18\" data-to=\"28\">+10 queries \u00b7 24.4 % \u00b7 mostly "
-          "type_of</span></div><div data-n=\"0\"><div data-n=\"1\"></div></div>");
-}
-
-// A merged build of many processes: each thread's initial view stays within its budget, and
-// the page's within about ten threads' worth; the later threads' trees open their roots only.
-TEST_CASE("the initial views of many threads share one budget for the page") {
-    qprof::Trace trace = trace_of([] {
-        PROFILE_ACTIVITY("analysis");
-        for (int id = 0; id < 3000; ++id) {
-            type_of(id);
-        }
-    });
-    const std::string one_thread = html_of(trace);
-    const qprof::ThreadTrace thread = trace.threads.at(0);
-    for (std::uint32_t t = 1; t < 100; ++t) {
-        trace.threads.push_back(thread);
-        trace.threads.back().index = t;
-    }
-    const auto tree_nodes = [](const std::string& page) {
-        const std::string trees = page.substr(0, page.find("<section id=\"providers\">"));
-        return qprof::test::count_of(trees, "class=\"node ");
-    };
-    const std::size_t alone = tree_nodes(one_thread);
-    const std::string page = html_of(trace);
-    INFO(alone << " nodes drawn for one thread, " << tree_nodes(page) << " for 100");
-    CHECK(alone > 1'000);  // as large as a thread gets: 40 threads would pass the page's budget
-    CHECK(tree_nodes(page) <= 40'000 + alone + 100 * 2);
-    CHECK(qprof::test::count_of(page, "<div class=\"tree\"") == 100);
-    CHECK_THAT(page, Catch::Contains("id=\"tree-99\"") && Catch::Contains("+3,000 queries"));
-}
-
-// A pass that mostly waits for its workers, as toyc's code generation does: by duration it
-// is the longest, by work the shorter one. Its workers are not recorded, so the wait is
-// longer than all the work: a share of it would pass 100 %.
-void codegen_and_wait() {
-    {
-        PROFILE_ACTIVITY("analysis");  // 7 ms, all work
-        for (int id = 0; id < 3; ++id) {
-            type_of(id);
-        }
-    }
-    PROFILE_ACTIVITY("code generation");  // 23 ms, of which 17 ms waiting
-    {
-        PROFILE_WAIT("join workers");  // 17 ms: the longest child, and no work at all
-        for (int worker = 0; worker < 8; ++worker) {
-            PROFILE_WAIT("join worker");
-        }
-    }
-    PROFILE_QUERY(codegen, 0);  // 3 ms of work
-    type_of(9);
-}
-
-TEST_CASE("heaviest first ranks siblings by their work, and waits after all work") {
-    const std::string tree =
-        initial_tree(trace_of(codegen_and_wait), {1, 0}, 100, SiblingOrder::heaviest);
-    std::vector<std::string> labels;
-    const std::regex label{"<span class=\"label\">([^<]*)</span>"};
-    for (auto it = std::sregex_iterator(tree.begin(), tree.end(), label);
-         it != std::sregex_iterator(); ++it) {
-        labels.push_back((*it)[1].str().substr(0, (*it)[1].str().find(" \u00b7")));
-    }
-    // analysis (7 ms of work) before code generation (23 ms, 6 ms of work); inside code
-    // generation, codegen (3 ms) before the 17 ms wait.
-    REQUIRE(labels.size() >= 5);
-    CHECK(labels[0] == "analysis");
-    CHECK(std::find(labels.begin(), labels.end(), "code generation") <
-          std::find(labels.begin(), labels.end(), "codegen"));
-    CHECK(std::find(labels.begin(), labels.end(), "codegen") <
-          std::find(labels.begin(), labels.end(), "join workers"));
-}
-
-TEST_CASE("every share is of work over the busy time: none passes 100 %, a wait has none") {
-    const std::string page = html_of(trace_of(codegen_and_wait), qprof::ReportOptions{1, 0});
-    // Busy: 7 ms of analysis and 6 ms of code generation's own work; the 17 ms wait is not,
-    // and a share of it would be 131 %.
-    CHECK_THAT(page, Catch::Contains("<strong>13.00 ms</strong> busy on 1 thread"));
-    CHECK_THAT(page, Catch::Contains("join workers \u00b7 17.00 ms \u00b7 waiting</span>"));
-    CHECK_THAT(page, Catch::Contains("code generation \u00b7 23.00 ms \u00b7 46.2 %</span>"));
-    CHECK_THAT(page, Catch::Contains("<span class=\"time\">17.0 ms</span> <span "
-                                     "class=\"share\">waiting</span>"));
-    const std::string markup = page.substr(0, page.find("<script"));
-    const std::regex share{"(\\d+\\.\\d) %"};
-    for (auto it = std::sregex_iterator(markup.begin(), markup.end(), share);
-         it != std::sregex_iterator(); ++it) {
-        CHECK(std::stod((*it)[1].str()) <= 100.0);
-    }
-}
-
-// A wide pass: ten important typeck runs, each followed by six small type_of runs.
-void wide_pass() {
-    PROFILE_ACTIVITY("type checking");
-    for (int i = 0; i < 10; ++i) {
-        typeck_wide();
-        for (int id = 20; id < 26; ++id) {
-            type_of(id);
-        }
-    }
-}
-
-TEST_CASE("the folds of a sibling list are merged into one chip per provider") {
-    const qprof::Trace trace = trace_of(wide_pass);
-    const Preorder order{trace.threads.at(0)};
-    const std::string tree = std::regex_replace(initial_tree(trace, {6, 100}, 100),
-                                                std::regex{" class=\"node[^\"]*\""}, "");
-    INFO(tree);
-    // Ten folds of six type_of runs between the typeck runs: one chip, after them.
-    const std::regex chip{
-        "<span class=\"fold\" data-from=\"(\\d+)\" data-to=\"(\\d+)\" "
-        "data-provider=\"\\d+\">([^<]*)</span>"};
-    std::smatch found;
-    REQUIRE(std::regex_search(tree, found, chip));
-    CHECK(found[3].str() == "\u22ef 60 type_of runs \u00b7 60.00 ms");
-    CHECK(found[1].str() == std::to_string(order.end(1)));  // after the first typeck
-    CHECK(found[2].str() == std::to_string(order.size()));
-    const auto after = static_cast<std::size_t>(found.position(0) + found.length(0));
-    CHECK(tree.find("data-provider", after) == std::string::npos);
-    // The typeck runs are drawn; no fold of the pass's is left between them.
-    CHECK_FALSE(std::regex_search(tree, std::regex{"</div><span class=\"fold\" data-from=\"\\d+\" "
-                                                   "data-to=\"\\d+\">"}));
-}
-
-// check_crate asks typeck with 6, 7, ... 25 sub-queries: all important, each longer.
-void check_crate() {
-    PROFILE_QUERY(check_crate, 0);
-    for (int width = 6; width <= 25; ++width) {
-        PROFILE_QUERY(typeck, width);
-        for (int id = 0; id < width; ++id) {
-            type_of(id);
-        }
-    }
-}
-
-TEST_CASE("a node whose children do not fit shows its longest ones, the rest folded") {
-    const qprof::Trace trace = trace_of(check_crate);
-    const Preorder order{trace.threads.at(0)};
-    const std::string tree = initial_tree(trace, {6, 100}, 12);
-    // One fold for typeck 6..21 before the four longest, 22..25, each closed over its fold.
-    const std::regex typeck{"<span class=\"label\">typeck"};
-    CHECK(std::distance(std::sregex_iterator(tree.begin(), tree.end(), typeck),
-                        std::sregex_iterator()) == 4);
-    CHECK_THAT(tree,
-               Catch::Contains("<span class=\"fold\" data-from=\"1\" data-to=\"" +
-                               std::to_string(order.size() - (22 + 23 + 24 + 25 + 4)) + "\">+"));
-}
-
-TEST_CASE("a fold names the provider that takes its time") {
-    const qprof::Trace trace = trace_of(compile);
-    const Preorder order{trace.threads.at(0)};
-    const qprof::detail::html::Work work{order};
-    auto text = [&](std::uint32_t from, std::uint32_t to) {
-        return qprof::detail::html::fold_text(trace, order, work, from, to, trace.wall_ns);
-    };
-    CHECK(text(0, order.size()) == "+28 queries \u00b7 92.7 % \u00b7 mostly analysis");
-    CHECK(text(18, 21) == "+3 queries \u00b7 7.3 % \u00b7 typeck");  // one provider only
-    CHECK(text(5, 6) == "+1 query \u00b7 <0.1 % \u00b7 type_of");    // a hit: counted, not timed
-}
-
-TEST_CASE("a chain 100,000 deep is written without recursion, flattened into rows") {
-    const std::string page =
-        qprof::test::without_viewer(html_of(qprof::test::deep_chain_trace(100'000)));
-    int nesting = 0;
-    int deepest = 0;
-    // The nesting of the tree's boxes: every "<div class=\"node" opens, every "</div>" closes.
-    for (std::size_t at = 0; at < page.size(); ++at) {
-        if (page.compare(at, 17, "<div class=\"node ") == 0) {
-            deepest = std::max(deepest, ++nesting);
-        } else if (page.compare(at, 6, "</div>") == 0 && nesting > 0) {
-            --nesting;
-        }
-    }
-    using qprof::detail::html::kDeepDepth;
-    CHECK(deepest == static_cast<int>(kDeepDepth) + 1);  // boxes down to depth 31, then a row
-    // A row holds only its label; its child is the next row, not inside it.
-    CHECK_THAT(page,
-               Catch::Contains(" deep\" data-n=\"40\" data-depth=\"40\"><span class=\"label\">"));
-    CHECK_THAT(page, Catch::Contains("</span></div><div class=\"node miss depth-41 "));
-    // The initial budget opens the chain far below what nested boxes allowed (256).
-    CHECK_THAT(page, Catch::Contains(" data-n=\"1000\" data-depth=\"1000\">"));
-    CHECK_THAT(page, Catch::Contains("{\"name\":\"main\",\"nodes\":100000,"));  // all of it
 }
 
 TEST_CASE("sizes and counters: a table each, and each thread's counter values in the payload") {

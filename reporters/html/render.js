@@ -1,9 +1,10 @@
 // qprof viewer, part 2 of 10: drawing. Which nodes a list of siblings shows open, folded or
-// one by one (the rule html_tree.cpp follows for the initial view), their markup as HTML
-// strings (the same markup the C++ reporter writes), and the operations that change what is
-// drawn: expanding a fold, opening or closing a node, opening the path to a node. The DOM is
-// the only record of what is open: a node is open when it has a rendered child node, closed
-// when its children are one fold (a row's children follow it instead: chain.js).
+// one by one (the rules html_pieces.cpp and html_tree.cpp follow for the initial view), their
+// markup as HTML strings (the same markup the C++ reporter writes), and the operations that
+// change what is drawn: expanding a fold, opening or closing a node, opening the path to a
+// node. The DOM is the only record of what is open: a node is open when it has a rendered
+// child node, closed when its children are one fold (a row's children follow it instead:
+// chain.js).
 (() => {
   'use strict';
 
@@ -187,9 +188,10 @@
     return null;
   }
 
-  // The twin of merge_folds in html_tree.cpp: a list with two folds or more (a wide pass opened
-  // to its longest children has one between every two) gets one chip per provider of their
-  // top-level nodes instead, spanning the first fold's start to the last fold's end. Not rows.
+  // The twin of merge_folds in html_pieces.cpp: a list with two folds or more (a wide pass
+  // opened to its longest children has one between every two) gets one chip per provider of
+  // their top-level nodes instead, spanning the first fold's start to the last fold's end. Not
+  // rows.
   function mergeFolds(T, ps) {
     let folds = 0;
     for (const p of ps) if (p.fold) folds++;

@@ -33,7 +33,7 @@
   qp.isHit = (T, n) => (T.tag[n] & L.OUTCOME_MASK) === HIT;
 
   // Per node, the time of the waits (blocked nodes) in its subtree, its own included: the twin
-  // of Work in html_tree.cpp. Kept only where it is not 0 (the waits and their ancestors),
+  // of Work in html_pieces.cpp. Kept only where it is not 0 (the waits and their ancestors),
   // found up from each wait (`blocked`, in pre-order): waits are few.
   function waitsInside(blocked, tag, dur, parent) {
     const waits = new Map();
@@ -438,7 +438,7 @@
 
   // Heaviest first: pieces by their work (a fold by its top-level nodes'), most first, then
   // the waits, longest first; ties in call order. A wait is not work, so it never leads.
-  // The twin of sort_heaviest_first in html_tree.cpp.
+  // The twin of sort_heaviest_first in html_pieces.cpp.
   qp.heaviestFirst = function heaviestFirst(T, ps) {
     const ranked = ps.map((p, i) => {
       const wait = !p.fold && qp.isWait(T, p.n);
@@ -495,7 +495,7 @@
   };
 
   // '⋯ 3,000 typeck runs, 412 hits · 2.10 ms': a chip's members by outcome, and their time.
-  // The twin of chip_text in html_tree.cpp.
+  // The twin of chip_text in html_pieces.cpp.
   const KINDS = [[' run', ' runs'], [' hit', ' hits'], [' wait', ' waits']];
   qp.chipText = function chipText(T, provider, members) {
     const counts = [0, 0, 0];

@@ -36,23 +36,37 @@ const qv = {};
     return last % 2 === 0 ? truncated : plain;
   };
 
-  // "850 ns", "12.3 µs", "4.56 ms", "1.234 s".
-  qv.durationText = function durationText(ns) {
-    if (ns < 1e3) return String(Math.round(ns)) + ' ns';
-    if (ns < 1e6) return qv.fixed(ns / 1e3, 1) + ' \u00b5s';
-    if (ns < 1e9) return qv.fixed(ns / 1e6, 2) + ' ms';
-    return qv.fixed(ns / 1e9, 3) + ' s';
-  };
+  // `v` in the first unit whose rounded figure stays under `limit` (the last takes the rest),
+  // so that 999,950 ns reads "1.00 ms", never "1000.0 µs"; whole numbers below `limit` are
+  // shown in `base`; a negative value is its magnitude with a sign. scaled_text in
+  // src/format/numbers.cpp is the C++ twin of this rule. `units`: [divisor, decimals, name].
+  function scaledText(v, units, limit, base) {
+    const sign = v < 0 ? '-' : '';
+    const size = Math.abs(v);
+    if (Math.round(size) < limit) return sign + String(Math.round(size)) + base;
+    for (let i = 0; ; i++) {
+      const [divisor, decimals, name] = units[i];
+      const figure = qv.fixed(size / divisor, decimals);
+      if (i + 1 === units.length || parseFloat(figure) < limit) return sign + figure + name;
+    }
+  }
+
+  const DURATION_UNITS = [
+    [1e3, 1, ' \u00b5s'],
+    [1e6, 2, ' ms'],
+    [1e9, 3, ' s'],
+  ];
+  const BYTE_UNITS = [
+    [1024, 1, ' KiB'],
+    [1024 * 1024, 2, ' MiB'],
+    [1024 * 1024 * 1024, 3, ' GiB'],
+  ];
+
+  // "850 ns", "12.3 µs", "4.56 ms", "1.234 s", as duration_text in C++.
+  qv.durationText = (ns) => scaledText(ns, DURATION_UNITS, 1000, ' ns');
 
   // "512 B", "1.5 KiB", "2.25 MiB", "1.000 GiB"; negative with a sign, as bytes_text in C++.
-  qv.bytesText = function bytesText(bytes) {
-    const sign = bytes < 0 ? '-' : '';
-    const b = Math.abs(bytes);
-    if (b < 1024) return sign + String(Math.round(b)) + ' B';
-    if (b < 1024 * 1024) return sign + qv.fixed(b / 1024, 1) + ' KiB';
-    if (b < 1024 * 1024 * 1024) return sign + qv.fixed(b / (1024 * 1024), 2) + ' MiB';
-    return sign + qv.fixed(b / (1024 * 1024 * 1024), 3) + ' GiB';
-  };
+  qv.bytesText = (bytes) => scaledText(bytes, BYTE_UNITS, 1024, ' B');
 
   // The share of `part` in `whole`: "12.3 %", or "<0.1 %" below 0.05 %.
   qv.shareText = function shareText(part, whole) {

@@ -1,6 +1,8 @@
 // Numbers as qprof writes them: counts, decimals, durations, bytes and shares (format.hpp).
+#include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "format.hpp"
 
@@ -10,6 +12,34 @@ namespace {
 
 std::uint64_t magnitude(std::int64_t value) {
     return value < 0 ? 0 - static_cast<std::uint64_t>(value) : static_cast<std::uint64_t>(value);
+}
+
+// One unit of an adaptive figure: the value is divided by `divisor` and shown with `decimals`.
+struct Unit {
+    double divisor;
+    int decimals;
+    const char* name;
+};
+
+// `value` in the first unit whose rounded figure stays under `limit` (the last unit takes the
+// rest), so that 999,950 ns reads "1.00 ms", never "1000.0 µs"; whole numbers below `limit` are
+// shown in `base`. A negative value is its magnitude with a sign. format.js's scaledText is the
+// viewers' twin of this rule.
+std::string scaled_text(std::int64_t value, const std::array<Unit, 3>& units, std::uint64_t limit,
+                        const char* base) {
+    const std::uint64_t size = magnitude(value);
+    const std::string sign = value < 0 ? "-" : "";
+    if (size < limit) {
+        return sign + std::to_string(size) + base;
+    }
+    for (std::size_t i = 0;; ++i) {
+        const std::string figure =
+            decimal_text(static_cast<double>(size) / units[i].divisor, units[i].decimals);
+        if (i + 1 == units.size() ||
+            std::strtod(figure.c_str(), nullptr) < static_cast<double>(limit)) {
+            return sign + figure + units[i].name;
+        }
+    }
 }
 
 // "+" before a change that is positive; a negative one has its own sign.
@@ -72,17 +102,7 @@ std::string number_text(double value) {
 }
 
 std::string duration_text(std::int64_t ns) {
-    const double value = static_cast<double>(ns);
-    if (ns < 1'000) {
-        return std::to_string(ns) + " ns";
-    }
-    if (ns < 1'000'000) {
-        return decimal_text(value / 1e3, 1) + " \u00b5s";
-    }
-    if (ns < 1'000'000'000) {
-        return decimal_text(value / 1e6, 2) + " ms";
-    }
-    return decimal_text(value / 1e9, 3) + " s";
+    return scaled_text(ns, {{{1e3, 1, " \u00b5s"}, {1e6, 2, " ms"}, {1e9, 3, " s"}}}, 1000, " ns");
 }
 
 std::string ms_text(std::int64_t ns, int decimals) {
@@ -100,19 +120,10 @@ std::string seconds_text(std::int64_t ns, int decimals) {
 }
 
 std::string bytes_text(std::int64_t bytes) {
-    const std::uint64_t size = magnitude(bytes);
-    const auto value = static_cast<double>(size);
-    const std::string sign = bytes < 0 ? "-" : "";
-    if (size < 1024) {
-        return sign + std::to_string(size) + " B";
-    }
-    if (size < 1024 * 1024) {
-        return sign + decimal_text(value / 1024, 1) + " KiB";
-    }
-    if (size < 1024 * 1024 * 1024) {
-        return sign + decimal_text(value / (1024 * 1024), 2) + " MiB";
-    }
-    return sign + decimal_text(value / (1024 * 1024 * 1024), 3) + " GiB";
+    constexpr double kKiB = 1024;
+    return scaled_text(
+        bytes, {{{kKiB, 1, " KiB"}, {kKiB * kKiB, 2, " MiB"}, {kKiB * kKiB * kKiB, 3, " GiB"}}},
+        1024, " B");
 }
 
 std::string kib_text(std::int64_t bytes) {

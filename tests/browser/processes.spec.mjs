@@ -16,7 +16,7 @@ import path from 'node:path';
 
 import {CheckFailed, call, check, checkNoProblems, click, fileUrl, freshDir, inputs, js, load,
   runCommand, screenshot, settle, test, watchProblems} from './harness.mjs';
-import {checkWholeRunStats} from './timeline_checks.mjs';
+import {checkWholeRunStats} from './timeline_range_checks.mjs';
 
 const LOAD_TIMEOUT_MS = 60000;
 const WAVES = [['200'], ['600', '300'], ['100', '800', '400']]; // toyc --items, per wave

@@ -166,7 +166,7 @@ struct Chunk {
     std::uint64_t* limit() { return words + kWords; }
 
     // Pages of their own (mmap), never the program's heap: freeing 64 KiB there made glibc
-    // consolidate every small block the program had freed (instrument/recorder.cpp).
+    // consolidate every small block the program had freed (instrument/chunk_transport.cpp).
     static void* operator new(std::size_t bytes);
     static void operator delete(void* chunk, std::size_t bytes) noexcept;
 };

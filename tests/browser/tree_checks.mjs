@@ -1,0 +1,351 @@
+// The checks of the html page's call tree, run by html.spec.mjs on toyc's page: on load the
+// tree shows hits and misses, its labels read as the report says, and the markup C++ wrote
+// agrees with the viewer's rules; a click or the keyboard opens a fold or a chip, a click on a
+// node shows its details, and the thread selector switches trees.
+//
+// Each check takes the test's context `ctx` ({page, problems, ...}, see html.spec.mjs) and
+// returns a detail string or throws CheckFailed (harness.mjs).
+import {CheckFailed, call, click, js, settle} from './harness.mjs';
+
+const LABEL_RE = /^\S.* · \d+(\.\d+)? (ns|µs|ms|s) · ((\d+\.\d|<0\.1) %|waiting)$/;
+
+// What the Python original's %r printed: a string quoted.
+const say = JSON.stringify;
+
+// How far down the page a kind of node may first appear: heaviest first, the first screen can
+// be all one expensive pass whose queries are folded, depending on the times toyc measured.
+const SCREENS_TO_LOOK = 4;
+
+/**
+ * Some nodes of `kind` (hit or miss) are visible in the tree shown on load, within its first
+ * few screens. Sets ctx.firstTree.
+ */
+export async function checkVisibleKind(ctx, kind) {
+  const {page} = ctx;
+  let found, screen;
+  for (screen = 0; screen < SCREENS_TO_LOOK; ++screen) {
+    found = await call(page, '(sel) => __qprofTest.visible(sel, 3)', '.node.' + kind);
+    if ('error' in found || found.visible > 0 || found.total === 0) break;
+    await js(page, `(() => { const tree = document.querySelector('#trees .tree:not([hidden])');
+        if (tree) tree.scrollTop += tree.clientHeight; window.scrollBy(0, innerHeight); })()`);
+    await settle(page);
+  }
+  screen = Math.min(screen, SCREENS_TO_LOOK - 1); // as Python's loop variable after the loop
+  await js(page, `(() => { document.querySelectorAll('#trees .tree').forEach(t => t.scrollTop = 0);
+      window.scrollTo(0, 0); })()`);
+  await settle(page);
+  if ('error' in found) throw new CheckFailed(found.error);
+  ctx.firstTree = found.tree;
+  if (found.total === 0) throw new CheckFailed(`no .node.${kind} element in the shown tree #${found.tree}`);
+  if (found.visible === 0) {
+    throw new CheckFailed(`#${found.tree} has ${found.total} .node.${kind} elements but none is ` +
+                          `on its first ${SCREENS_TO_LOOK} screens (zero size, hidden, or ` +
+                          'outside the viewport or the tree)');
+  }
+  return `${found.visible} of ${found.total} on screen ${screen + 1} of #${found.tree}`;
+}
+
+/** Every important node's label reads 'PROVIDER · T ms · P %' (or '· waiting'). */
+export async function checkImportantLabels(ctx) {
+  const labels = await js(ctx.page, `[...document.querySelectorAll('#trees .node.important > .label')]
+      .map(l => l.textContent)`);
+  if (!labels.length) throw new CheckFailed("no '.node.important > .label' element in any tree");
+  const bad = labels.filter((text) => !LABEL_RE.test(text));
+  if (bad.length) {
+    throw new CheckFailed(`${bad.length} of ${labels.length} labels do not match ` +
+                          `${LABEL_RE.source}, e.g. ${bad.slice(0, 3).map(say).join(', ')}`);
+  }
+  return `${labels.length} labels, e.g. ${say(labels[0])}`;
+}
+
+/**
+ * Every .node and .fold agrees with nodeClass/nodeLabel/foldText; stateClasses (such as
+ * 'selected') are what the viewer adds on interaction and are left out.
+ */
+export async function checkConsistency(ctx, who = 'C++-written', stateClasses = []) {
+  const missing = await js(ctx.page, `['nodeClass', 'nodeLabel', 'foldText', 'chipText']
+      .filter(f => typeof window.qprof?.[f] !== 'function')`);
+  if (missing.length) {
+    throw new CheckFailed('cannot compare: window.qprof lacks the function(s) ' + missing.join(', '));
+  }
+  const found = await call(ctx.page, '(classes) => __qprofTest.consistency(8, classes)',
+                           stateClasses);
+  if (found.nodes === 0) throw new CheckFailed('the page has no .node element at all');
+  if (found.problems.length) {
+    throw new CheckFailed(`the ${who} markup disagrees with the viewer's rules; first ` +
+                          'mismatches:\n    ' + found.problems.join('\n    '));
+  }
+  return `${found.nodes} nodes and ${found.folds} folds agree with nodeClass/nodeLabel/foldText`;
+}
+
+/** Unique selectors of the visible elements of the shown tree matching `selector`. */
+async function visibleSelectors(ctx, selector, what) {
+  const found = await call(ctx.page, '(sel) => __qprofTest.visible(sel, 50)', selector);
+  if ('error' in found) throw new CheckFailed(found.error);
+  if (!found.selectors.length) {
+    throw new CheckFailed(`no visible ${what} in #${found.tree} (${found.total} in all)`);
+  }
+  return found.selectors;
+}
+
+/** A click on a fold replaces it by its nodes. Sets ctx.openedFold. */
+export async function checkFoldClick(ctx) {
+  const {page} = ctx;
+  const fold = (await visibleSelectors(ctx, '.fold:not([data-provider])', '.fold'))[0];
+  const [first, end, text] = await call(page, `(s) => { const f = document.querySelector(s);
+      return [+f.dataset.from, +f.dataset.to, f.textContent]; }`, fold);
+  await click(page, fold);
+  await settle(page);
+  const after = await call(page, `(s, from, to) => {
+      const tree = document.querySelector(s.split(' ')[0]);
+      const nodes = [...tree.querySelectorAll('.node')]
+          .filter(e => +e.dataset.n >= from && +e.dataset.n < to);
+      return {still: document.querySelector(s) !== null, nodes: nodes.length,
+              first: nodes.some(e => +e.dataset.n === from)};
+  }`, fold, first, end);
+  if (after.still) throw new CheckFailed(`clicked the fold ${fold} (${say(text)}) but it is still there`);
+  if (after.nodes === 0 || !after.first) {
+    throw new CheckFailed(`the fold [${first}, ${end}) is gone but no .node with data-n=${first} ` +
+                          `(its first node) appeared; ${after.nodes} nodes in the range`);
+  }
+  ctx.openedFold = [first, end];
+  return `fold [${first}, ${end}) ${say(text)} became ${after.nodes} nodes`;
+}
+
+/**
+ * A list of siblings with several folds shows one chip per provider instead (no wall of
+ * chips); a click draws its next page of members, heaviest first, and the chip says what is
+ * left. Which thread's tree holds a chip depends on toyc's timing, so when the shown tree has
+ * none, the thread of one that does is chosen first (and the first thread again after).
+ */
+export async function checkChipClick(ctx) {
+  const {page} = ctx;
+  const hiddenThread = await js(page, `(() => {
+      const chips = [...document.querySelectorAll('#trees .fold[data-provider]')];
+      if (chips.some(c => !c.closest('[hidden]')) || !chips.length) return null;
+      return chips[0].closest('.tree')?.dataset.thread ?? null;
+  })()`);
+  const first = await js(page, "document.getElementById('thread-select').value");
+  if (hiddenThread !== null) await chooseThread(ctx, hiddenThread);
+  try {
+    return await chipClickOnShownTree(ctx);
+  } finally {
+    if (hiddenThread !== null) await chooseThread(ctx, first);
+  }
+}
+
+async function chipClickOnShownTree(ctx) {
+  const {page} = ctx;
+  const found = await js(page, `(() => {
+      const chips = [...document.querySelectorAll('#trees .fold[data-provider]')];
+      const walls = [...document.querySelectorAll('#trees .node, #trees .tree')].filter(box =>
+          [...box.children].filter(c => c.classList.contains('fold')).length > 1 &&
+          [...box.children].some(c => c.matches('.fold:not([data-provider])')));
+      const shown = chips.filter(c => !c.closest('[hidden]'));
+      // The chip with the most work: its members' order matters.
+      const work = (c) => qp.chipMembers(qp.threadOf(c), c)
+          .reduce((sum, n) => sum + qp.workOf(qp.threads[qp.threadOf(c)], n), 0);
+      const chip = shown.length ? shown.reduce((a, b) => work(b) > work(a) ? b : a) : null;
+      if (!chip) return {chips: chips.length, walls: walls.length};
+      const t = qp.threadOf(chip);
+      chip.scrollIntoView({block: 'center', behavior: 'instant'});
+      // The page a click should draw, by a full sort: most work first, waits last.
+      const T = qp.threads[t], members = qp.chipMembers(t, chip);
+      const key = (n) => [qp.isWait(T, n) ? 1 : 0, qp.isWait(T, n) ? -T.dur[n] : -qp.workOf(T, n), n];
+      const sorted = members.map(key).sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
+      const page = members.length - 250 <= 10 ? members.length : 250;
+      window.__chipBefore = members;
+      window.__chipExpected = sorted.slice(0, page).map(k => k[2]).sort((a, b) => a - b);
+      return {chips: chips.length, walls: walls.length, t, text: chip.textContent,
+              members: members.length,
+              selector: __qprofTest.selectorOf(chip) + '[data-provider="' + chip.dataset.provider + '"]'};
+  })()`);
+  if (found.walls) {
+    throw new CheckFailed(`${found.walls} lists of siblings hold several folds without merging ` +
+                          'them into chips');
+  }
+  if (!found.selector) {
+    throw new CheckFailed(`toyc's page has no chip (${found.chips} in hidden trees): a wide ` +
+                          "pass's folds should merge");
+  }
+  await click(page, found.selector);
+  await settle(page);
+  const after = await call(page, `(selector, t) => {
+      const chip = document.querySelector(selector);
+      const left = new Set(chip ? qp.chipMembers(t, chip) : []);
+      const drawn = window.__chipBefore.filter(n => !left.has(n));
+      return {left: left.size, text: chip?.textContent ?? null,
+              heaviest: JSON.stringify(drawn) === JSON.stringify(window.__chipExpected)};
+  }`, found.selector, found.t);
+  const drawn = found.members - after.left;
+  if (drawn <= 0 || drawn > 250 + 10) {
+    throw new CheckFailed(`clicking the chip ${say(found.text)} (${found.members} members) drew ` +
+                          `${drawn} of them`);
+  }
+  if (!after.heaviest) {
+    throw new CheckFailed(`clicking the chip ${say(found.text)} drew other members than its ` +
+                          `${drawn} heaviest`);
+  }
+  if (after.text === found.text) {
+    throw new CheckFailed(`after drawing ${drawn} members the chip still reads ${say(found.text)}`);
+  }
+  return `${found.chips} chips; ${say(found.text)}: a click drew ${drawn}, then ${say(after.text)}`;
+}
+
+/** ArrowDown moves the selection; Enter (or ArrowRight) on a fold or node opens it. */
+export async function checkKeyboard(ctx) {
+  const {page} = ctx;
+  const tree = ctx.firstTree;
+  await call(page, '(id) => document.getElementById(id).focus()', tree);
+  const state = () => call(page, '(id) => __qprofTest.treeState(id)', tree);
+  const before = await state();
+  if (!before.focusInside) throw new CheckFailed(`#${tree} did not take the focus (tabindex?)`);
+  const seen = [];
+  await page.keyboard.press('ArrowDown');
+  const moved = await state();
+  if (moved.current !== before.current) {
+    seen.push(`ArrowDown moved the selection from ${before.current || 'nothing'} to ${moved.current}`);
+  }
+  const opened = await openWithKeys(page, state, seen);
+  if (!seen.length) {
+    throw new CheckFailed(`the keyboard did nothing in #${tree}: ArrowDown, ArrowRight and Enter ` +
+                          'neither moved the selection (.selected, aria-selected or focus, ' +
+                          `still ${before.current || 'nothing'}) nor opened anything ` +
+                          `(${opened.nodes} nodes, ${opened.folds} folds)`);
+  }
+  return seen.join('; ');
+}
+
+/**
+ * Walks down with ArrowDown to a fold or a node with children, then opens it with Enter (or
+ * ArrowRight). Appends what happened to `seen`.
+ */
+async function openWithKeys(page, state, seen) {
+  let now = await state();
+  for (let i = 0; i < 500 && !now.openable; ++i) {
+    await page.keyboard.press('ArrowDown');
+    now = await state();
+  }
+  for (const key of ['Enter', 'ArrowRight', 'Enter']) {
+    const was = now;
+    await page.keyboard.press(key);
+    await settle(page);
+    now = await state();
+    if (now.nodes !== was.nodes || now.folds !== was.folds) {
+      seen.push(`${key} on ${was.current} changed the tree from ${was.nodes} nodes/${was.folds} ` +
+                `folds to ${now.nodes}/${now.folds}`);
+      break;
+    }
+  }
+  return now;
+}
+
+/** A click on a miss node shows its provider, inclusive and self time in #details. */
+export async function checkDetails(ctx) {
+  const {page} = ctx;
+  // A leaf is best: a click on a box with children may land on one of them.
+  const candidates = [];
+  for (const selector of ['.node.miss.extent-0', '.node.miss']) {
+    const found = await call(page, '(sel) => __qprofTest.visible(sel, 50)', selector);
+    candidates.push(...(found.selectors ?? []));
+  }
+  if (!candidates.length) {
+    throw new CheckFailed('no visible .node.miss in the shown tree ' +
+                          `(${await js(page, '__qprofTest.shownTreesText()')})`);
+  }
+  const [target, point] = await clickable(page, candidates);
+  const [thread, n] = await call(page, `(s) => { const e = document.querySelector(s);
+      return [+e.closest('.tree').dataset.thread, +e.dataset.n]; }`, target);
+  const provider = await call(page, '(t, n) => __qprofTest.providerOf(t, n)', thread, n);
+  await page.mouse.click(point[0], point[1]);
+  await settle(page);
+  const text = await js(page, "document.getElementById('details')?.innerText ?? null");
+  if (text === null) throw new CheckFailed('there is no #details element');
+  const missing = [
+    [`the provider name ${say(provider)}`, text.toLowerCase().includes(provider.toLowerCase())],
+    ["'inclusive' (or 'total')", /\b(inclusive|total)\b/i.test(text)],
+    ["'self'", /\bself\b/i.test(text)],
+  ].filter(([, present]) => !present).map(([what]) => what);
+  if (missing.length) {
+    throw new CheckFailed(`after clicking ${target}, #details lacks ${missing.join(' and ')}; ` +
+                          `it reads ${say(text.slice(0, 300))}`);
+  }
+  return `${target} shows ${say(text.split(/\s+/).filter(Boolean).join(' ').slice(0, 100))}`;
+}
+
+/**
+ * The first selector whose element a click reaches itself (not a child node inside it, nor
+ * another element over it), and the point to click: its centre, or else the middle of its
+ * top edge (its own border and padding).
+ */
+async function clickable(page, selectors) {
+  for (const selector of selectors) {
+    const point = await call(page, `(s) => {
+        const e = document.querySelector(s);
+        e.scrollIntoView({block: 'center', behavior: 'instant'});
+        const r = e.getBoundingClientRect();
+        for (const [x, y] of [[r.left + r.width / 2, r.top + r.height / 2],
+                              [r.left + r.width / 2, r.top + 1.5]]) {
+            const top = document.elementFromPoint(x, y);
+            if (top !== null && top.closest('.node, .fold') === e) return [x, y];
+        }
+        return null;
+    }`, selector);
+    if (point) return [selector, point];
+  }
+  throw new CheckFailed(`none of ${selectors.length} visible miss nodes can be clicked on itself ` +
+                        '(its centre and top edge are covered by children or other elements)');
+}
+
+/** Choosing another thread shows its tree and hides the first; choosing the first again shows it. */
+export async function checkThreadSelect(ctx) {
+  const {page} = ctx;
+  const options = await js(page, "[...document.querySelectorAll('#thread-select option')].map(o => o.value)");
+  if (options.length < 2) {
+    throw new CheckFailed(`#thread-select has ${options.length || 'no'} options; toyc runs 2 threads`);
+  }
+  const first = await js(page, "document.getElementById('thread-select').value");
+  const other = options.find((value) => value !== first);
+  const how = await chooseThread(ctx, other);
+  const shown = await js(page, '__qprofTest.shownTreesText()');
+  const visible = await call(page, `(v) => { const t = document.querySelector(
+      \`#trees .tree[data-thread="\${v}"]\`); return t ? !__qprofTest.isHidden(t) : null; }`, other);
+  const firstHidden = await call(page, '(id) => __qprofTest.isHidden(document.getElementById(id))',
+                                 ctx.firstTree);
+  if (visible === null) throw new CheckFailed(`no .tree with data-thread=${other}`);
+  if (!visible || !firstHidden) throw new CheckFailed(`after choosing thread ${other} (${how}): ${shown}`);
+  await chooseThread(ctx, first);
+  const back = await call(page, '(id) => !__qprofTest.isHidden(document.getElementById(id))',
+                          ctx.firstTree);
+  if (!back) {
+    throw new CheckFailed(`choosing thread ${first} again does not show #${ctx.firstTree}: ` +
+                          await js(page, '__qprofTest.shownTreesText()'));
+  }
+  return `thread ${other} shown, #${ctx.firstTree} hidden, then back (${how})`;
+}
+
+/**
+ * Chooses a thread the way a keyboard user does; falls back to setting the value and firing
+ * 'change' (a native <select> popup cannot be driven headless).
+ */
+export async function chooseThread(ctx, value) {
+  const {page} = ctx;
+  const current = () => js(page, "document.getElementById('thread-select').value");
+  await js(page, "document.getElementById('thread-select').focus()");
+  for (const key of ['ArrowDown', 'ArrowUp']) {
+    for (let i = 0; i < 64; ++i) {
+      const before = await current();
+      if (before === value) {
+        await settle(page);
+        return 'with the keyboard';
+      }
+      await page.keyboard.press(key);
+      if (await current() === before) break;
+    }
+  }
+  await call(page, `(v) => { const s = document.getElementById('thread-select'); s.value = v;
+      s.dispatchEvent(new Event('input', {bubbles: true}));
+      s.dispatchEvent(new Event('change', {bubbles: true})); }`, value);
+  await settle(page);
+  return 'by setting the value and firing change';
+}

@@ -1,0 +1,227 @@
+// Per-provider totals computed one node at a time in post-order (src/totals.hpp) against
+// today's tree-walking computation, on random trees; and what they hold for pending nodes.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <iterator>
+#include <qprof/detail/recorder.hpp>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "totals.hpp"
+#include "totals_records.hpp"
+#include "tree_builder.hpp"
+
+using qprof::Outcome;
+using qprof::detail::TickTotals;
+using qprof::detail::TotalsAccumulator;
+using namespace qprof::test::totals_records;
+
+namespace {
+
+// The reference: today's complete_thread (src/trace_completion.cpp), in ticks and with the
+// provider slot as site. It walks the built tree parents first.
+struct Reference {
+    std::vector<TickTotals> totals;
+    std::uint64_t reentered = 0;    // timed nodes inside a node of their own provider
+    std::uint64_t depth_jumps = 0;  // nodes more than one level below their parent
+    std::uint64_t adopting_hits = 0;
+};
+
+void add_reference_node(const qprof::Node& node, std::uint32_t parent_provider, Reference& ref,
+                        const std::vector<std::uint32_t>& open_per_provider) {
+    TickTotals& totals = ref.totals[node.site];
+    ++totals.count;
+    totals.hits += node.outcome == Outcome::hit;
+    totals.misses += node.outcome == Outcome::miss;
+    if (node.outcome == Outcome::hit) {
+        return;
+    }
+    const std::int64_t duration = node.duration_ns();  // still ticks
+    if (open_per_provider[node.site] == 0) {
+        totals.total += duration;
+    }
+    ref.reentered += open_per_provider[node.site] != 0;
+    totals.self += duration;
+    if (parent_provider != ~0u) {
+        ref.totals[parent_provider].self -= duration;
+    }
+    totals.blocked += node.outcome == Outcome::blocked ? duration : 0;
+    totals.load += node.outcome == Outcome::load ? duration : 0;
+}
+
+Reference reference_totals(const qprof::NodeVector& nodes) {
+    Reference ref;
+    ref.totals.resize(kSlots);
+    std::vector<std::uint32_t> open_per_provider(kSlots, 0);
+    std::vector<std::uint32_t> enclosing;  // indices of the current node's ancestors
+    for (auto i = static_cast<std::uint32_t>(nodes.size()); i-- > 0;) {
+        while (!enclosing.empty() && nodes[enclosing.back()].first > i) {
+            --open_per_provider[nodes[enclosing.back()].site];
+            enclosing.pop_back();
+        }
+        const qprof::Node& node = nodes[i];
+        const std::uint32_t parent_provider =
+            enclosing.empty() ? ~0u : nodes[enclosing.back()].site;
+        if (!enclosing.empty()) {
+            const qprof::Node& up = nodes[enclosing.back()];
+            ref.depth_jumps += node.depth > up.depth + 1;
+            ref.adopting_hits += up.outcome == Outcome::hit;
+        }
+        add_reference_node(node, parent_provider, ref, open_per_provider);
+        ++open_per_provider[node.site];
+        enclosing.push_back(i);
+    }
+    return ref;
+}
+
+qprof::detail::RecordKind kind_of(Outcome outcome) {
+    using qprof::detail::RecordKind;
+    switch (outcome) {
+        case Outcome::hit:
+            return RecordKind::hit;
+        case Outcome::blocked:
+            return RecordKind::blocked;
+        case Outcome::load:
+            return RecordKind::load;
+        case Outcome::activity:
+            return RecordKind::activity;
+        case Outcome::miss:
+            break;
+    }
+    return RecordKind::miss;
+}
+
+// The tree the collector would build from the records, then the reference totals of it.
+Reference reference_of(const std::vector<Record>& records) {
+    qprof::detail::TreeBuilder builder;
+    for (const Record& r : records) {
+        builder.add(qprof::detail::record_head(kind_of(r.outcome), r.depth, r.provider),
+                    static_cast<std::uint64_t>(r.start), static_cast<std::uint64_t>(r.end));
+    }
+    return reference_totals(builder.nodes());
+}
+
+constexpr std::uint32_t kProviders = 5;  // few, so that providers re-enter often
+
+std::uint64_t below(std::mt19937_64& rng, std::uint64_t bound) { return rng() % bound; }
+
+Outcome timed_outcome(std::mt19937_64& rng) {
+    constexpr Outcome kTimed[] = {Outcome::miss, Outcome::miss, Outcome::activity, Outcome::blocked,
+                                  Outcome::load};
+    return kTimed[below(rng, std::size(kTimed))];
+}
+
+// A thread as the recorder writes it: scopes nest, hits are leaves. Sometimes the session
+// began inside a few scopes, a scope's record is lost (its children go to its parent, two
+// levels up) or scopes are still open at the end (never written).
+std::vector<Record> recorder_stream(std::mt19937_64& rng, std::uint32_t max_depth,
+                                    std::size_t events) {
+    std::vector<Record> records;
+    std::vector<Record> open;
+    const auto base = static_cast<std::uint32_t>(below(rng, 4) == 0 ? below(rng, 4) : 0);
+    std::int64_t clock = static_cast<std::int64_t>(below(rng, 1000));
+    for (std::size_t event = 0; event < events; ++event) {
+        clock += static_cast<std::int64_t>(below(rng, 5));
+        const auto depth = base + static_cast<std::uint32_t>(open.size());
+        const std::uint64_t choice = below(rng, 100);
+        if (choice < 40 && open.size() < max_depth) {
+            open.push_back(Record{static_cast<std::uint32_t>(below(rng, kProviders)), depth,
+                                  timed_outcome(rng), clock});
+        } else if (choice < 70 || open.empty()) {
+            records.push_back(hit(static_cast<std::uint32_t>(below(rng, kProviders)), depth));
+        } else {
+            open.back().end = clock;
+            if (below(rng, 20) != 0) {
+                records.push_back(open.back());
+            }
+            open.pop_back();
+        }
+    }
+    while (!open.empty() && below(rng, 4) != 0) {
+        open.back().end = ++clock;
+        records.push_back(open.back());
+        open.pop_back();
+    }
+    return records;
+}
+
+// Records in any order of depths, as a damaged or hostile file could hold: hits adopt
+// children, depths jump both ways, durations may be negative.
+std::vector<Record> arbitrary_stream(std::mt19937_64& rng, std::size_t count) {
+    std::vector<Record> records;
+    for (std::size_t i = 0; i < count; ++i) {
+        const auto provider = static_cast<std::uint32_t>(below(rng, kProviders));
+        const auto depth = static_cast<std::uint32_t>(below(rng, 8));
+        if (below(rng, 4) == 0) {
+            records.push_back(hit(provider, depth));
+        } else {
+            const auto start = static_cast<std::int64_t>(below(rng, 200)) - 50;
+            const auto end = start + static_cast<std::int64_t>(below(rng, 120)) - 20;
+            records.push_back(Record{provider, depth, timed_outcome(rng), start, end});
+        }
+    }
+    return records;
+}
+
+// Compares every field of every slot with the reference; returns the reference.
+Reference check_against_reference(const std::vector<Record>& records) {
+    Reference ref = reference_of(records);
+    const auto totals = accumulate(records);
+    REQUIRE(totals.size() <= kSlots);
+    for (std::uint32_t slot = 0; slot < kSlots; ++slot) {
+        INFO("slot " << slot << ", " << records.size() << " records");
+        REQUIRE(slot_text(totals, slot) == text(ref.totals[slot]));
+    }
+    return ref;
+}
+
+}  // namespace
+
+TEST_CASE("totals: random trees give the same totals as the tree walk") {
+    std::mt19937_64 rng{20240611};
+    Reference seen;  // what the corpus exercised
+    for (int tree = 0; tree < 4000; ++tree) {
+        INFO("tree " << tree);
+        std::vector<Record> records;
+        if (tree % 4 == 3) {
+            records = arbitrary_stream(rng, 1 + below(rng, 60));
+        } else {
+            const auto max_depth = static_cast<std::uint32_t>(1 + below(rng, 8));
+            records = recorder_stream(rng, max_depth, below(rng, 300));
+        }
+        const Reference ref = check_against_reference(records);
+        seen.reentered += ref.reentered;
+        seen.depth_jumps += ref.depth_jumps;
+        seen.adopting_hits += ref.adopting_hits;
+    }
+    CHECK(seen.reentered > 10000);
+    CHECK(seen.depth_jumps > 1000);
+    CHECK(seen.adopting_hits > 100);
+}
+
+TEST_CASE("totals: what is held for pending nodes is bounded by depth, not by node count") {
+    TotalsAccumulator accumulator;
+    std::size_t most = 0;
+    auto add = [&](const Record& r) {
+        accumulator.add(r.provider, r.depth, r.outcome, r.start, r.end);
+        most = std::max(most, accumulator.pending_entries());
+    };
+    SECTION("many siblings each with a child of a provider seen before") {
+        for (std::int64_t i = 0; i < 100'000; ++i) {
+            add(miss(a, 2, 4 * i + 1, 4 * i + 2));
+            add(miss(b, 1, 4 * i, 4 * i + 3));
+        }
+        add(miss(c, 0, -1, 400'000));
+        CHECK(most <= 3 * (kProviders + 1));
+    }
+    SECTION("a long random run of bounded depth") {
+        std::mt19937_64 rng{7};
+        constexpr std::uint32_t kMaxDepth = 6;
+        for (const Record& r : recorder_stream(rng, kMaxDepth, 200'000)) {
+            add(r);
+        }
+        CHECK(most <= (kMaxDepth + 4) * (kProviders + 1));  // the session may begin 3 deep
+    }
+}
