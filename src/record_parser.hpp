@@ -1,7 +1,8 @@
 // The one reading of a thread's records, shared by every consumer of them: the tree builder,
 // the totals-only builder, live and off-line. A sink receives
 //   key(depth, text_id)        the key of the next node completed at that depth
-//   node(head, start, end)     a node (hits: start and end 0)
+//   hit(head)                  a hit: a node with no times
+//   node(head, start, end)     a timed node
 //   memory(amount)             the memory of the node just given (-Z profile-queries-memory)
 //   cpu(ns)                    the thread CPU time of the node before it (an activity)
 //   size(site, bytes)          a size (qprof::record_size); not a node
@@ -22,6 +23,11 @@ const std::uint64_t* parse_records(const std::uint64_t* begin, const std::uint64
                                    Sink& sink) {
     for (const std::uint64_t* pos = begin; pos < end;) {
         const RecordKind kind = head_kind(*pos);
+        if (kind == RecordKind::hit) {  // first: three records in four, in a typical run
+            sink.hit(*pos);
+            ++pos;
+            continue;
+        }
         if (kind == RecordKind::key) {
             const std::uint32_t words = keys.payload_words(head_site(*pos));
             if (words == 0 || end - pos < 1 + words) {
@@ -62,15 +68,11 @@ const std::uint64_t* parse_records(const std::uint64_t* begin, const std::uint64
             pos += record_words(kind);
             continue;
         }
-        if (!is_event(kind) || end - pos < record_words(kind)) {
+        if (!is_timed(kind) || end - pos < record_words(kind)) {
             return pos;
         }
-        if (kind == RecordKind::hit) {
-            sink.node(pos[0], 0, 0);
-        } else {
-            const TimedRecord timed = TimedRecord::load(pos);
-            sink.node(timed.head, timed.start, timed.end);
-        }
+        const TimedRecord timed = TimedRecord::load(pos);
+        sink.node(timed.head, timed.start, timed.end);
         pos += record_words(kind);
     }
     return end;

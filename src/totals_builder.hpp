@@ -55,6 +55,19 @@ class TotalsBuilder {
         }
         pending_keys_[depth] = text_id;
     }
+    // Inline, with no times to sum: most records are hits.
+    void hit(std::uint64_t head) {
+        const std::uint32_t site = head_site(head);
+        const std::uint32_t depth = head_depth(head);
+        mark_site_seen(sites_seen_, site);
+        if (depth < pending_keys_.size()) {
+            pending_keys_[depth] = 0;  // its key, if any: a hit is no activity
+        }
+        last_head_ = head;
+        last_is_activity_ = false;
+        totals_.add_hit(slots_->slot(site), depth);
+        ++events_;
+    }
     void node(std::uint64_t head, std::uint64_t start, std::uint64_t end) {
         const std::uint32_t site = head_site(head);
         const std::uint32_t depth = head_depth(head);

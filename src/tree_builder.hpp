@@ -70,6 +70,7 @@ class TreeBuilder {
         }
         pending_key(depth) = text_id;
     }
+    void hit(std::uint64_t head) { add(head, 0, 0); }
     void node(std::uint64_t head, std::uint64_t start, std::uint64_t end) { add(head, start, end); }
     void size(std::uint32_t site, std::uint64_t bytes) { measures_.size(site, bytes); }
     void counter(std::uint32_t site, std::uint64_t tick, std::int64_t value) {

@@ -164,6 +164,11 @@ struct Chunk {
     std::uint64_t words[kWords];
 
     std::uint64_t* limit() { return words + kWords; }
+
+    // Pages of their own (mmap), never the program's heap: freeing 64 KiB there made glibc
+    // consolidate every small block the program had freed (instrument/chunk_transport.cpp).
+    static void* operator new(std::size_t bytes);
+    static void operator delete(void* chunk, std::size_t bytes) noexcept;
 };
 
 // A scope still open on this thread, kept so that a session ending inside it can show it.
