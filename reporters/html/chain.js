@@ -1,5 +1,5 @@
-// qprof viewer, drawing continued (runs after render.js): deep chains as flat lists. From
-// qp.DEEP_DEPTH on a node is a row: its element holds only its label and its children are the
+// qprof viewer, part 3 of 11, drawing continued from render.js: deep chains as flat lists.
+// From qp.DEEP_DEPTH on a node is a row: its element holds only its label and its children are the
 // rows after it, so the boxes of a chain 100,000 deep are siblings in its ancestor at depth
 // DEEP_DEPTH - 1 and lay out in linear time. Which row holds which is told by the node
 // indices alone: an item after row n that starts inside n's subtree is drawn for that subtree.

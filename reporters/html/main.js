@@ -1,4 +1,4 @@
-// qprof viewer, part 10 of 10: start-up and the hooks the browser tests use (window.qprof). The
+// qprof viewer, part 11 of 11: start-up and the hooks the browser tests use (window.qprof). The
 // script sits at the end of <body>, so the whole page is parsed by now; the payload's columns
 // decompress in the browser's own DecompressionStream, after which every handler is attached
 // at once and `ready` resolves. Until then the page shows its initial view.

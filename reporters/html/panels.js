@@ -1,4 +1,4 @@
-// qprof viewer, part 4 of 10: everything around the trees -- the details panel, the provider
+// qprof viewer, part 5 of 11: everything around the trees -- the details panel, the provider
 // table's sorting, the thread selector, the widest/deepest lists and the search.
 (() => {
   'use strict';

@@ -1,4 +1,4 @@
-// qprof viewer, part 6 of 10: statistics of a time range. A range selected on the timeline
+// qprof viewer, part 7 of 11: statistics of a time range. A range selected on the timeline
 // limits the provider table and a provider's statistics to the events that lie wholly inside
 // it (a run from its start to its end, a hit at its place); the numbers follow the rules of
 // provider_stats in reporters/html_stats.cpp, so that the whole run gives the payload's

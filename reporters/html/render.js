@@ -1,4 +1,4 @@
-// qprof viewer, part 2 of 10: drawing. Which nodes a list of siblings shows open, folded or
+// qprof viewer, part 2 of 11: drawing. Which nodes a list of siblings shows open, folded or
 // one by one (the rules html_pieces.cpp and html_tree.cpp follow for the initial view), their
 // markup as HTML strings (the same markup the C++ reporter writes), and the operations that
 // change what is drawn: expanding a fold, opening or closing a node, opening the path to a

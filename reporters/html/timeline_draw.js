@@ -1,4 +1,4 @@
-// qprof viewer, part 8 of 10: the timeline, drawn. One track per thread on one time axis, the
+// qprof viewer, part 9 of 11: the timeline, drawn. One track per thread on one time axis, the
 // query slices of each thread nested by depth and drawn on a <canvas>, coloured by outcome as
 // in the tree. Only what is in view is walked: a subtree outside the shown time is skipped
 // whole, and a slice narrower than a pixel is drawn as one pixel column per row, its subtree

@@ -1,10 +1,11 @@
-// qprof viewer, part 1 of 10: the trace. Decompresses the payload's columns into typed arrays
+// qprof viewer, part 1 of 11: the trace. Decompresses the payload's columns into typed arrays
 // once, derives depth, parent and start times in one pass per thread, and makes the texts and
 // classes of nodes and folds. Every rule here has a twin in reporters/html_format.cpp; the
 // browser test compares what the two write, so a change to one is a change to both.
 //
 // The files are concatenated (trace.js, render.js, chain.js, tree.js, panels.js, stats.js,
-// range.js, timeline_draw.js, timeline.js, main.js) into one classic script, after the
+// range.js, processes.js, timeline_draw.js, timeline.js, main.js; the order of meson.build's
+// viewer list) into one classic script, after the
 // viewers' common base (reporters/viewer_common/: `qv`, formatting and sortable tables) and
 // payload_layout.js, which is generated from the C++ description of the payload and declares
 // the shared namespace `qp`; each file is an IIFE that adds to it, so nothing else leaks into
