@@ -161,7 +161,18 @@ void Deflater::add_to_adler(std::string_view bytes) {
         const std::size_t run = std::min(kRun, bytes.size() - at);
         std::uint32_t a = adler_a_;
         std::uint32_t b = adler_b_;
-        for (const unsigned char* p = data + at; p != data + at + run; ++p) {
+        const unsigned char* p = data + at;
+        for (const unsigned char* const fours = p + run / 4 * 4; p != fours; p += 4) {
+            a += p[0];
+            b += a;
+            a += p[1];
+            b += a;
+            a += p[2];
+            b += a;
+            a += p[3];
+            b += a;
+        }
+        for (; p != data + at + run; ++p) {
             a += *p;
             b += a;
         }
