@@ -399,12 +399,16 @@ void Deflater::write_block(std::size_t from, std::size_t to, bool last) {
                 put_symbol(literal, s.length_or_literal);
                 continue;
             }
+            // Each code with its extra bits in one call: at most 15 + 13 bits.
             const int length_code = kLengthCode[s.length_or_literal];
-            put_symbol(literal, 257 + length_code);
-            put_bits(s.length_or_literal - kLengthBase[length_code], kLengthExtra[length_code]);
+            const int length_symbol = 257 + length_code;
+            put_bits(literal.codes[length_symbol] | (s.length_or_literal - kLengthBase[length_code])
+                                                        << literal.lengths[length_symbol],
+                     literal.lengths[length_symbol] + kLengthExtra[length_code]);
             const int code = distance_code(s.distance);
-            put_symbol(distance, code);
-            put_bits(s.distance - kDistanceBase[code], kDistanceExtra[code]);
+            put_bits(distance.codes[code] | (s.distance - kDistanceBase[code])
+                                                << distance.lengths[code],
+                     distance.lengths[code] + kDistanceExtra[code]);
         }
         put_symbol(literal, kEndOfBlock);
     }
