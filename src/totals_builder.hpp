@@ -69,10 +69,13 @@ class TotalsBuilder {
         PendingKey& pending = pending_keys_[depth];
         if (every_key_text_) {
             pending.text_id = record.text_id();
-        } else {  // only the words the type has: text_id reads no others
+        } else {  // only the words the type has (text_id reads no others), in an unrolled loop
             pending.bytes.type = record.type;
-            std::copy_n(record.payload, std::min<std::size_t>(record.words, kMaxPayloadWords),
-                        pending.bytes.payload.begin());
+            for (std::size_t i = 0; i < kMaxPayloadWords; ++i) {
+                if (i < record.words) {
+                    pending.bytes.payload[i] = record.payload[i];
+                }
+            }
         }
     }
     // Inline, with no times to sum: most records are hits.
