@@ -93,7 +93,7 @@ void write_edges(std::ostream& out, std::string_view name, const std::vector<Cal
 }
 
 // A provider's times as the page's own nodes add them up, in nanoseconds: the viewer sums the
-// same nodes for a time range (range.js), so that the whole run gives these numbers exactly.
+// same nodes for a time range (range_scan.js), so that the whole run gives these numbers exactly.
 // The trace's ProviderTotals are summed in clock ticks and converted once, which differs from
 // the sum of the nodes' converted durations by rounding.
 struct Times {
