@@ -284,7 +284,8 @@ void Session::finish() {
     set_active_session(nullptr);
     try {
         s.calibration.end_tick = detail::now();
-        const std::uint64_t end_steady_ns = detail::steady_ns();
+        const std::uint64_t end_steady_ns =  // the manual clock is its own (recorder.cpp)
+            s.clock == detail::ClockKind::manual ? s.calibration.end_tick : detail::steady_ns();
         detail::close_open_scopes(s.calibration.end_tick);
         detail::stop_recording();
         s.collector->finish();
