@@ -137,14 +137,14 @@ std::unique_ptr<detail::RawWriter> open_raw(const SessionOptions& options, detai
         throw OutputError("qprof: cannot create " + path + ": " + std::strerror(errno) +
                           ". Choose a writable directory with '-Z profile-queries-dir=PATH'.");
     }
-    detail::RawSession session{
-        .start_tick = start.tick,
-        .start_steady_ns = start.steady_ns,
-        .clock = clock,
-        .keys = options.record_keys,
+    const detail::RawSession session{
+        .block = {.start_tick = start.tick,
+                  .start_steady_ns = start.steady_ns,
+                  .clock = clock,
+                  .keys = options.record_keys,
+                  .report = options.report,
+                  .process = run},
         .selection = options.events,
-        .report = options.report,
-        .process = run,
         .colours = &colours,
     };
     try {

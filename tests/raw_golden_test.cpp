@@ -141,9 +141,9 @@ std::string clock_stream() {
     TempDir dir;
     const std::string path = (dir.path() / "clock.qprof").string();
     qprof::detail::RawSession session;
-    session.process = fixed_run();
-    session.start_tick = 1000;
-    session.start_steady_ns = 2000;
+    session.block.process = fixed_run();
+    session.block.start_tick = 1000;
+    session.block.start_steady_ns = 2000;
     {
         qprof::detail::RawWriter writer{path, session};
         writer.tick(
