@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "raw_cursor.hpp"
 #include "raw_events.hpp"
 #include "raw_format.hpp"
 #include "raw_session.hpp"
