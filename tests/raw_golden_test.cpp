@@ -51,7 +51,7 @@ void append_hex_lines(std::string& out, const std::string& bytes, std::size_t be
                 hex += "   ";
             }
         }
-        out += hex + "  |" + text + "|\n";
+        out.append(hex).append("  |").append(text).append("|\n");
     }
 }
 
