@@ -11,7 +11,7 @@ void install_fork_handlers();
 void lock_registry_for_fork();
 void unlock_registry_after_fork();
 void forget_recording_in_fork_child();  // with the registry locked, in the child
-void lock_key_tables_for_fork();
+void lock_key_tables_for_fork();        // and the lock of each key type's InternedKeys
 void unlock_key_tables_after_fork();
 void lock_sites_for_fork();
 void unlock_sites_after_fork();

@@ -11,7 +11,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <qprof/detail/key_record.hpp>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "raw_reader.hpp"
 #include "test_support.hpp"
@@ -133,5 +136,47 @@ TEST_CASE("a child forked while recording ends cleanly and leaves the parent's p
     CHECK(read.runs[0].complete);
     for (const auto& site : read.runs[0].inputs.sites) {
         CHECK(site.provider.find("in_child") == std::string::npos);
+    }
+}
+
+// A program that forks while another thread interns a key: the child must not inherit the lock
+// of the key type's table (key_cache.hpp) held by a thread it does not have. Each child
+// interns a key of that type as a keyed query does (its own session would, but a sanitizer
+// build cannot start one in the child: see kChildEnds); without the lock released in the child
+// it would wait forever.
+TEST_CASE("a child forked while another thread interns keys can intern keys of the same type") {
+    qprof::test::TempDir dir;
+    qprof::SessionOptions options = qprof::test::recording_options();
+    options.record_keys = true;
+    options.reporters = {"counts"};
+    options.output_dir = dir.path().string();
+    qprof::Session session{options};
+    // One more key than a thread's cache holds, visited in turn: the cache, emptied when full,
+    // never holds the next one, so every query takes the table's lock.
+    std::vector<std::string> keys;
+    for (std::size_t i = 0; i <= qprof::detail::kMaxCachedKeys; ++i) {
+        keys.push_back("src/module_" + std::to_string(i) + ".cpp");
+    }
+    std::jthread interning{[&](const std::stop_token& stop) {
+        for (std::size_t i = 0; !stop.stop_requested(); i = (i + 1) % keys.size()) {
+            PROFILE_QUERY(keyed_work, keys[i]);
+        }
+    }};
+    constexpr int kForks = 64;
+    for (int i = 0; i < kForks; ++i) {
+        const pid_t child = ::fork();
+        REQUIRE(child >= 0);
+        if (child == 0) {
+            g_in_forked_child = true;
+            const std::uint32_t id = qprof::detail::intern_key(std::string{"in child"});
+            ::_exit(id != 0 ? 0 : 1);
+        }
+        const int status = wait_for_child(child);
+        if (status == -1) {
+            FAIL("the child of fork " << i
+                                      << " did not end within 30 s: interning a key, it "
+                                         "waited for a lock that no thread of it will release");
+        }
+        REQUIRE(status == 0);
     }
 }
