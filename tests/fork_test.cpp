@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "named_sites.hpp"
 #include "raw_reader.hpp"
 #include "test_support.hpp"
 
@@ -84,6 +85,26 @@ int wait_for_child(pid_t child) {
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// Forks 64 times while another thread works; each child runs `in_child` and _exit()s with
+// what it returns (0: all went well). A child that hangs is killed and fails the test.
+void fork_children(int (*in_child)(), const char* doing) {
+    constexpr int kForks = 64;
+    for (int i = 0; i < kForks; ++i) {
+        const pid_t child = ::fork();
+        REQUIRE(child >= 0);
+        if (child == 0) {
+            g_in_forked_child = true;
+            ::_exit(in_child());
+        }
+        const int status = wait_for_child(child);
+        if (status == -1) {
+            FAIL("the child of fork " << i << " did not end within 30 s: " << doing
+                                      << ", it waited for a lock no thread of it will release");
+        }
+        REQUIRE(status == 0);
+    }
 }
 
 std::vector<unsigned char> file_bytes(const std::filesystem::path& path) {
@@ -162,21 +183,36 @@ TEST_CASE("a child forked while another thread interns keys can intern keys of t
             PROFILE_QUERY(keyed_work, keys[i]);
         }
     }};
-    constexpr int kForks = 64;
-    for (int i = 0; i < kForks; ++i) {
-        const pid_t child = ::fork();
-        REQUIRE(child >= 0);
-        if (child == 0) {
-            g_in_forked_child = true;
-            const std::uint32_t id = qprof::detail::intern_key(std::string{"in child"});
-            ::_exit(id != 0 ? 0 : 1);
-        }
-        const int status = wait_for_child(child);
-        if (status == -1) {
-            FAIL("the child of fork " << i
-                                      << " did not end within 30 s: interning a key, it "
-                                         "waited for a lock that no thread of it will release");
-        }
-        REQUIRE(status == 0);
+    fork_children(
+        +[] { return qprof::detail::intern_key(std::string{"in child"}) != 0 ? 0 : 1; },
+        "interning a key");
+}
+
+// The same for a name given at run time (a size, a counter, a region): the first use of a
+// name on a thread registers it under the named sites' lock.
+TEST_CASE("a child forked while another thread registers named sites can register names") {
+    qprof::test::TempDir dir;
+    qprof::SessionOptions options = qprof::test::recording_options();
+    options.reporters = {"counts"};
+    options.output_dir = dir.path().string();
+    qprof::Session session{options};
+    // More names than a thread's cache of named sites has slots, 32 bytes apart: most share a
+    // slot, so nearly every use finds another name there and takes the lock.
+    std::vector<std::string> names;
+    for (int i = 0; i < 256; ++i) {
+        names.push_back("size " + std::to_string(i));
     }
+    std::jthread registering{[&](const std::stop_token& stop) {
+        for (std::size_t i = 0; !stop.stop_requested(); i = (i + 1) % names.size()) {
+            qprof::record_size(names[i].c_str(), 1);
+        }
+    }};
+    fork_children(
+        +[] {
+            using qprof::detail::SiteKind;
+            return qprof::detail::named_site("in child", SiteKind::size, __FILE__, __LINE__).id != 0
+                       ? 0
+                       : 1;
+        },
+        "registering a named site");
 }
