@@ -175,6 +175,7 @@ TEST_CASE("a child forked while another thread interns keys can intern keys of t
     // One more key than a thread's cache holds, visited in turn: the cache, emptied when full,
     // never holds the next one, so every query takes the table's lock.
     std::vector<std::string> keys;
+    keys.reserve(qprof::detail::kMaxCachedKeys + 1);
     for (std::size_t i = 0; i <= qprof::detail::kMaxCachedKeys; ++i) {
         keys.push_back("src/module_" + std::to_string(i) + ".cpp");
     }
@@ -199,6 +200,7 @@ TEST_CASE("a child forked while another thread registers named sites can registe
     // More names than a thread's cache of named sites has slots, 32 bytes apart: most share a
     // slot, so nearly every use finds another name there and takes the lock.
     std::vector<std::string> names;
+    names.reserve(256);
     for (int i = 0; i < 256; ++i) {
         names.push_back("size " + std::to_string(i));
     }
