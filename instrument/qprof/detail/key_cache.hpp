@@ -234,10 +234,21 @@ class KeyIndex {
     std::size_t size_ = 0;
 };
 
+// Holds `mutex` across fork() with the key tables' lock (key_record.cpp), so that a child never
+// inherits it locked by a thread it does not have. No thread holds `mutex` while it takes the
+// key tables' lock, which the fork handler takes first.
+void hold_across_fork(std::mutex& mutex);
+
 // Every distinct key of one type the process has interned, and the pool of thread caches.
+// Never destroyed: the fork handler locks every instance's mutex.
 template <typename Key>
 class InternedKeys {
   public:
+    InternedKeys() { hold_across_fork(mutex_); }
+    InternedKeys(const InternedKeys&) = delete;
+    InternedKeys& operator=(const InternedKeys&) = delete;
+    ~InternedKeys() = delete;
+
     // The id of the key's text, formatted here if no thread has interned the key before; the
     // entry goes into `cache` (if any) too. The formatter runs with no lock held: it may record
     // queries keyed by this same type, even on this thread.
