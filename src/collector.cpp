@@ -108,7 +108,9 @@ bool Collector::open_thread(std::uint32_t thread) {
                 trees_.emplace_back(record_keys_);
             }
         } else if (mode_ == CollectMode::totals) {
-            totals_.resize(thread + 1);
+            while (totals_.size() <= thread) {
+                totals_.emplace_back(raw_ != nullptr);  // the raw stream writes every key's text
+            }
         }
     }
     return !sealed_[thread];
