@@ -93,14 +93,22 @@ inline bool equal_chars(const char* a, const char* b, std::size_t size) {
     return true;
 }
 
-// KeyEqual, with std::string compared by equal_chars.
+// The equality the key caches use: KeyEqual's rule (equal_by_parts), with std::string
+// compared by equal_chars wherever it is a part that `==` does not already compare.
+template <typename Key>
+struct CacheEqual {
+    bool operator()(const Key& a, const Key& b) const {
+        if constexpr (std::is_same_v<Key, std::string>) {
+            return a.size() == b.size() && equal_chars(a.data(), b.data(), a.size());
+        } else {
+            return equal_by_parts<CacheEqual>(a, b);
+        }
+    }
+};
+
 template <typename Key>
 bool cache_equal(const Key& a, const Key& b) {
-    if constexpr (std::is_same_v<Key, std::string>) {
-        return a.size() == b.size() && equal_chars(a.data(), b.data(), a.size());
-    } else {
-        return KeyEqual<Key>{}(a, b);
-    }
+    return CacheEqual<Key>{}(a, b);
 }
 
 // The hash the key caches use: KeyHash's rule (hash_by_parts), with std::string hashed by
