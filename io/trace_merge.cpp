@@ -116,9 +116,8 @@ class TraceMerger {
 
     // A provider keeps the colour class of the first run that gave it one.
     std::uint32_t provider_index(const Trace& trace, const ProviderTotals& provider) {
-        auto [it, added] =
-            providers_.try_emplace({provider.provider, provider.is_activity},
-                                   static_cast<std::uint32_t>(merged_.providers.size()));
+        auto [it, added] = providers_.try_emplace(
+            provider.key(), static_cast<std::uint32_t>(merged_.providers.size()));
         if (added) {
             merged_.providers.push_back(ProviderTotals{.provider = provider.provider,
                                                        .is_activity = provider.is_activity,
@@ -185,7 +184,7 @@ class TraceMerger {
     }
 
     Trace merged_;
-    std::map<std::pair<std::string, bool>, std::uint32_t> providers_;
+    std::map<ProviderKey, std::uint32_t> providers_;
     std::vector<std::string> classes_;  // by merged provider index; empty: none yet
     std::map<std::pair<std::uint32_t, std::string>, std::uint32_t> arguments_;
     std::map<std::string, std::uint32_t> sizes_;

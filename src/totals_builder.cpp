@@ -4,7 +4,7 @@ namespace qprof::detail {
 
 void ProviderSlots::add_sites(const std::vector<RegisteredSite>& sites) {
     for (const RegisteredSite& site : sites) {
-        std::pair<std::string, bool> provider{site.provider, site.kind != SiteKind::query};
+        ProviderKey provider{site.provider, site.kind != SiteKind::query};
         auto [it, added] =
             slot_of_provider_.try_emplace(provider, static_cast<std::uint32_t>(providers_.size()));
         if (added) {

@@ -33,12 +33,12 @@ class ProviderSlots {
         return site < slot_of_site_.size() ? slot_of_site_[site] : 0;
     }
     // Each slot's provider, by slot.
-    const std::vector<std::pair<std::string, bool>>& providers() const { return providers_; }
+    const std::vector<ProviderKey>& providers() const { return providers_; }
 
   private:
     std::vector<std::uint32_t> slot_of_site_;
-    std::map<std::pair<std::string, bool>, std::uint32_t> slot_of_provider_;
-    std::vector<std::pair<std::string, bool>> providers_;
+    std::map<ProviderKey, std::uint32_t> slot_of_provider_;
+    std::vector<ProviderKey> providers_;
 };
 
 class TotalsBuilder {

@@ -33,7 +33,7 @@ std::vector<bool> sites_used(const std::vector<Builder>& builders) {
 std::vector<std::uint32_t> add_used_sites(const std::vector<RegisteredSite>& registered,
                                           const std::vector<bool>& used, Trace& trace) {
     std::vector<std::uint32_t> new_site(std::max(registered.size(), used.size()), kUnused);
-    std::map<std::pair<std::string, bool>, std::uint32_t> provider_index;
+    std::map<ProviderKey, std::uint32_t> provider_index;
     std::vector<std::string> classes;  // by provider index: its first classed site's
     for (std::uint32_t id = 0; id < registered.size() && id < used.size(); ++id) {
         if (!used[id]) {
@@ -228,15 +228,14 @@ std::vector<TickTotals> complete_totals(TraceInputs& inputs, Trace& trace,
         trace.events += builder.events();
         trace.memory_recorded = trace.memory_recorded || builder.memory_seen();
     }
-    std::map<std::pair<std::string, bool>, std::uint32_t> slot_of;
+    std::map<ProviderKey, std::uint32_t> slot_of;
     for (std::uint32_t slot = 0; slot < by_slot.size(); ++slot) {
         slot_of[inputs.slots.providers()[slot]] = slot;
     }
     std::vector<TickTotals> ticks(trace.providers.size());
     std::vector<std::uint32_t> index_of_slot(by_slot.size(), kUnused);
     for (std::uint32_t index = 0; index < trace.providers.size(); ++index) {
-        const auto found =
-            slot_of.find({trace.providers[index].provider, trace.providers[index].is_activity});
+        const auto found = slot_of.find(trace.providers[index].key());
         if (found != slot_of.end()) {
             ticks[index] = by_slot[found->second];
             index_of_slot[found->second] = index;

@@ -13,6 +13,7 @@
 #include <qprof/detail/require_cxx20.hpp>
 #if QPROF_DETAIL_CXX20
 
+#include <compare>
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -135,11 +136,20 @@ struct ThreadTrace {
     std::vector<std::uint32_t> parents() const;
 };
 
+// What names a provider: its name, and whether it is an activity (or a region). A query provider
+// and an activity may have the same name and stay two providers.
+struct ProviderKey {
+    std::string name;
+    bool is_activity = false;
+    auto operator<=>(const ProviderKey&) const = default;
+};
+
 struct ProviderTotals {
     std::string provider;
     bool is_activity = false;  // an activity or a region
     bool is_region = false;    // entered with qprof::enter_region: ends when the next begins
-    std::uint64_t count = 0;   // every node, hits included
+    ProviderKey key() const { return {provider, is_activity}; }
+    std::uint64_t count = 0;  // every node, hits included
     std::uint64_t hits = 0;
     std::uint64_t misses = 0;
     std::int64_t total_ns = 0;  // inclusive; a provider re-entered inside itself counts once
