@@ -82,11 +82,12 @@ class Build {
   private:
     void write_run(std::uint64_t run, const std::vector<Slice>& slices, std::uint64_t end_tick) {
         detail::RawSession session;
-        session.clock = detail::ClockKind::manual;  // ticks are nanoseconds
-        session.process.program = "cc1plus";
-        session.process.pid = static_cast<std::uint32_t>(10'000 + run);
-        session.process.argv = {"cc1plus", "unit" + std::to_string(run) + ".cpp"};
-        session.process.start_unix_ns = kStartUnixNs + static_cast<std::int64_t>(run) * kStaggerNs;
+        session.block.clock = detail::ClockKind::manual;  // ticks are nanoseconds
+        session.block.process.program = "cc1plus";
+        session.block.process.pid = static_cast<std::uint32_t>(10'000 + run);
+        session.block.process.argv = {"cc1plus", "unit" + std::to_string(run) + ".cpp"};
+        session.block.process.start_unix_ns =
+            kStartUnixNs + static_cast<std::int64_t>(run) * kStaggerNs;
         char name[32];
         std::snprintf(name, sizeof name, "run%05llu.qprof", static_cast<unsigned long long>(run));
         detail::RawWriter writer{(dir_ / "runs" / name).string(), session};
@@ -94,9 +95,9 @@ class Build {
             const std::uint64_t* begin = slice.words.data();
             writer.records(slice.thread, begin, begin + slice.words.size(), nullptr);
         }
-        detail::raw::EndBlock end{end_tick, end_tick, 1.0, events_per_run_, session.process};
+        detail::raw::EndBlock end{end_tick, end_tick, 1.0, events_per_run_, session.block.process};
         end.process.end_unix_ns =
-            session.process.start_unix_ns + static_cast<std::int64_t>(end_tick);
+            session.block.process.start_unix_ns + static_cast<std::int64_t>(end_tick);
         writer.finish(end, {"main", "worker 1", "worker 2"});
         if (writer.failed()) {
             throw std::runtime_error("cannot write the runs into " + dir_.string());

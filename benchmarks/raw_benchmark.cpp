@@ -32,9 +32,9 @@ fs::path stream_path(const fs::path& dir, const char* what) {
 
 detail::RawSession session_block() {
     detail::RawSession session;
-    session.clock = detail::ClockKind::manual;  // ticks are nanoseconds
-    session.process.pid = static_cast<std::uint32_t>(::getpid());
-    session.process.program = "raw_benchmark";
+    session.block.clock = detail::ClockKind::manual;  // ticks are nanoseconds
+    session.block.process.pid = static_cast<std::uint32_t>(::getpid());
+    session.block.process.program = "raw_benchmark";
     return session;
 }
 

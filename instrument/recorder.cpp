@@ -233,7 +233,11 @@ RecordingStart begin_recording(ClockKind clock, bool record_keys, bool record_me
     reg.active_generation = reg.last_generation | (events.everything() ? 0 : kSelectingGeneration);
     reg.names.clear();
     reg.session_thread = std::this_thread::get_id();
-    const RecordingStart start{reg.active_generation, now(), steady_ns()};
+    // The manual clock of qprof's tests counts nanoseconds: it is its own steady time, so
+    // that the start of a test's raw stream is the same on every run.
+    const std::uint64_t tick = now();
+    const RecordingStart start{reg.active_generation, tick,
+                               clock == ClockKind::manual ? tick : steady_ns()};
     g_record_memory.store(record_memory, std::memory_order_relaxed);
     g_generation.store(reg.active_generation, std::memory_order_release);
     return start;

@@ -4,6 +4,7 @@
 
 #include "clock_samples.hpp"
 #include "raw_classes.hpp"
+#include "raw_cursor.hpp"
 #include "raw_events.hpp"
 #include "raw_format.hpp"
 #include "raw_process.hpp"

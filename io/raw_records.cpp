@@ -6,6 +6,7 @@
 #include <string_view>
 #include <utility>
 
+#include "raw_cursor.hpp"
 #include "raw_format.hpp"
 
 namespace qprof::detail {

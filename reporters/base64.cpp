@@ -9,13 +9,14 @@ namespace {
 constexpr std::string_view kAlphabet =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-void append_group(std::string& text, const unsigned char* bytes) {
+// Writes the four characters of three bytes at `text`.
+void put_group(char* text, const unsigned char* bytes) {
     const std::uint32_t group =
         std::uint32_t{bytes[0]} << 16 | std::uint32_t{bytes[1]} << 8 | bytes[2];
-    text += kAlphabet[group >> 18];
-    text += kAlphabet[(group >> 12) & 63];
-    text += kAlphabet[(group >> 6) & 63];
-    text += kAlphabet[group & 63];
+    text[0] = kAlphabet[group >> 18];
+    text[1] = kAlphabet[(group >> 12) & 63];
+    text[2] = kAlphabet[(group >> 6) & 63];
+    text[3] = kAlphabet[group & 63];
 }
 
 }  // namespace
@@ -23,11 +24,10 @@ void append_group(std::string& text, const unsigned char* bytes) {
 void Base64Writer::write(std::string_view bytes) {
     pending_.append(bytes);
     const std::size_t whole = pending_.size() / 3 * 3;
-    text_.clear();
-    text_.reserve(whole / 3 * 4);
+    text_.resize(whole / 3 * 4);
     const auto* data = reinterpret_cast<const unsigned char*>(pending_.data());
     for (std::size_t at = 0; at < whole; at += 3) {
-        append_group(text_, data + at);
+        put_group(text_.data() + at / 3 * 4, data + at);
     }
     out_ << text_;
     pending_.erase(0, whole);
@@ -42,8 +42,8 @@ void Base64Writer::finish() {
     for (std::size_t i = 0; i < size; ++i) {
         last[i] = static_cast<unsigned char>(pending_[i]);
     }
-    text_.clear();
-    append_group(text_, last);
+    text_.resize(4);
+    put_group(text_.data(), last);
     text_.replace(size + 1, 3 - size, 3 - size, '=');
     out_ << text_;
     pending_.clear();

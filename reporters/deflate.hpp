@@ -45,10 +45,12 @@ class Deflater {
 
   private:
     void compress_block(std::size_t input_end, bool last);
-    std::size_t longest_match(std::size_t at, std::size_t end, std::size_t& distance) const;
-    void insert_hash(std::size_t at);
+    std::size_t longest_match(std::size_t at, std::size_t end, std::uint32_t h,
+                              std::size_t& distance) const;
+    void insert_hash(std::size_t at, std::uint32_t h);
     void slide();
     void put_bits(std::uint32_t bits, int count);
+    void drain_bytes();
     void put_symbol(const HuffmanCode& code, int symbol) {
         put_bits(code.codes[symbol], code.lengths[symbol]);
     }

@@ -75,6 +75,11 @@ std::vector<Piece> all_pieces(const Preorder& order, std::uint32_t from, std::ui
 std::size_t write_initial_tree(std::ostream& out, const Trace& trace, const Preorder& order,
                                const Importance& important, std::size_t budget,
                                SiblingOrder sibling_order = SiblingOrder::heaviest);
+class Work;
+// The same with the thread's work already known (the page knows it for every thread).
+std::size_t write_initial_tree(std::ostream& out, const Trace& trace, const Preorder& order,
+                               const Work& work, const Importance& important, std::size_t budget,
+                               SiblingOrder sibling_order = SiblingOrder::heaviest);
 // A thread's nodes as work: what of each node's time was not waiting. Every share on the page
 // is of work over the busy time, so no share passes 100 % and a wait has none.
 class Work {

@@ -4,6 +4,10 @@
 // self-contained file; see README, "The HTML report".
 #include <algorithm>
 #include <cstdio>
+#include <exception>
+#include <sstream>
+#include <system_error>
+#include <thread>
 
 #include "builtin_reporters.hpp"
 #include "format.hpp"
@@ -77,7 +81,7 @@ void write_controls(std::ostream& out, const std::vector<Preorder>& orders,
 }
 
 void write_trees(std::ostream& out, const Trace& trace, const std::vector<Preorder>& orders,
-                 const Importance& important) {
+                 const std::vector<Work>& works, const Importance& important) {
     out << "<main>\n<section id=\"trees\" aria-label=\"Query trace\">\n";
     if (orders.empty()) {
         out << "<p class=\"empty\">No query was recorded.</p>\n";
@@ -87,7 +91,7 @@ void write_trees(std::ostream& out, const Trace& trace, const std::vector<Preord
         out << "<div class=\"tree\" id=\"tree-" << i << "\" data-thread=\"" << i
             << "\" role=\"tree\" aria-label=\"thread " << html_escape(orders[i].thread().name)
             << "\" tabindex=\"0\"" << (i > 0 ? " hidden" : "") << ">";
-        left -= std::min(left, write_initial_tree(out, trace, orders[i], important,
+        left -= std::min(left, write_initial_tree(out, trace, orders[i], works[i], important,
                                                   std::min(kInitialElements, left)));
         out << "</div>\n";
     }
@@ -307,6 +311,47 @@ void write_legend(std::ostream& out, const Trace& trace, const ReportOptions& op
         << kLegendEnd;
 }
 
+// The payload's compressed columns, made on a second thread while the caller writes the rest of
+// the page: DEFLATE is most of the page's work, and the end of a run waits for it. The bytes
+// are the same as made in line, which is what happens when no thread can be started. The
+// thread only reads the trace, as the caller does.
+class PayloadText {
+  public:
+    PayloadText(const Trace& trace, const std::vector<Preorder>& orders,
+                const Importance& important) {
+        auto make = [this, &trace, &orders, &important] {
+            try {
+                columns_ = write_payload_columns(text_, trace, orders, important);
+            } catch (...) {
+                failed_ = std::current_exception();
+            }
+        };
+        try {
+            maker_ = std::jthread{make};
+        } catch (const std::system_error&) {
+            make();
+        }
+    }
+
+    // Writes the columns' text to `out` once they are made; returns their sizes.
+    const PayloadColumns& write(std::ostream& out) {
+        if (maker_.joinable()) {
+            maker_.join();
+        }
+        if (failed_) {
+            std::rethrow_exception(failed_);
+        }
+        out << text_.view();
+        return columns_;
+    }
+
+  private:
+    std::ostringstream text_;
+    PayloadColumns columns_;
+    std::exception_ptr failed_;
+    std::jthread maker_;  // last: joined before the rest is destroyed
+};
+
 class HtmlReporter : public Reporter {
   public:
     std::string_view name() const override { return "html"; }
@@ -329,22 +374,23 @@ class HtmlReporter : public Reporter {
         }
         const std::int64_t total_ns = busy_ns(trace, works);
         const Importance important{options_, total_ns};
+        PayloadText payload{trace, orders, important};
         out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                "<title>qprof \u00b7 query profile</title>\n<style id=\"qprof-style\">";
         write_viewer_css(out);
         out << "</style>\n</head>\n<body>\n";
-        const std::vector<ProviderStats> stats = provider_stats(trace, orders);
+        const std::vector<ProviderStats> stats = provider_stats(trace, orders, works);
         write_run_header(out, trace, stats, total_ns);
         out << kTimeline;
         write_controls(out, orders, works);
-        write_trees(out, trace, orders, important);
+        write_trees(out, trace, orders, works, important);
         write_provider_table(out, trace, stats);
         write_measure_tables(out, trace);
         write_shapes(out, trace, orders, works, total_ns);
         write_legend(out, trace, options_);
         out << "<script type=\"application/octet-stream\" id=\"qprof-columns\">";
-        const PayloadColumns columns = write_payload_columns(out, trace, orders, important);
+        const PayloadColumns& columns = payload.write(out);
         out << "</script>\n<script type=\"application/json\" id=\"qprof-trace\">";
         write_payload(out, trace, orders, important, stats, columns);
         out << "</script>\n<script id=\"qprof-viewer\">";

@@ -93,7 +93,7 @@ void write_edges(std::ostream& out, std::string_view name, const std::vector<Cal
 }
 
 // A provider's times as the page's own nodes add them up, in nanoseconds: the viewer sums the
-// same nodes for a time range (range.js), so that the whole run gives these numbers exactly.
+// same nodes for a time range (range_scan.js), so that the whole run gives these numbers exactly.
 // The trace's ProviderTotals are summed in clock ticks and converted once, which differs from
 // the sum of the nodes' converted durations by rounding.
 struct Times {
@@ -106,12 +106,12 @@ struct Times {
 // Adds one thread's nodes to `times`, in one pre-order walk. `open` counts, per provider, its
 // nodes among the ancestors of the node walked, so that an outermost node is one whose count
 // is 0; the stack holds those ancestors with their children's summed durations, for self.
-void add_times(const Trace& trace, const Preorder& order, std::vector<Times>& times) {
+void add_times(const Trace& trace, const Preorder& order, const Work& work,
+               std::vector<Times>& times) {
     struct Open {
         std::uint32_t n;
         std::int64_t children_ns;
     };
-    const Work work{order};
     std::vector<std::uint32_t> open(trace.providers.size());
     std::vector<Open> stack;
     const auto provider = [&](std::uint32_t n) {
@@ -176,14 +176,28 @@ std::size_t histogram_bucket(std::int64_t ns) {
 }
 
 std::vector<ProviderStats> provider_stats(const Trace& trace, const std::vector<Preorder>& orders) {
+    std::vector<Work> works;
+    works.reserve(orders.size());
+    for (const Preorder& order : orders) {
+        works.emplace_back(order);
+    }
+    return provider_stats(trace, orders, works);
+}
+
+std::vector<ProviderStats> provider_stats(const Trace& trace, const std::vector<Preorder>& orders,
+                                          const std::vector<Work>& works) {
     std::vector<ProviderStats> stats(trace.providers.size());
     std::vector<std::vector<std::int64_t>> durations(trace.providers.size());
     std::unordered_map<std::uint64_t, KeyAsks> asks;    // by provider << 32 | key
     std::unordered_map<std::uint64_t, CallEdge> edges;  // by caller << 32 | callee
     std::vector<Times> times(trace.providers.size());
+    // A provider is mostly called by the same caller as last time: that edge, per callee, is
+    // found without hashing (elements of an unordered_map never move).
+    std::vector<std::pair<std::uint64_t, CallEdge*>> last_edge(trace.providers.size(),
+                                                               {~std::uint64_t{0}, nullptr});
     for (std::uint32_t t = 0; t < orders.size(); ++t) {
         const Preorder& order = orders[t];
-        add_times(trace, order, times);
+        add_times(trace, order, works[t], times);
         const bool keyed = !order.thread().keys.empty();
         for (std::uint32_t n = 0; n < order.size(); ++n) {
             const Node& node = order.node(n);
@@ -201,10 +215,15 @@ std::vector<ProviderStats> provider_stats(const Trace& trace, const std::vector<
             }
             if (order.parent(n) != order.size()) {
                 const Node& parent = order.node(order.parent(n));
-                CallEdge& edge =
-                    edges[std::uint64_t{trace.sites[parent.site].provider_index} << 32 | p];
-                ++edge.calls;
-                edge.ns += order.duration_ns(n);
+                const std::uint64_t id =
+                    std::uint64_t{trace.sites[parent.site].provider_index} << 32 | p;
+                auto& [last_id, edge] = last_edge[p];
+                if (id != last_id) {
+                    last_id = id;
+                    edge = &edges[id];
+                }
+                ++edge->calls;
+                edge->ns += order.duration_ns(n);
             }
             if (key != 0 && node.outcome != Outcome::blocked) {
                 KeyAsks& k = asks[std::uint64_t{p} << 32 | key];

@@ -69,8 +69,13 @@ struct ProviderStats {
     std::vector<CallEdge> callees;
 };
 
+class Work;
+
 // One entry per provider of the trace, in the trace's provider order.
 std::vector<ProviderStats> provider_stats(const Trace& trace, const std::vector<Preorder>& orders);
+// The same with each thread's work already known (works[i] of orders[i]).
+std::vector<ProviderStats> provider_stats(const Trace& trace, const std::vector<Preorder>& orders,
+                                          const std::vector<Work>& works);
 
 // The statistics as the payload's "stats" array (docs/html-report.md).
 void write_stats(std::ostream& out, const std::vector<ProviderStats>& stats);

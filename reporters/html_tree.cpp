@@ -20,14 +20,14 @@ using Rule = std::optional<std::int64_t>;
 // Decides which nodes start open, and how far, then writes the markup.
 class InitialTree {
   public:
-    InitialTree(std::ostream& out, const Trace& trace, const Preorder& order,
+    InitialTree(std::ostream& out, const Trace& trace, const Preorder& order, const Work& work,
                 const Importance& important, SiblingOrder sibling_order)
         : out_(out),
           trace_(trace),
           order_(order),
           important_(important),
           sibling_order_(sibling_order),
-          work_(order) {}
+          work_(work) {}
 
     std::size_t drawn() const { return drawn_; }
 
@@ -217,7 +217,7 @@ class InitialTree {
     const Preorder& order_;
     const Importance& important_;
     SiblingOrder sibling_order_;
-    Work work_;
+    const Work& work_;
     std::unordered_map<std::uint32_t, Rule> opened_;
     std::priority_queue<std::pair<std::int64_t, std::uint32_t>> closed_;  // longest on top
     std::size_t drawn_ = 0;
@@ -229,7 +229,13 @@ class InitialTree {
 std::size_t write_initial_tree(std::ostream& out, const Trace& trace, const Preorder& order,
                                const Importance& important, std::size_t budget,
                                SiblingOrder sibling_order) {
-    InitialTree tree{out, trace, order, important, sibling_order};
+    return write_initial_tree(out, trace, order, Work{order}, important, budget, sibling_order);
+}
+
+std::size_t write_initial_tree(std::ostream& out, const Trace& trace, const Preorder& order,
+                               const Work& work, const Importance& important, std::size_t budget,
+                               SiblingOrder sibling_order) {
+    InitialTree tree{out, trace, order, work, important, sibling_order};
     tree.plan(budget);
     tree.write();
     return tree.drawn();

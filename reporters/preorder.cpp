@@ -29,11 +29,6 @@ Preorder::Preorder(const ThreadTrace& thread)
     }
 }
 
-std::int64_t Preorder::duration_ns(std::uint32_t n) const {
-    const Node& node = this->node(n);
-    return node.outcome == Outcome::hit ? 0 : node.duration_ns();
-}
-
 std::int64_t Preorder::run_duration_ns(std::uint32_t from, std::uint32_t to) const {
     std::int64_t total = 0;
     for (std::uint32_t n = from; n < to; n = end(n)) {

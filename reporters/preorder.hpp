@@ -24,7 +24,10 @@ class Preorder {
     std::uint32_t parent(std::uint32_t n) const { return parent_[n]; }
     std::uint32_t end(std::uint32_t n) const { return n + post_[n] - node(n).first + 1; }
     // Hits take no time; everything else its inclusive duration.
-    std::int64_t duration_ns(std::uint32_t n) const;
+    std::int64_t duration_ns(std::uint32_t n) const {
+        const Node& node = this->node(n);
+        return node.outcome == Outcome::hit ? 0 : node.duration_ns();
+    }
     // The summed durations of the top-level nodes of the sibling run [from, to).
     std::int64_t run_duration_ns(std::uint32_t from, std::uint32_t to) const;
 

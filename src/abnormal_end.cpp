@@ -18,9 +18,11 @@ namespace {
 // Signals that end a process by default and that a handler can outlive long enough to flush.
 constexpr std::array kAsyncSignals{SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 constexpr std::array kFaultSignals{SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL};
-// How long a signal handler waits for the collector: the collector wakes every few ms, so
-// this only bounds a collector stuck behind a lock the interrupted thread holds.
-constexpr int kFlushWaitSteps = 200;
+// How long a signal handler waits for the collector: at most 5 s. The collector wakes every
+// few ms, so this only bounds a collector stuck behind a lock the interrupted thread holds; it
+// is long because a collector that is only slow (starved of a core on a loaded machine, or
+// held in write() by a busy disk) answers late, and a shorter wait lost a run's events.
+constexpr int kFlushWaitSteps = 1000;
 constexpr long kFlushWaitStepNs = 5'000'000;
 
 void (*g_finish_active_session)() = nullptr;

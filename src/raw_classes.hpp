@@ -4,6 +4,8 @@
 //   write_classes(block, first_id, sites);   // a CLASSES block after the SITES it classes
 //   read_classes(payload, run.sites);        // each listed site's class back
 //
+// write_classes is the runtime's, read_classes the io layer's (io/raw_optional_decode.cpp).
+//
 // CLASSES is an optional block type, so a 1.2 reader skips it; a stream without one (every
 // stream before 1.3) has no classes.
 #pragma once

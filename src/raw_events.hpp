@@ -6,10 +6,11 @@
 //   raw::RecordsBlock{thread, words}.encode(block);              // the writer
 //   raw::RecordsBlock records = raw::RecordsBlock::decode(payload, buffer);   // the reader
 //
-// A list block (SITES, KEY_TEXTS) is split by the writer: encode(out, next, max_bytes) writes
-// the entries from `next` on until the payload reaches `max_bytes`, and returns where the next
-// block goes on. decode throws raw::FormatError at the offset of the first field that does not
-// fit its block or the declarations before it.
+// encode is the runtime's (raw_events.cpp), decode the io layer's (io/raw_events_decode.cpp),
+// so that a profiled program links no reading code. A list block (SITES, KEY_TEXTS) is split by the
+// writer: encode(out, next, max_bytes) writes the entries from `next` on until the payload reaches
+// `max_bytes`, and returns where the next block goes on. decode throws raw::FormatError at the
+// offset of the first field that does not fit its block or the declarations before it.
 #pragma once
 
 #include <cstdint>

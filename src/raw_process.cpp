@@ -29,31 +29,4 @@ void write_end_process(raw::BlockEncoder& out, const RunInfo& run) {
     out.u64(run.peak_rss_bytes);
 }
 
-void read_process(raw::PayloadReader& in, RunInfo& run) {
-    run.parent_pid = in.u32();
-    const std::uint64_t argc_at = in.offset();
-    const std::uint32_t argc = in.u32();
-    run.working_directory = std::string{in.str()};
-    run.host = std::string{in.str()};
-    if (argc > in.remaining() / 4) {  // each argument takes 4 bytes at least
-        in.fail(std::to_string(argc) + " arguments declared (expected at most " +
-                    std::to_string(in.remaining() / 4) + ", what the block holds)",
-                argc_at);
-    }
-    std::vector<std::string> argv;
-    argv.reserve(argc);
-    for (std::uint32_t i = 0; i < argc; ++i) {
-        argv.emplace_back(in.str());
-    }
-    run.argv = std::move(argv);
-}
-
-void read_end_process(raw::PayloadReader& in, RunInfo& run) {
-    if (in.remaining() < 16) {
-        return;  // written by 1.0: no end time, no peak RSS
-    }
-    run.end_unix_ns = static_cast<std::int64_t>(in.u64());
-    run.peak_rss_bytes = in.u64();
-}
-
 }  // namespace qprof::detail

@@ -5,6 +5,8 @@
 //   write_end_process(end, run);     // END's fields after `blocks`: end time, peak RSS
 //   read_process(payload, run);      // and read_end_process: the same fields back
 //
+// The writes are the runtime's, the reads the io layer's (io/raw_optional_decode.cpp).
+//
 // Both are new to 1.1 in a way a 1.0 reader ignores: PROCESS is an optional block type, and
 // END's new fields come after those it knows. A 1.0 stream has neither: its runs keep the
 // program, pid and start time of SESSION, and leave the rest empty.

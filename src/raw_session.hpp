@@ -5,9 +5,11 @@
 //   raw::SessionBlock{...}.encode(block);                  // the writer, first in a run
 //   raw::SessionBlock session = raw::SessionBlock::decode(payload);   // the reader
 //
-// decode reads the fields in order and throws raw::FormatError, at the field's offset, for a
-// field past the payload's end or a value the block may not hold. What only the run can check
-// (END's tick against the records) is the reader's, at the offsets decode gives.
+// encode is the runtime's (raw_session.cpp), decode the io layer's (io/raw_session_decode.cpp),
+// so that a profiled program links no reading code. decode reads the fields in order and throws
+// raw::FormatError, at the field's offset, for a field past the payload's end or a value the block
+// may not hold. What only the run can check (END's tick against the records) is the reader's, at
+// the offsets decode gives.
 #pragma once
 
 #include <cstdint>
@@ -19,9 +21,25 @@
 
 namespace qprof::detail::raw {
 
+// Gives `visit` each switch of `report` with its bit in report_bits: one list for both
+// directions, report_bits and report_options. (Not a table of member pointers: GCC 12 with
+// -fsanitize=address,undefined miscompiles a loop over one, reading its first entry every time.)
+template <typename Report, typename Visit>
+void for_each_report_switch(Report& report, Visit visit) {
+    visit(report.folded_merge_threads, 0);
+    visit(report.folded_hits, 1);
+    visit(report.folded_keys, 2);
+    visit(report.chrome_hits, 3);
+    visit(report.chrome_keys, 4);
+    visit(report.folded_args, 5);
+    visit(report.folded_classes, 6);
+    visit(report.folded_bytes, 7);
+}
+
 // SESSION's report_bits: the -Z report options that are switches, one bit each.
 std::uint8_t report_bits(const ReportOptions& report);
-// The options back from report_bits, EXTENT and PERCENT (1.0 when it is not finite).
+// The options back from report_bits, EXTENT and PERCENT (1.0 when it is not finite); the
+// io layer's, like decode.
 ReportOptions report_options(std::uint8_t bits, std::uint32_t extent, double percent);
 
 struct SessionBlock {

@@ -48,27 +48,19 @@ RawWriter::RawWriter(const std::string& path, const RawSession& session)
 RawWriter::RawWriter(int fd, std::string path, const RawSession& session)
     : path_(std::move(path)), fd_(fd), colours_(session.colours) {
     buffer_.reserve(kFlushBytes + (64u << 10));
-    buffer_ = raw::file_header(session.keys ? raw::kFlagKeys : 0);
+    buffer_ = raw::file_header(session.block.keys ? raw::kFlagKeys : 0);
     raw::BlockEncoder out = block(raw::BlockType::session);
-    raw::SessionBlock{
-        .start_tick = session.start_tick,
-        .start_steady_ns = session.start_steady_ns,
-        .clock = session.clock,
-        .keys = session.keys,
-        .report = session.report,
-        .process = session.process,
-    }
-        .encode(out);
+    session.block.encode(out);
     out.finish();
     raw::BlockEncoder process = block(raw::BlockType::process);
-    write_process(process, session.process);
+    write_process(process, session.block.process);
     process.finish();
     if (!session.selection.everything()) {
         raw::BlockEncoder selection = block(raw::BlockType::selection);
         write_selection(selection, session.selection);
         selection.finish();
     }
-    last_sample_ns_ = session.start_steady_ns;
+    last_sample_ns_ = session.block.start_steady_ns;
     flush();  // a run that dies at once still leaves a stream that says what it was
 }
 

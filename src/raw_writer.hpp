@@ -25,17 +25,13 @@ namespace qprof::detail {
 // gives it a description and a file name.
 inline constexpr std::string_view kRawReporter = "raw";
 
-// What the writer is told of the run: the SESSION block's fields (raw::SessionBlock), and
-// what goes into the optional blocks after it.
+// What the writer is told of the run: the SESSION block, and what goes into the optional
+// blocks after it.
 struct RawSession {
-    std::uint64_t start_tick = 0;
-    std::uint64_t start_steady_ns = 0;
-    ClockKind clock = ClockKind::tsc;
-    bool keys = false;
+    // The clock's start, keys, the report options and the process (its pid, program and start
+    // time go into SESSION, the rest into PROCESS).
+    raw::SessionBlock block;
     EventSelection selection;  // written as a SELECTION block when it leaves something out
-    ReportOptions report;
-    // The process (its pid, program and start time go into SESSION, the rest into PROCESS).
-    RunInfo process;
     // Gives each site its colour class, written as a CLASSES block after the site's SITES
     // block; null: the sites' own classes. Must outlive the writer.
     const ColourRules* colours = nullptr;

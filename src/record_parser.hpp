@@ -1,6 +1,7 @@
 // The one reading of a thread's records, shared by every consumer of them: the tree builder,
 // the totals-only builder, live and off-line. A sink receives
-//   key(depth, text_id)        the key of the next node completed at that depth
+//   key(depth, record)         the key of the next node completed at that depth (a KeyRecord:
+//                              its text id is looked up, and the key formatted, on demand)
 //   hit(head)                  a hit: a node with no times
 //   node(head, start, end)     a timed node
 //   memory(amount)             the memory of the node just given (-Z profile-queries-memory)
@@ -15,6 +16,19 @@
 #include "totals.hpp"
 
 namespace qprof::detail {
+
+// A key record as parse_records hands it on, valid until the sink's key() returns. The text id
+// is looked up only when asked for: a sink that needs no text for some keys (the totals, for a
+// query's key) then never formats them.
+template <typename Keys>
+struct KeyRecord {
+    Keys& keys;
+    std::uint32_t type;
+    const std::uint64_t* payload;
+    std::uint32_t words;
+
+    std::uint32_t text_id() const { return keys.text_id(type, payload); }
+};
 
 // Reads the complete records in [begin, end); returns where it stopped: `end`, or a record it
 // does not know or one cut off by `end`.
@@ -33,7 +47,7 @@ const std::uint64_t* parse_records(const std::uint64_t* begin, const std::uint64
             if (words == 0 || end - pos < 1 + words) {
                 return pos;
             }
-            sink.key(head_depth(*pos), keys.text_id(head_site(*pos), pos + 1));
+            sink.key(head_depth(*pos), KeyRecord<Keys>{keys, head_site(*pos), pos + 1, words});
             pos += 1 + words;
             continue;
         }

@@ -8,10 +8,15 @@
 #include <climits>
 #include <fstream>
 #include <iterator>
+#include <optional>
+
+#include "testing.hpp"
 
 namespace qprof::detail {
 
 namespace {
+
+std::optional<RunInfo> g_manual_run;  // src/testing.hpp
 
 std::string working_directory() {
     std::string path(PATH_MAX, '\0');
@@ -58,6 +63,9 @@ std::vector<std::string> split_cmdline(std::string_view bytes) {
 }
 
 RunInfo this_process_run(std::vector<std::string> argv) {
+    if (g_manual_run) {
+        return *g_manual_run;
+    }
     RunInfo run;
     run.program = program_invocation_short_name;
     run.argv = argv.empty() ? proc_cmdline() : std::move(argv);
@@ -70,6 +78,11 @@ RunInfo this_process_run(std::vector<std::string> argv) {
 }
 
 void finish_run(RunInfo& run) {
+    if (g_manual_run) {
+        run.end_unix_ns = g_manual_run->end_unix_ns;
+        run.peak_rss_bytes = g_manual_run->peak_rss_bytes;
+        return;
+    }
     run.end_unix_ns = unix_now_ns();
     struct rusage usage {};
     if (::getrusage(RUSAGE_SELF, &usage) == 0 && usage.ru_maxrss > 0) {
@@ -78,3 +91,7 @@ void finish_run(RunInfo& run) {
 }
 
 }  // namespace qprof::detail
+
+void qprof::testing::set_manual_run(std::optional<RunInfo> run) {
+    detail::g_manual_run = std::move(run);
+}

@@ -137,14 +137,14 @@ std::unique_ptr<detail::RawWriter> open_raw(const SessionOptions& options, detai
         throw OutputError("qprof: cannot create " + path + ": " + std::strerror(errno) +
                           ". Choose a writable directory with '-Z profile-queries-dir=PATH'.");
     }
-    detail::RawSession session{
-        .start_tick = start.tick,
-        .start_steady_ns = start.steady_ns,
-        .clock = clock,
-        .keys = options.record_keys,
+    const detail::RawSession session{
+        .block = {.start_tick = start.tick,
+                  .start_steady_ns = start.steady_ns,
+                  .clock = clock,
+                  .keys = options.record_keys,
+                  .report = options.report,
+                  .process = run},
         .selection = options.events,
-        .report = options.report,
-        .process = run,
         .colours = &colours,
     };
     try {
@@ -284,7 +284,8 @@ void Session::finish() {
     set_active_session(nullptr);
     try {
         s.calibration.end_tick = detail::now();
-        const std::uint64_t end_steady_ns = detail::steady_ns();
+        const std::uint64_t end_steady_ns =  // the manual clock is its own (recorder.cpp)
+            s.clock == detail::ClockKind::manual ? s.calibration.end_tick : detail::steady_ns();
         detail::close_open_scopes(s.calibration.end_tick);
         detail::stop_recording();
         s.collector->finish();

@@ -1,12 +1,15 @@
 // Knobs for qprof's own tests and benchmarks, never installed: a clock the test moves by
-// hand, and a session that keeps no trace.
+// hand, a process described by the test, and a session that keeps no trace.
 //
 //   qprof::detail::set_manual_clock(+[] { return next_tick(); });     // sessions use it from now
+//   qprof::testing::set_manual_run(run);                           // and this pid, host, ...
 //   auto session = qprof::testing::session_without_trace(options);  // measures the recorder
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <qprof/session.hpp>
+#include <qprof/trace.hpp>
 
 #include "manual_clock.hpp"
 
@@ -16,5 +19,10 @@ namespace qprof::testing {
 // chunks unread (it still follows keys for a raw stream), so a benchmark can run the hot
 // path as long as it likes in flat memory.
 std::unique_ptr<Session> session_without_trace(SessionOptions options);
+
+// Sessions started from now describe their process as `run` (program, command line, pids,
+// directory, host, start and end times, peak RSS) rather than as it is, so that what they
+// record of it is the same on every machine; nullopt: the process as it is again.
+void set_manual_run(std::optional<RunInfo> run);
 
 }  // namespace qprof::testing

@@ -4,14 +4,17 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <qprof/detail/recorder.hpp>
 #include <qprof/detail/site.hpp>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
+#include "key_texts.hpp"
 #include "record_parser.hpp"
 #include "totals.hpp"
 #include "tree_builder.hpp"
@@ -40,20 +43,40 @@ class ProviderSlots {
 
 class TotalsBuilder {
   public:
+    // With `every_key_text`, each key record's text is looked up as it is read (the raw
+    // stream writes the texts of a chunk's keys before its records); otherwise only an
+    // activity's argument gets a text, when the activity ends, and no query key is formatted.
+    explicit TotalsBuilder(bool every_key_text = false) : every_key_text_(every_key_text) {}
+
     template <typename Keys>
     const std::uint64_t* add_records(const std::uint64_t* begin, const std::uint64_t* end,
                                      Keys& key_texts, const ProviderSlots& slots) {
         slots_ = &slots;
+        keys_ = &key_texts;
+        text_id_of_ = [](void* keys, std::uint32_t type, const std::uint64_t* payload) {
+            return static_cast<Keys*>(keys)->text_id(type, payload);
+        };
         return parse_records(begin, end, key_texts, *this);
     }
 
-    // parse_records' sink: keys are read (the raw stream needs their texts); an activity's
-    // (its argument) is kept until the activity ends, for the sums per argument.
-    void key(std::uint32_t depth, std::uint32_t text_id) {
+    // parse_records' sink: an activity's key (its argument) is kept until the activity ends,
+    // for the sums per argument; as bytes, so that a query's key is never formatted here.
+    template <typename Record>
+    void key(std::uint32_t depth, const Record& record) {
         if (depth >= pending_keys_.size()) {
-            pending_keys_.resize(std::size_t{depth} + 1, 0);
+            pending_keys_.resize(std::size_t{depth} + 1);
         }
-        pending_keys_[depth] = text_id;
+        PendingKey& pending = pending_keys_[depth];
+        if (every_key_text_) {
+            pending.text_id = record.text_id();
+        } else {  // only the words the type has (text_id reads no others), in an unrolled loop
+            pending.bytes.type = record.type;
+            for (std::size_t i = 0; i < kMaxPayloadWords; ++i) {
+                if (i < record.words) {
+                    pending.bytes.payload[i] = record.payload[i];
+                }
+            }
+        }
     }
     // Inline, with no times to sum: most records are hits.
     void hit(std::uint64_t head) {
@@ -61,7 +84,7 @@ class TotalsBuilder {
         const std::uint32_t depth = head_depth(head);
         mark_site_seen(sites_seen_, site);
         if (depth < pending_keys_.size()) {
-            pending_keys_[depth] = 0;  // its key, if any: a hit is no activity
+            pending_keys_[depth].clear();  // its key, if any: a hit is no activity
         }
         last_head_ = head;
         last_is_activity_ = false;
@@ -72,14 +95,16 @@ class TotalsBuilder {
         const std::uint32_t site = head_site(head);
         const std::uint32_t depth = head_depth(head);
         mark_site_seen(sites_seen_, site);
+        last_is_activity_ = head_kind(head) == RecordKind::activity;
         std::uint32_t key = 0;
         if (depth < pending_keys_.size()) {
-            key = std::exchange(pending_keys_[depth], 0);
+            PendingKey& pending = pending_keys_[depth];
+            key = argument_of(pending);
+            pending.clear();
         }
         // An end before the start (a clock that went back) is no time, as in a completed tree.
         last_head_ = head;
         last_slot_ = slots_->slot(site);
-        last_is_activity_ = head_kind(head) == RecordKind::activity;
         totals_.add(last_slot_, depth, outcome_of(head_kind(head)),
                     static_cast<std::int64_t>(start),
                     static_cast<std::int64_t>(std::max(start, end)), key);
@@ -111,11 +136,34 @@ class TotalsBuilder {
     std::uint64_t events() const { return events_; }
 
   private:
+    // The key of the next node at a depth: its text id, or its bytes until a text is needed.
+    struct PendingKey {
+        std::uint32_t text_id = 0;
+        KeyBytes bytes;  // type 0: none
+        void clear() {
+            text_id = 0;
+            bytes.type = 0;
+        }
+    };
+    static constexpr std::size_t kMaxPayloadWords = std::tuple_size_v<decltype(KeyBytes::payload)>;
+
+    // The text id of the key of the node just read, for an activity (0 for none).
+    std::uint32_t argument_of(const PendingKey& pending) const {
+        if (!last_is_activity_ || pending.bytes.type == 0) {
+            return pending.text_id;
+        }
+        return text_id_of_(keys_, pending.bytes.type, pending.bytes.payload.data());
+    }
+
     const ProviderSlots* slots_ = nullptr;
+    bool every_key_text_ = false;
+    void* keys_ = nullptr;  // those of the add_records call running, for argument_of
+    std::uint32_t (*text_id_of_)(void* keys, std::uint32_t type,
+                                 const std::uint64_t* payload) = nullptr;
     TotalsAccumulator totals_;
     SitesSeen sites_seen_;
     std::uint64_t events_ = 0;
-    std::vector<std::uint32_t> pending_keys_;  // by depth: the key of the next node there
+    std::vector<PendingKey> pending_keys_;  // by depth
     std::uint64_t last_head_ = 0;
     bool memory_seen_ = false;
     std::uint32_t last_slot_ = 0;

@@ -63,12 +63,13 @@ class TreeBuilder {
     }
 
     // parse_records' sink.
-    void key(std::uint32_t depth, std::uint32_t text_id) {
+    template <typename Record>
+    void key(std::uint32_t depth, const Record& record) {
         if (!keys_recorded_) {  // an activity's argument, keys or not: from here on, keys
             keys_recorded_ = true;
             keys_.assign(nodes_.size(), 0);
         }
-        pending_key(depth) = text_id;
+        pending_key(depth) = record.text_id();
     }
     void hit(std::uint64_t head) { add(head, 0, 0); }
     void node(std::uint64_t head, std::uint64_t start, std::uint64_t end) { add(head, start, end); }

@@ -4,6 +4,7 @@
 #include <signal.h>
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -80,7 +81,12 @@ TEST_CASE("abort and fatal signals keep the raw stream up to the signal") {
         {{"abort", SIGABRT}, {"sigint", SIGINT}, {"sigterm", SIGTERM}, {"sigkill", SIGKILL}}));
     INFO(how);
     qprof::test::TempDir dir;
+    const auto started = std::chrono::steady_clock::now();
     const auto result = end_helper(how, dir);
+    // A run that lost its events after about 5 s points at the handler's wait for the collector.
+    INFO("the helper ran for "
+         << std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()
+         << " s");
     CHECK(ended_by(result, signal));
     CHECK_FALSE(std::filesystem::exists(dir.path() / "profile_queries.counts.txt"));
     check_all_events(raw_trace(dir, false));

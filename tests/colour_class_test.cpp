@@ -7,6 +7,7 @@
 #include <qprof/query.hpp>
 
 #include "json.hpp"
+#include "raw_cursor.hpp"
 #include "raw_format.hpp"
 #include "raw_reader.hpp"
 #include "test_support.hpp"

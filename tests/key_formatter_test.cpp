@@ -18,11 +18,16 @@ struct Symbol {
 struct SymbolId {
     std::uint32_t index;
 };
+// Kept as bytes too; its formatter counts its calls.
+struct UnitId {
+    std::uint32_t index;
+};
 // Owns a string, and its formatter throws for an unknown name.
 struct Named {
     std::string name;
 };
 
+int g_unit_formats = 0;         // calls of the UnitId formatter
 int g_lookups_per_format = 0;   // hits each Symbol formatter records
 bool g_nest_same_type = false;  // the Symbol formatter records a query keyed by a Symbol
 bool g_nest_same_key = false;   // ... keyed by the very Symbol it formats
@@ -50,6 +55,14 @@ struct qprof::KeyFormatter<Symbol> {
 template <>
 struct qprof::KeyFormatter<SymbolId> {
     static void format(std::string& out, const SymbolId& id) { out += kSymbolNames.at(id.index); }
+};
+
+template <>
+struct qprof::KeyFormatter<UnitId> {
+    static void format(std::string& out, const UnitId& id) {
+        ++g_unit_formats;
+        out += "unit " + std::to_string(id.index);
+    }
 };
 
 template <>
@@ -162,4 +175,29 @@ TEST_CASE("a formatter that needs its own key's text ends with a stand-in, not a
     CHECK(nodes.front() == "spelling_of[<format error: key formatters nested too deeply>]");
     CHECK(nodes[1] == "spelling_of[loop]");
     CHECK(nodes.back() == "defined[loop]");
+}
+
+TEST_CASE("with totals only and no raw stream, only activities' arguments are formatted") {
+    const bool raw = GENERATE(false, true);
+    qprof::test::TempDir dir;
+    qprof::SessionOptions options = options_with_keys();
+    options.reporters = {"counts"};  // needs no nodes: the collector keeps totals only
+    if (raw) {
+        options.reporters.push_back("raw");
+    }
+    options.output_dir = dir.path().string();
+    g_unit_formats = 0;
+    qprof::Session session{options};
+    for (std::uint32_t unit = 0; unit < 3; ++unit) {
+        PROFILE_ACTIVITY_ARG("link", UnitId{7});
+        PROFILE_QUERY_HIT(object_of, UnitId{unit});
+    }
+    session.finish();
+    // Each distinct key once: the argument only, or every key when the stream needs its text.
+    CHECK(g_unit_formats == (raw ? 4 : 1));
+    const qprof::Trace& trace = session.trace();
+    REQUIRE(trace.arguments.size() == 1);
+    CHECK(trace.name_of(trace.arguments[0]) == "link(unit 7)");
+    CHECK(trace.arguments[0].runs == 3);
+    CHECK(qprof::test::totals_of(trace, "object_of").hits == 3);
 }

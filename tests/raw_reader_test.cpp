@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "clock_samples.hpp"
+#include "raw_cursor.hpp"
 #include "raw_format.hpp"
 #include "test_support.hpp"
 

@@ -1,4 +1,4 @@
-// qprof viewer, part 11 of 11: start-up and the hooks the browser tests use (window.qprof). The
+// qprof viewer, part 17 of 17: start-up and the hooks the browser tests use (window.qprof). The
 // script sits at the end of <body>, so the whole page is parsed by now; the payload's columns
 // decompress in the browser's own DecompressionStream, after which every handler is attached
 // at once and `ready` resolves. Until then the page shows its initial view.
@@ -20,7 +20,7 @@
     chipText: (t, chip) => (qp.threads && qp.threads[t] ? qp.chipTextOf(t, chip) : null),
     reveal: (t, n) => (valid(t, n) ? qp.reveal(t, n) : false),
     // The timeline: its view, tracks and selection; the x of a time; the statistics of a
-    // time range as range.js computes them (the whole run: 0 to Infinity).
+    // time range as range_scan.js computes them (the whole run: 0 to Infinity).
     timeline: () => (qp.timelineState ? qp.timelineState() : null),
     timelineX: (ns) => qp.timelineXOf(ns),
     start: (t, n) => (valid(t, n) ? qp.threads[t].start[n] : null),

@@ -1,7 +1,7 @@
-// qprof viewer, part 8 of 11: the processes of a merged build (`qprof merge`). The payload
+// qprof viewer, part 13 of 17: the processes of a merged build (`qprof merge`). The payload
 // lists them in order of start and gives each thread its process; the timeline groups each
-// process's tracks under a band of its own (timeline_draw.js), and a selector above the
-// provider table limits the statistics to one process's threads (range.js counts them).
+// process's tracks under a band of its own (timeline_geometry.js), and a selector above the
+// provider table limits the statistics to one process's threads (range_scan.js counts them).
 // A page of one run has no processes and shows none of this.
 (() => {
   'use strict';

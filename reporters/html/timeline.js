@@ -1,7 +1,7 @@
-// qprof viewer, part 10 of 11: the timeline, pointed at and linked. Hover details, a click
+// qprof viewer, part 16 of 17: the timeline, pointed at and linked. Hover details, a click
 // or the keyboard selects a slice (and the tree follows), wheel, keys and drags zoom and pan,
 // Shift+drag selects a time range for the statistics (range.js); the tree and the statistics
-// show their selections here. Drawing: timeline_draw.js.
+// show their selections here. Geometry: timeline_geometry.js; drawing: timeline_draw.js.
 (() => {
   'use strict';
 

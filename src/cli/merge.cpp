@@ -21,6 +21,7 @@
 
 #include "input.hpp"
 #include "progress.hpp"
+#include "raw_cursor.hpp"
 #include "raw_format.hpp"
 
 namespace qprof::cli {

@@ -1,7 +1,8 @@
 // What every browser test shares, on Playwright Test (the runner and the browser driver):
 // the programs and folders Meson passes (through run.mjs, as environment variables), running a
-// command that writes a page, each check as a step that prints what it found, the console
-// watched, and the checks every page takes.
+// command that writes a page, each check as a step that prints what it found, every problem
+// the page shows watched (harness.spec.mjs checks that none gets past), and the checks every
+// page takes.
 //
 //   import {test, check, CheckFailed, inputs, runCommand, load, checkNoProblems} from './harness.mjs';
 //   test('the flame graph', async ({page}) => {
@@ -112,8 +113,12 @@ export function freshDir(dir) {
 }
 
 /**
- * Collects what a user would see as a problem on the console from now on: console errors
- * and warnings, and uncaught exceptions. Returns the (growing) list of their texts.
+ * Collects every problem the page shows from now on: console errors, warnings and failed
+ * assertions (Chromium's own log entries, such as a resource that did not load or a blocked
+ * script, reach Playwright as console messages too), uncaught exceptions and unhandled
+ * rejections, requests that failed or were answered with an error status, dialogs (a viewer
+ * opens none: each is dismissed and counted) and a crash of the page. Returns the (growing)
+ * list of their texts.
  */
 export function watchProblems(page) {
   const problems = [];
@@ -125,6 +130,16 @@ export function watchProblems(page) {
     }
   });
   page.on('pageerror', (error) => problems.push('uncaught exception: ' + (error.stack ?? error)));
+  page.on('requestfailed', (request) => problems.push(
+    `request failed: ${request.url().slice(0, 200)} (${request.failure()?.errorText ?? 'no reason given'})`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url().slice(0, 200)}`);
+  });
+  page.on('dialog', (dialog) => {
+    problems.push(`dialog (${dialog.type()}): ${dialog.message()}`);
+    dialog.dismiss().catch(() => {}); // the page may be gone already
+  });
+  page.on('crash', () => problems.push('the page crashed'));
   return problems;
 }
 
@@ -221,13 +236,13 @@ export async function load(page, url, api = 'qprof', loadTimeoutMs = LOAD_TIMEOU
   return `${await navigate(page, url, loadTimeoutMs)}, ${await checkReady(page, api)}`;
 }
 
-/** Nothing on the console: no error, warning or uncaught exception since watchProblems(). */
+/** No problem of any kind watchProblems() collects since it was called. */
 export async function checkNoProblems(page, problems, when) {
   await settle(page); // lets queued console messages arrive
   if (problems.length) {
     const shown = problems.slice(0, 5).map((p) => p.replace(/\n/g, ' | ').slice(0, 300));
-    throw new CheckFailed(`${problems.length} console error(s)/warning(s)/exception(s) ` +
-                          `${when}: ${shown.join('; ')}`);
+    throw new CheckFailed(`${problems.length} page problem(s) (console errors and warnings, ` +
+                          `exceptions, failed requests, dialogs, crashes) ${when}: ${shown.join('; ')}`);
   }
   return '';
 }

@@ -8,7 +8,7 @@
 // the way, see html.spec.mjs) and returns a detail string or throws CheckFailed (harness.mjs).
 import fs from 'node:fs';
 
-import {screenshot} from './analysis_checks.mjs';
+import {CHROME_END_SLACK_NS, screenshot} from './analysis_checks.mjs';
 import {CheckFailed, call, click, js, settle} from './harness.mjs';
 import {canvasBox, drag, focusTimeline, rowY, showRow, state, wheel} from './timeline_page.mjs';
 
@@ -79,10 +79,11 @@ export async function checkStartsMatchChrome(ctx, chromePath) {
       return {t, n, ns, name: p.providers[best.provider].name,
               start: window.qprof.start(t, n)}; })()`);
   const events = JSON.parse(fs.readFileSync(chromePath, 'utf8')).traceEvents;
-  // The Chrome trace may end an event 1-2 ns early (chrome_reporter.cpp); it starts it exactly.
+  // The Chrome trace may end an event a few ns early (CHROME_END_SLACK_NS); it starts it exactly.
   const starts = events
     .filter((e) => e.ph === 'X' && e.name === run.name &&
-                   Math.abs(Math.round(e.dur * 1000) - run.ns) <= 2)
+                   run.ns - Math.round(e.dur * 1000) >= 0 &&
+                   run.ns - Math.round(e.dur * 1000) <= CHROME_END_SLACK_NS)
     .map((e) => Math.round(e.ts * 1000));
   if (!starts.includes(run.start)) {
     throw new CheckFailed(`the slowest ${run.name} run (${run.ns} ns) starts at ${run.start} ns ` +
