@@ -18,11 +18,13 @@ namespace {
 void before_fork() {
     lock_registry_for_fork();
     lock_key_tables_for_fork();
+    lock_named_sites_for_fork();
     lock_sites_for_fork();
 }
 
 void after_fork_in_parent() {
     unlock_sites_after_fork();
+    unlock_named_sites_after_fork();
     unlock_key_tables_after_fork();
     unlock_registry_after_fork();
 }
@@ -30,6 +32,7 @@ void after_fork_in_parent() {
 void after_fork_in_child() {
     forget_recording_in_fork_child();
     unlock_sites_after_fork();
+    unlock_named_sites_after_fork();
     unlock_key_tables_after_fork();
     unlock_registry_after_fork();
 }

@@ -14,6 +14,7 @@ struct KeyTables {
     std::mutex mutex;
     std::vector<KeyType> types{KeyType{}};  // id 0 stays unused
     TextIds texts;
+    std::vector<std::mutex*> interned_keys_locks;  // of each InternedKeys, held across fork()
 };
 
 KeyTables& key_tables() {
@@ -68,8 +69,28 @@ bool release_at_thread_exit(void (*release)()) {
     return true;
 }
 
-void lock_key_tables_for_fork() { key_tables().mutex.lock(); }
-void unlock_key_tables_after_fork() { key_tables().mutex.unlock(); }
+void hold_across_fork(std::mutex& mutex) {
+    KeyTables& tables = key_tables();
+    std::lock_guard lock{tables.mutex};
+    tables.interned_keys_locks.push_back(&mutex);
+}
+
+// The key tables' lock first: while it is held, no InternedKeys is added.
+void lock_key_tables_for_fork() {
+    KeyTables& tables = key_tables();
+    tables.mutex.lock();
+    for (std::mutex* mutex : tables.interned_keys_locks) {
+        mutex->lock();
+    }
+}
+
+void unlock_key_tables_after_fork() {
+    KeyTables& tables = key_tables();
+    for (std::mutex* mutex : tables.interned_keys_locks) {
+        mutex->unlock();
+    }
+    tables.mutex.unlock();
+}
 
 std::string interned_key_text(std::uint32_t id) {
     KeyTables& tables = key_tables();

@@ -9,6 +9,8 @@
 #include <string>
 #include <utility>
 
+#include "fork_safety.hpp"
+
 namespace qprof::detail {
 
 namespace {
@@ -24,11 +26,16 @@ struct NamedSite {
           site(name.c_str(), file.c_str(), line, kind) {}
 };
 
+// Held across fork(): a thread registering a name must not leave it locked in the child.
+std::mutex& named_sites_mutex() {
+    static auto* mutex = new std::mutex;
+    return *mutex;
+}
+
 Site& register_named(const char* name, SiteKind kind, const char* file, std::uint32_t line) {
     const OwnAllocations own;
-    static std::mutex mutex;
     static auto* sites = new std::map<std::pair<SiteKind, std::string>, std::unique_ptr<NamedSite>>;
-    std::lock_guard lock{mutex};
+    std::lock_guard lock{named_sites_mutex()};
     auto [it, added] = sites->try_emplace({kind, name != nullptr ? name : ""});
     if (added) {
         it->second = std::make_unique<NamedSite>(it->first.second, file, line, kind);
@@ -46,6 +53,9 @@ constexpr std::size_t kCachedSites = 64;
 thread_local constinit CachedSite t_named_sites[kCachedSites]{};
 
 }  // namespace
+
+void lock_named_sites_for_fork() { named_sites_mutex().lock(); }
+void unlock_named_sites_after_fork() { named_sites_mutex().unlock(); }
 
 Site& named_site(const char* name, SiteKind kind, const char* file, std::uint32_t line) {
     const std::uintptr_t slot_of =

@@ -163,6 +163,7 @@ class TraceMerger {
             sum.total_ns += provider.total_ns;
             sum.self_ns += provider.self_ns;
             sum.blocked_ns += provider.blocked_ns;
+            sum.blocked_self_ns += provider.blocked_self_ns;
             sum.load_ns += provider.load_ns;
             sum.cpu_ns += provider.cpu_ns;
             add_memory(sum.memory_total, provider.memory_total);

@@ -1,4 +1,4 @@
-// Factories of the built-in reporters, registered explicitly by registry.cpp (static
+// Factories of the built-in reporters, listed explicitly by builtin_reporters.cpp (static
 // self-registration inside a static library can be dropped by the linker).
 #pragma once
 

@@ -19,6 +19,9 @@ struct GraphTotals {
     std::uint64_t frames = 0;      // in the payload: the root and every frame but hits
     std::int64_t total_ns = 0;     // the full width: the threads' time added up
     std::int64_t total_bytes = 0;  // the same in allocated bytes (-Z profile-queries-memory)
+    // The outermost waits' time: a wait inside another (of any provider) is in the outer
+    // one's time, as the HTML report's busy time counts it.
+    std::int64_t waiting_ns = 0;
 };
 GraphTotals graph_totals(const StackTree& tree);
 

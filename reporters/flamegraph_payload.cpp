@@ -99,6 +99,17 @@ void write_column(std::ostream& out, std::string_view name, const std::vector<Ro
     out << text;
 }
 
+// Whether a frame's call path passes through a wait: its time is then in that wait's.
+bool inside_wait(const StackTree& tree, const StackFrame& frame) {
+    for (std::uint32_t up = frame.parent; up != StackFrame::kNoParent;
+         up = tree.frames()[up].parent) {
+        if (tree.frames()[up].kind == FrameKind::blocked) {
+            return true;
+        }
+    }
+    return false;
+}
+
 }  // namespace
 
 GraphTotals graph_totals(const StackTree& tree) {
@@ -114,6 +125,9 @@ GraphTotals graph_totals(const StackTree& tree) {
             totals.hits += frame.count;
         } else {
             totals.frames += 1;
+        }
+        if (frame.kind == FrameKind::blocked && !inside_wait(tree, frame)) {
+            totals.waiting_ns += frame.total_ns;
         }
     }
     return totals;

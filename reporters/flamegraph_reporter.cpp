@@ -74,12 +74,8 @@ void write_header(std::ostream& out, const Trace& trace, const GraphTotals& tota
     item("Full width", "total-time", duration_text(totals.total_ns));
     // Waiting is drawn (amber frames) but is not work: the header says how much of the width
     // it takes.
-    std::int64_t waiting_ns = 0;
-    for (const ProviderTotals& provider : trace.providers) {
-        waiting_ns += provider.blocked_ns;
-    }
-    item("Work", "total-work", duration_text(totals.total_ns - waiting_ns));
-    item("Waiting (not work)", "total-waiting", duration_text(waiting_ns));
+    item("Work", "total-work", duration_text(totals.total_ns - totals.waiting_ns));
+    item("Waiting (not work)", "total-waiting", duration_text(totals.waiting_ns));
     item("Queries", "total-queries", with_thousands(totals.queries));
     item("Hits", "total-hits",
          trace.selection.hits

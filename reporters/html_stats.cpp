@@ -100,12 +100,14 @@ struct Times {
     std::int64_t total = 0;  // its outermost nodes: a provider inside itself counts once
     std::int64_t work = 0;   // the same nodes less the waits inside them
     std::int64_t self = 0;   // of its nodes that are not waits: a wait's self is waiting
-    std::int64_t wait = 0;   // its waits
+    std::int64_t wait = 0;   // its waits, but those inside a wait of its own: each once
 };
 
 // Adds one thread's nodes to `times`, in one pre-order walk. `open` counts, per provider, its
 // nodes among the ancestors of the node walked, so that an outermost node is one whose count
-// is 0; the stack holds those ancestors with their children's summed durations, for self.
+// is 0, and `open_waits` its waits there, so that a wait inside a wait of its provider (whose
+// time holds it) is not counted again; the stack holds those ancestors with their children's
+// summed durations, for self.
 void add_times(const Trace& trace, const Preorder& order, const Work& work,
                std::vector<Times>& times) {
     struct Open {
@@ -113,13 +115,16 @@ void add_times(const Trace& trace, const Preorder& order, const Work& work,
         std::int64_t children_ns;
     };
     std::vector<std::uint32_t> open(trace.providers.size());
+    std::vector<std::uint32_t> open_waits(trace.providers.size());
     std::vector<Open> stack;
     const auto provider = [&](std::uint32_t n) {
         return trace.sites[order.node(n).site].provider_index;
     };
     const auto close = [&](const Open& done) {
         --open[provider(done.n)];
-        if (!work.is_wait(done.n)) {
+        if (work.is_wait(done.n)) {
+            --open_waits[provider(done.n)];
+        } else {
             times[provider(done.n)].self += order.duration_ns(done.n) - done.children_ns;
         }
     };
@@ -136,7 +141,7 @@ void add_times(const Trace& trace, const Preorder& order, const Work& work,
             continue;
         }
         Times& sums = times[provider(n)];
-        if (work.is_wait(n)) {
+        if (work.is_wait(n) && open_waits[provider(n)]++ == 0) {
             sums.wait += ns;
         }
         if (open[provider(n)] == 0) {

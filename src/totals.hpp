@@ -50,7 +50,8 @@ struct MemoryAmount {
 struct TickTotals {
     std::uint64_t count = 0, hits = 0, misses = 0;
     std::int64_t total = 0, self = 0, blocked = 0, load = 0;
-    std::int64_t cpu_ns = 0;                 // activities' thread CPU time: nanoseconds already
+    std::int64_t blocked_self = 0;  // the waits' self: a wait's duration less its children's
+    std::int64_t cpu_ns = 0;        // activities' thread CPU time: nanoseconds already
     MemoryAmount memory_total, memory_self;  // with -Z profile-queries-memory
 };
 
@@ -74,12 +75,25 @@ class InclusiveSums {
         Amount self{};
     };
 
-    void add(std::uint32_t provider, std::uint32_t depth, Amount amount) {
+    // Returns the node's self: its amount less its children's.
+    Amount add(std::uint32_t provider, std::uint32_t depth, Amount amount) {
         const std::uint64_t serial = ++serial_;
         const Adopted children = adopt_children(depth, serial, amount);
         make_room(provider);
-        sums_[provider].self = sums_[provider].self + (amount - children.amount);
+        const Amount self = amount - children.amount;
+        sums_[provider].self = sums_[provider].self + self;
         set_total(provider, children.start, serial, amount);
+        return self;
+    }
+
+    // A node of no provider these sums count (a query when they count waits): it changes no
+    // sum, but adopts the pending groups deeper than it, so that its subtree's nodes are not
+    // taken for a later node's. One that adopts nothing needs no group: nothing can tell it
+    // from its siblings.
+    void add_other(std::uint32_t depth) {
+        if (!groups_.empty() && groups_.back().depth > depth) [[unlikely]] {
+            adopt_children(depth, ++serial_, Amount{});
+        }
     }
 
     // add(provider, depth, Amount{}) for a node that adds nothing (a hit). One that adopts
@@ -228,12 +242,17 @@ class TotalsAccumulator {
         }
         const std::uint64_t duration =
             static_cast<std::uint64_t>(end) - static_cast<std::uint64_t>(start);
-        time_.add(provider, depth, duration);
+        const std::uint64_t self = time_.add(provider, depth, duration);
         arguments_.add(provider, depth, outcome == Outcome::activity ? argument : 0, duration);
         TickTotals& counts = counts_of(provider);
         ++counts.count;
         counts.misses += outcome == Outcome::miss;
-        add_ticks(counts.blocked, outcome == Outcome::blocked ? duration : 0);
+        if (outcome == Outcome::blocked) {
+            waits_.add(provider, depth, duration);
+            add_ticks(counts.blocked_self, self);
+        } else {
+            waits_.add_other(depth);
+        }
         add_ticks(counts.load, outcome == Outcome::load ? duration : 0);
     }
 
@@ -242,6 +261,7 @@ class TotalsAccumulator {
     // at the end of the session.
     void add_hit(std::uint32_t provider, std::uint32_t depth) {
         time_.add_nothing(provider, depth);
+        waits_.add_other(depth);
         arguments_.add(provider, depth, 0, 0);
         TickTotals& counts = counts_of(provider);
         ++counts.count;
@@ -284,7 +304,10 @@ class TotalsAccumulator {
             to.misses += more.misses;
             add_ticks(to.total, time_.sums()[slot].total);
             add_ticks(to.self, time_.sums()[slot].self);
-            add_ticks(to.blocked, static_cast<std::uint64_t>(more.blocked));
+            if (slot < waits_.sums().size()) {
+                add_ticks(to.blocked, waits_.sums()[slot].total);
+            }
+            add_ticks(to.blocked_self, static_cast<std::uint64_t>(more.blocked_self));
             add_ticks(to.load, static_cast<std::uint64_t>(more.load));
             add_ticks(to.cpu_ns, static_cast<std::uint64_t>(more.cpu_ns));
         }
@@ -317,9 +340,11 @@ class TotalsAccumulator {
     }
 
     InclusiveSums<std::uint64_t> time_;
+    // The waits' durations, a wait inside a wait of its own provider counted once.
+    InclusiveSums<std::uint64_t> waits_;
     InclusiveSums<MemoryAmount> memory_;
     ArgumentSums arguments_;
-    std::vector<TickTotals> counts_;  // by provider slot: counts, blocked, load and CPU time
+    std::vector<TickTotals> counts_;  // by provider slot: counts, waits' self, load and CPU time
 };
 
 }  // namespace qprof::detail

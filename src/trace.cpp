@@ -105,7 +105,7 @@ std::uint64_t Trace::node_count() const {
 }
 
 std::int64_t ProviderTotals::work_self_ns() const {
-    return std::max<std::int64_t>(0, self_ns - blocked_ns);
+    return std::max<std::int64_t>(0, self_ns - blocked_self_ns);
 }
 
 std::vector<const SizeTotals*> Trace::sizes_by_bytes() const {

@@ -263,6 +263,7 @@ void set_totals(const std::vector<TickTotals>& ticks, const TickConverter& to_ns
         totals.total_ns = to_ns.duration(sum.total);
         totals.self_ns = to_ns.duration(sum.self);
         totals.blocked_ns = to_ns.duration(sum.blocked);
+        totals.blocked_self_ns = to_ns.duration(sum.blocked_self);
         totals.load_ns = to_ns.duration(sum.load);
         totals.memory_total = sum.memory_total.use();
         totals.memory_self = sum.memory_self.use();

@@ -1,11 +1,13 @@
 // qprof diff: providers matched by name and kind, sorting, noise, and the table, JSON and
 // HTML page against golden files.
 #include <catch2/catch.hpp>
+#include <map>
 #include <sstream>
 
 #include "cli/args.hpp"
 #include "cli/diff.hpp"
 #include "cli_traces.hpp"
+#include "html_stats.hpp"
 #include "json.hpp"
 #include "test_support.hpp"
 
@@ -100,9 +102,9 @@ TEST_CASE("diff: sorted by absolute change, by absolute percent or by name; ties
 
 TEST_CASE("diff: self time of work, mean per run, and changes within noise listed last") {
     qprof::ProviderTotals join_base = provider("join workers", 6, 1, 0);
-    join_base.blocked_ns = 6 * kMs;  // waiting, not work
+    join_base.blocked_ns = join_base.blocked_self_ns = 6 * kMs;  // waiting, not work
     qprof::ProviderTotals join_new = provider("join workers", 1, 1, 0);
-    join_new.blocked_ns = 1 * kMs;
+    join_new.blocked_ns = join_new.blocked_self_ns = 1 * kMs;
     const qprof::Trace base = trace_of(
         {provider("steady", 100, 10, 5), provider("slower", 5, 4, 0), join_base}, 1'000, {20});
     const qprof::Trace next = trace_of(
@@ -317,4 +319,51 @@ TEST_CASE("diff labels a region as a region, in the table and the JSON") {
     const json::Value row = json::parse(json_out.str())["providers"].items.at(0);
     CHECK(row["region"].boolean);
     CHECK(row["activity"].boolean);
+}
+
+namespace {
+
+// typeck runs 7 ms: 2 of its own around a 5 ms wait for typeck, which holds a 1 ms type_of run
+// and another 1 ms wait for typeck (every clock read 1 ms). Work: typeck 2 ms, type_of 1 ms.
+qprof::Trace waiting_run() {
+    qprof::test::ManualClock clock;
+    qprof::Session session{qprof::test::recording_options()};
+    {
+        PROFILE_QUERY(typeck, 0);
+        PROFILE_WAIT("typeck");
+        { PROFILE_QUERY(type_of, 1); }
+        PROFILE_WAIT("typeck");
+    }
+    session.finish();
+    return session.trace();
+}
+
+}  // namespace
+
+TEST_CASE("diff: self time is the HTML statistics' self time of work, waits never in it") {
+    const qprof::Trace run = waiting_run();
+    std::vector<qprof::detail::Preorder> orders;
+    for (const qprof::ThreadTrace& thread : run.threads) {
+        orders.emplace_back(thread);
+    }
+    std::map<std::string, qprof::detail::html::ProviderStats> stats;  // by provider name
+    for (const auto& s : qprof::detail::html::provider_stats(run, orders)) {
+        stats[run.providers[s.provider].provider] = s;
+    }
+    const std::vector<cli::DiffRow> rows = cli::diff_rows(run, run, cli::DiffSort::name);
+    REQUIRE(rows.size() == 2);
+    for (const cli::DiffRow& row : rows) {
+        INFO(row.provider);
+        CHECK(row.base_self_ns == stats.at(row.provider).self_ns);
+        CHECK(row.new_self_ns == stats.at(row.provider).self_ns);
+    }
+    REQUIRE(rows[1].provider == "typeck");
+    // typeck's self (6 ms) less its waits' self (4 ms), not less their time (5 ms).
+    CHECK(rows[1].base_self_ns == 2 * kMs);
+    // Its waits: the inner one inside the outer counts once, as the statistics count it.
+    const qprof::ProviderTotals& typeck = qprof::test::totals_of(run, "typeck");
+    CHECK(typeck.self_ns == 6 * kMs);
+    CHECK(typeck.blocked_ns == 5 * kMs);
+    CHECK(typeck.blocked_self_ns == 4 * kMs);
+    CHECK(stats.at("typeck").wait_ns == 5 * kMs);
 }

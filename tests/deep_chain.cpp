@@ -1,6 +1,7 @@
 // A program whose queries form one chain DEPTH deep (each asks the next), without recursion:
 // the reports of a deep trace, as the browser test opens them. With `siblings`, each level
-// also asks two short queries after the deeper ones return, so the chain has side branches.
+// also asks two short queries after the deeper ones return, so the chain has side branches,
+// and the top level waits for a join inside a wait for the same join (counted once).
 //
 //   deep_chain DEPTH [siblings] [-Z profile-queries=html ...]
 #include <cstdlib>
@@ -33,6 +34,11 @@ int main(int argc, char** argv) {
         open.pop_back();  // innermost first, as scopes end
         for (int i = 0; siblings && !open.empty() && i < 2; ++i) {
             const qprof::detail::ScopeGuard query{side, qprof::detail::RecordKind::miss};
+        }
+        if (siblings && open.size() == 1) {
+            PROFILE_WAIT("join");
+            const qprof::detail::ScopeGuard query{side, qprof::detail::RecordKind::miss};
+            PROFILE_WAIT("join");
         }
     }
     return 0;

@@ -153,6 +153,24 @@ TEST_CASE("frames: an all-threads root, one frame per thread, hits counted on th
     CHECK_THAT(page, Catch::Contains("<dd id=\"total-hits\">6 (42.9 %)</dd>"));
 }
 
+TEST_CASE("waiting is the outermost waits' time: a wait inside another counts once") {
+    // eval (9 ms) waits for a join (7 ms), inside which it joins again (3 ms) and takes a lock
+    // (1 ms, inside the inner join); every clock read 1 ms later. Waiting: the outer join.
+    const qprof::Trace trace = qprof::test::trace_of([] {
+        PROFILE_QUERY(eval, 0);
+        PROFILE_WAIT("join workers");
+        {
+            PROFILE_QUERY(eval, 1);
+            PROFILE_WAIT("join workers");
+            PROFILE_WAIT("lock");
+        }
+    });
+    const std::string page = flamegraph_of(trace);
+    CHECK_THAT(page, Catch::Contains("<dd id=\"total-time\">9.00 ms</dd>"));
+    CHECK_THAT(page, Catch::Contains("<dd id=\"total-waiting\">7.00 ms</dd>"));
+    CHECK_THAT(page, Catch::Contains("<dd id=\"total-work\">2.00 ms</dd>"));
+}
+
 TEST_CASE("odd provider and thread names cannot close the payload's script") {
     qprof::test::ManualClock clock;
     qprof::Session session{qprof::test::recording_options()};

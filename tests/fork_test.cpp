@@ -11,8 +11,12 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <qprof/detail/key_record.hpp>
+#include <string>
 #include <thread>
+#include <vector>
 
+#include "named_sites.hpp"
 #include "raw_reader.hpp"
 #include "test_support.hpp"
 
@@ -84,6 +88,26 @@ int wait_for_child(pid_t child) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+// Forks 64 times while another thread works; each child runs `in_child` and _exit()s with
+// what it returns (0: all went well). A child that hangs is killed and fails the test.
+void fork_children(int (*in_child)(), const char* doing) {
+    constexpr int kForks = 64;
+    for (int i = 0; i < kForks; ++i) {
+        const pid_t child = ::fork();
+        REQUIRE(child >= 0);
+        if (child == 0) {
+            g_in_forked_child = true;
+            ::_exit(in_child());
+        }
+        const int status = wait_for_child(child);
+        if (status == -1) {
+            FAIL("the child of fork " << i << " did not end within 30 s: " << doing
+                                      << ", it waited for a lock no thread of it will release");
+        }
+        REQUIRE(status == 0);
+    }
+}
+
 std::vector<unsigned char> file_bytes(const std::filesystem::path& path) {
     std::ifstream in{path, std::ios::binary};
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -135,4 +159,63 @@ TEST_CASE("a child forked while recording ends cleanly and leaves the parent's p
     for (const auto& site : read.runs[0].inputs.sites) {
         CHECK(site.provider.find("in_child") == std::string::npos);
     }
+}
+
+// A program that forks while another thread interns a key: the child must not inherit the lock
+// of the key type's table (key_cache.hpp) held by a thread it does not have. Each child
+// interns a key of that type as a keyed query does (its own session would, but a sanitizer
+// build cannot start one in the child: see kChildEnds); without the lock released in the child
+// it would wait forever.
+TEST_CASE("a child forked while another thread interns keys can intern keys of the same type") {
+    qprof::test::TempDir dir;
+    qprof::SessionOptions options = qprof::test::recording_options();
+    options.record_keys = true;
+    options.reporters = {"counts"};
+    options.output_dir = dir.path().string();
+    qprof::Session session{options};
+    // One more key than a thread's cache holds, visited in turn: the cache, emptied when full,
+    // never holds the next one, so every query takes the table's lock.
+    std::vector<std::string> keys;
+    keys.reserve(qprof::detail::kMaxCachedKeys + 1);
+    for (std::size_t i = 0; i <= qprof::detail::kMaxCachedKeys; ++i) {
+        keys.push_back("src/module_" + std::to_string(i) + ".cpp");
+    }
+    std::jthread interning{[&](const std::stop_token& stop) {
+        for (std::size_t i = 0; !stop.stop_requested(); i = (i + 1) % keys.size()) {
+            PROFILE_QUERY(keyed_work, keys[i]);
+        }
+    }};
+    fork_children(
+        +[] { return qprof::detail::intern_key(std::string{"in child"}) != 0 ? 0 : 1; },
+        "interning a key");
+}
+
+// The same for a name given at run time (a size, a counter, a region): the first use of a
+// name on a thread registers it under the named sites' lock.
+TEST_CASE("a child forked while another thread registers named sites can register names") {
+    qprof::test::TempDir dir;
+    qprof::SessionOptions options = qprof::test::recording_options();
+    options.reporters = {"counts"};
+    options.output_dir = dir.path().string();
+    qprof::Session session{options};
+    // More names than a thread's cache of named sites has slots, 32 bytes apart: most share a
+    // slot, so nearly every use finds another name there and takes the lock.
+    std::vector<std::string> names;
+    names.reserve(256);
+    for (int i = 0; i < 256; ++i) {
+        names.push_back("size " + std::to_string(i));
+    }
+    std::jthread registering{[&](const std::stop_token& stop) {
+        for (std::size_t i = 0; !stop.stop_requested(); i = (i + 1) % names.size()) {
+            qprof::record_size(names[i].c_str(), 1);
+        }
+    }};
+    fork_children(
+        +[] {
+            using qprof::detail::SiteKind;
+            return qprof::detail::named_site("in child", SiteKind::size, __FILE__, __LINE__).id != 0
+                       ? 0
+                       : 1;
+        },
+        "registering a named site");
 }

@@ -171,6 +171,41 @@ TEST_CASE("a provider inside itself counts its time, its work and its waits once
     CHECK(join.work_ns == 0);
 }
 
+namespace {
+
+// A wait inside a wait of its own provider (a join that joins again), inside one of another
+// provider; every clock read 1 ms: the waits last 5, 3 and 1 ms from the outermost in.
+qprof::Trace nested_waits_trace() {
+    qprof::test::ManualClock clock;
+    qprof::Session session{qprof::test::recording_options()};
+    {
+        PROFILE_QUERY(eval, 0);
+        PROFILE_WAIT("join workers");
+        {
+            PROFILE_WAIT("join workers");
+            PROFILE_WAIT("lock");
+        }
+    }
+    session.finish();
+    return session.trace();
+}
+
+}  // namespace
+
+TEST_CASE("a wait inside a wait of its own provider counts once") {
+    const qprof::Trace trace = nested_waits_trace();
+    const std::vector<ProviderStats> stats = stats_of(trace);
+    const ProviderStats& join = stats_named(trace, stats, "join workers");
+    CHECK(join.waits == 2);
+    CHECK(join.wait_ns == 5'000'000);  // not 5 + 3: the inner join waited within the outer
+    CHECK(join.total_ns == 5'000'000);
+    CHECK(stats_named(trace, stats, "lock").wait_ns == 1'000'000);  // another provider's
+    // eval waited all but the 2 ms of its own clock reads.
+    const ProviderStats& eval = stats_named(trace, stats, "eval");
+    CHECK(eval.total_ns == 7'000'000);
+    CHECK(eval.work_ns == 2'000'000);
+}
+
 TEST_CASE("times are the sums of the nodes the page carries, not the totals from ticks") {
     // Totals are summed in clock ticks and converted once; each node's duration is converted
     // on its own. The page's statistics must equal what the viewer sums from its nodes.

@@ -3,11 +3,14 @@
 // capped and handed on to the next thread.
 #include <catch2/catch.hpp>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <functional>
+#include <optional>
 #include <qprof/detail/key_cache.hpp>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "test_support.hpp"
@@ -94,6 +97,39 @@ TEST_CASE("the cache's string comparison reads every byte of every length") {
     }
     CHECK_FALSE(qprof::detail::cache_equal(std::string("ab"), std::string("abc")));
     CHECK(qprof::detail::cache_equal(std::string("src/a.cc"), std::string("src/a.cc")));
+}
+
+namespace {
+
+// An aggregate without operator==: compared field by field.
+struct Located {
+    std::string path;
+    std::uint32_t line;
+};
+
+}  // namespace
+
+TEST_CASE("the cache compares keys by KeyEqual's rule, strings inside them too") {
+    using qprof::detail::cache_equal;
+    const auto agree = [](const auto& a, const auto& b) {
+        using Key = std::remove_cvref_t<decltype(a)>;
+        const bool equal = qprof::KeyEqual<Key>{}(a, b);
+        CHECK(cache_equal(a, b) == equal);
+        return equal;
+    };
+    const Located key{"src/parser/expressions.cc", 12};
+    CHECK(agree(key, Located{"src/parser/expressions.cc", 12}));
+    CHECK_FALSE(agree(key, Located{"src/parser/expressions.cx", 12}));
+    CHECK_FALSE(agree(key, Located{"src/parser/expressions.c", 12}));
+    CHECK_FALSE(agree(key, Located{"src/parser/expressions.cc", 13}));
+    using Maybe = std::optional<std::string>;
+    CHECK(agree(Maybe{"a/b.cc"}, Maybe{"a/b.cc"}));
+    CHECK_FALSE(agree(Maybe{"a/b.cc"}, Maybe{}));
+    CHECK(agree(Maybe{}, Maybe{}));
+    using Paths = std::vector<Located>;
+    CHECK(agree(Paths{{"a.cc", 1}, {"b.cc", 2}}, Paths{{"a.cc", 1}, {"b.cc", 2}}));
+    CHECK_FALSE(agree(Paths{{"a.cc", 1}, {"b.cc", 2}}, Paths{{"a.cc", 1}, {"b.cd", 2}}));
+    CHECK_FALSE(agree(Paths{{"a.cc", 1}}, Paths{{"a.cc", 1}, {"b.cc", 2}}));
 }
 
 TEST_CASE("the cache's string hash reads every byte of every length") {

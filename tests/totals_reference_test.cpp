@@ -24,13 +24,16 @@ namespace {
 // provider slot as site. It walks the built tree parents first.
 struct Reference {
     std::vector<TickTotals> totals;
-    std::uint64_t reentered = 0;    // timed nodes inside a node of their own provider
-    std::uint64_t depth_jumps = 0;  // nodes more than one level below their parent
+    std::uint64_t reentered = 0;     // timed nodes inside a node of their own provider
+    std::uint64_t nested_waits = 0;  // waits inside a wait of their own provider
+    std::uint64_t depth_jumps = 0;   // nodes more than one level below their parent
     std::uint64_t adopting_hits = 0;
 };
 
-void add_reference_node(const qprof::Node& node, std::uint32_t parent_provider, Reference& ref,
-                        const std::vector<std::uint32_t>& open_per_provider) {
+// `open_*`: per provider, its nodes and its waits among the node's ancestors.
+void add_reference_node(const qprof::Node& node, const qprof::Node* parent, Reference& ref,
+                        const std::vector<std::uint32_t>& open_per_provider,
+                        const std::vector<std::uint32_t>& open_waits) {
     TickTotals& totals = ref.totals[node.site];
     ++totals.count;
     totals.hits += node.outcome == Outcome::hit;
@@ -44,10 +47,17 @@ void add_reference_node(const qprof::Node& node, std::uint32_t parent_provider, 
     }
     ref.reentered += open_per_provider[node.site] != 0;
     totals.self += duration;
-    if (parent_provider != ~0u) {
-        ref.totals[parent_provider].self -= duration;
+    if (parent != nullptr) {
+        ref.totals[parent->site].self -= duration;
+        if (parent->outcome == Outcome::blocked) {
+            ref.totals[parent->site].blocked_self -= duration;
+        }
     }
-    totals.blocked += node.outcome == Outcome::blocked ? duration : 0;
+    if (node.outcome == Outcome::blocked) {
+        totals.blocked += open_waits[node.site] == 0 ? duration : 0;
+        ref.nested_waits += open_waits[node.site] != 0;
+        totals.blocked_self += duration;
+    }
     totals.load += node.outcome == Outcome::load ? duration : 0;
 }
 
@@ -55,22 +65,25 @@ Reference reference_totals(const qprof::NodeVector& nodes) {
     Reference ref;
     ref.totals.resize(kSlots);
     std::vector<std::uint32_t> open_per_provider(kSlots, 0);
+    std::vector<std::uint32_t> open_waits(kSlots, 0);
     std::vector<std::uint32_t> enclosing;  // indices of the current node's ancestors
     for (auto i = static_cast<std::uint32_t>(nodes.size()); i-- > 0;) {
         while (!enclosing.empty() && nodes[enclosing.back()].first > i) {
             --open_per_provider[nodes[enclosing.back()].site];
+            open_waits[nodes[enclosing.back()].site] -=
+                nodes[enclosing.back()].outcome == Outcome::blocked;
             enclosing.pop_back();
         }
         const qprof::Node& node = nodes[i];
-        const std::uint32_t parent_provider =
-            enclosing.empty() ? ~0u : nodes[enclosing.back()].site;
+        const qprof::Node* parent = enclosing.empty() ? nullptr : &nodes[enclosing.back()];
         if (!enclosing.empty()) {
             const qprof::Node& up = nodes[enclosing.back()];
             ref.depth_jumps += node.depth > up.depth + 1;
             ref.adopting_hits += up.outcome == Outcome::hit;
         }
-        add_reference_node(node, parent_provider, ref, open_per_provider);
+        add_reference_node(node, parent, ref, open_per_provider, open_waits);
         ++open_per_provider[node.site];
+        open_waits[node.site] += node.outcome == Outcome::blocked;
         enclosing.push_back(i);
     }
     return ref;
@@ -173,6 +186,8 @@ Reference check_against_reference(const std::vector<Record>& records) {
     for (std::uint32_t slot = 0; slot < kSlots; ++slot) {
         INFO("slot " << slot << ", " << records.size() << " records");
         REQUIRE(slot_text(totals, slot) == text(ref.totals[slot]));
+        REQUIRE((slot < totals.size() ? totals[slot].blocked_self : 0) ==
+                ref.totals[slot].blocked_self);
     }
     return ref;
 }
@@ -193,10 +208,12 @@ TEST_CASE("totals: random trees give the same totals as the tree walk") {
         }
         const Reference ref = check_against_reference(records);
         seen.reentered += ref.reentered;
+        seen.nested_waits += ref.nested_waits;
         seen.depth_jumps += ref.depth_jumps;
         seen.adopting_hits += ref.adopting_hits;
     }
     CHECK(seen.reentered > 10000);
+    CHECK(seen.nested_waits > 500);
     CHECK(seen.depth_jumps > 1000);
     CHECK(seen.adopting_hits > 100);
 }

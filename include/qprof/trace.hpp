@@ -142,11 +142,15 @@ struct ProviderTotals {
     std::uint64_t count = 0;   // every node, hits included
     std::uint64_t hits = 0;
     std::uint64_t misses = 0;
-    std::int64_t total_ns = 0;    // inclusive; a provider re-entered inside itself counts once
-    std::int64_t self_ns = 0;     // total minus the time of timed children
-    std::int64_t blocked_ns = 0;  // time spent waiting on other threads
-    std::int64_t load_ns = 0;     // time spent loading from a persistent cache
-    // Self time that was work: its waits (blocked_ns) are not. What every report ranks by.
+    std::int64_t total_ns = 0;  // inclusive; a provider re-entered inside itself counts once
+    std::int64_t self_ns = 0;   // total minus the time of timed children
+    // Time spent waiting on other threads (its waits, a wait inside a wait of its own counted
+    // once, as total_ns counts a provider inside itself).
+    std::int64_t blocked_ns = 0;
+    std::int64_t blocked_self_ns = 0;  // the self time of its waits: self_ns that was waiting
+    std::int64_t load_ns = 0;          // time spent loading from a persistent cache
+    // Self time that was work: self_ns less its waits' (blocked_self_ns). What every report
+    // ranks by; the HTML report's statistics sum the same from the nodes.
     std::int64_t work_self_ns() const;
     // With -Z profile-queries-memory: inclusive (a provider re-entered inside itself counts
     // once) and self (minus what its timed children used).

@@ -146,24 +146,42 @@ constexpr bool equality_usable() {
     }
 }
 
-template <typename Key>
-bool keys_equal(const Key& a, const Key& b) {
-    return KeyEqual<Key>{}(a, b);
-}
-
-template <typename Aggregate, std::size_t... I>
+template <template <typename> class PartEqual, typename Aggregate, std::size_t... I>
 bool fields_equal(const Aggregate& a, const Aggregate& b, std::index_sequence<I...>) {
-    return (keys_equal(boost::pfr::get<I>(a), boost::pfr::get<I>(b)) && ...);
+    return (PartEqual<std::remove_cvref_t<decltype(boost::pfr::get<I>(a))>>{}(
+                boost::pfr::get<I>(a), boost::pfr::get<I>(b)) &&
+            ...);
 }
 
-template <typename Tuple, std::size_t... I>
+template <template <typename> class PartEqual, typename Tuple, std::size_t... I>
 bool elements_equal(const Tuple& a, const Tuple& b, std::index_sequence<I...>) {
-    return (keys_equal(std::get<I>(a), std::get<I>(b)) && ...);
+    return (PartEqual<std::tuple_element_t<I, Tuple>>{}(std::get<I>(a), std::get<I>(b)) && ...);
 }
 
-template <typename Optional>
-bool optionals_equal(const Optional& a, const Optional& b) {
-    return a.has_value() == b.has_value() && (!a.has_value() || keys_equal(*a, *b));
+// Whether two keys are equal, from their parts': `a == b` when it compiles, else field by
+// field for aggregates and element by element for pairs, tuples, optionals and ranges, each
+// part compared by PartEqual<Part>. KeyEqual is this with KeyEqual for the parts; the key
+// caches use it with their own comparison of strings (qprof/detail/key_cache.hpp).
+template <template <typename> class PartEqual, typename Key>
+bool equal_by_parts(const Key& a, const Key& b) {
+    if constexpr (equality_usable<Key>()) {
+        return a == b;
+    } else if constexpr (Reflectable<Key>) {
+        return fields_equal<PartEqual>(a, b,
+                                       std::make_index_sequence<boost::pfr::tuple_size_v<Key>>{});
+    } else if constexpr (TupleLike<Key>) {
+        return elements_equal<PartEqual>(a, b, std::make_index_sequence<std::tuple_size_v<Key>>{});
+    } else if constexpr (Optional<Key>) {
+        using Value = typename Key::value_type;
+        return a.has_value() == b.has_value() && (!a.has_value() || PartEqual<Value>{}(*a, *b));
+    } else if constexpr (Range<Key>) {
+        return std::ranges::equal(a, b, PartEqual<std::ranges::range_value_t<const Key>>{});
+    } else {
+        static_assert(always_false<Key>,
+                      "qprof: key type cannot be compared: give it an operator==, "
+                      "or make it an aggregate of comparable fields");
+        return false;
+    }
 }
 
 }  // namespace qprof::detail
@@ -183,23 +201,7 @@ struct KeyHash {
 template <typename Key>
 struct KeyEqual {
     bool operator()(const Key& a, const Key& b) const {
-        if constexpr (detail::equality_usable<Key>()) {
-            return a == b;
-        } else if constexpr (detail::Reflectable<Key>) {
-            return detail::fields_equal(a, b,
-                                        std::make_index_sequence<boost::pfr::tuple_size_v<Key>>{});
-        } else if constexpr (detail::TupleLike<Key>) {
-            return detail::elements_equal(a, b, std::make_index_sequence<std::tuple_size_v<Key>>{});
-        } else if constexpr (detail::Optional<Key>) {
-            return detail::optionals_equal(a, b);
-        } else if constexpr (detail::Range<Key>) {
-            return std::ranges::equal(a, b, KeyEqual<std::ranges::range_value_t<const Key>>{});
-        } else {
-            static_assert(detail::always_false<Key>,
-                          "qprof: key type cannot be compared: give it an operator==, "
-                          "or make it an aggregate of comparable fields");
-            return false;
-        }
+        return detail::equal_by_parts<KeyEqual>(a, b);
     }
 };
 

@@ -62,6 +62,19 @@
     return '<p><a href="#" data-back="' + p + '">\u2039 statistics of ' + qp.escape(qp.providers[p].name) + '</a></p>';
   }
 
+  // The memory of the top-level nodes `tops` of a fold or a chip, summed: inclusive and self,
+  // three values each; hits and unfinished scopes carry none. Null without memory.
+  function memoryOfNodes(T, tops) {
+    const M = T.memory;
+    if (!M) return null;
+    const columns = [M.alloc, M.allocs, M.retained, M.selfAlloc, M.selfAllocs, M.selfRetained];
+    const sums = columns.map(() => 0);
+    for (const c of tops) {
+      if (!qp.isHit(T, c) && !qp.isUnfinished(T, c)) columns.forEach((column, i) => { sums[i] += column[c]; });
+    }
+    return [sums.slice(0, 3), sums.slice(3)];
+  }
+
   // A fold's details; a chip's (`members`, its top-level nodes) are of its members only.
   function foldDetails(t, from, to, pinned, members) {
     const T = qp.threads[t];
@@ -80,6 +93,8 @@
     h += row('top-level', 'Top-level', qp.thousands(tops.length));
     h += row('inclusive', 'Inclusive time', qp.durationText(runNs));
     h += row('share', 'Share of busy time', qp.percentText(work));
+    const memory = memoryOfNodes(T, tops); // with -Z profile-queries-memory, as a node's
+    if (memory) h += qp.memoryRows(row, ...memory);
     h += '</dl><p class="hint">Click, Enter or \u2192 draws these queries.</p>';
     return h;
   }

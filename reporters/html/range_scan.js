@@ -82,6 +82,17 @@
     acc.runNs[acc.runCount++] = ns;
   }
 
+  // Whether wait n is inside a wait of its own provider in [from, to], whose time holds it.
+  // Its provider's nodes around it are in the range up to the first that is not.
+  function insideOwnWait(T, n, from, to) {
+    const { up } = indexOf(T);
+    const { tag, dur, start } = T;
+    for (let u = up[n]; u >= 0 && start[u] >= from && start[u] + dur[u] <= to; u = up[u]) {
+      if ((tag[u] & L.OUTCOME_MASK) === BLOCKED) return true;
+    }
+    return false;
+  }
+
   // Thread t's events inside [from, to]: the nodes that start in it, but for those still
   // running at its end (one chain: the ancestors of the last node to start in it).
   function addThread(t, from, to, acc) {
@@ -105,7 +116,7 @@
       } else {
         if (outcome === BLOCKED) {
           c[p * 4 + 2]++;
-          sums[p * 5] += ns;
+          if (!insideOwnWait(T, n, from, to)) sums[p * 5] += ns; // as add_times: each wait once
         } else {
           c[p * 4 + 3]++;
           sums[p * 5 + 1] += ns; // less its children's, below; a wait's self is waiting, not work

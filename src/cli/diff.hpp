@@ -8,11 +8,12 @@
 //
 // Providers are matched by name and kind (an activity only with an activity). A change is
 // NEW minus BASE: negative is faster. Self time is work: waits (blocked, PROFILE_WAIT) are
-// left out, so that waiting less is not read as computing faster. The mean per run is the
-// self time over the calls the cache did not answer (count - hits), so that a run that asks
-// a provider more often is told apart from one where each call got slower. A provider found
-// in one run only has 0 for the other run's values and no change percent; so has a provider
-// whose base self time is 0.
+// left out, so that waiting less is not read as computing faster: it is the self time of the
+// provider's nodes that are not waits (ProviderTotals::work_self_ns), as the HTML report's
+// statistics count it. The mean per run is the self time over the calls the cache did not
+// answer (count - hits), so that a run that asks a provider more often is told apart from one
+// where each call got slower. A provider found in one run only has 0 for the other run's
+// values and no change percent; so has a provider whose base self time is 0.
 //
 // Noise: a change of a provider found in both runs is within noise when it is under
 // kNoisePercent % of its base self time, or under kNoiseWallPercent % of the base wall time.

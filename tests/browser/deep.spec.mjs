@@ -15,6 +15,7 @@ import path from 'node:path';
 
 import {CheckFailed, check, checkNoProblems, click, fileUrl, freshDir, inputs, js, runCommand, test,
   watchProblems} from './harness.mjs';
+import {checkWholeRunStats} from './timeline_range_checks.mjs';
 
 // Every user action within this, with the layout and the frame it causes; the page ready
 // within READY_BUDGET_MS (parsing its ~4,000 initial elements, which a loaded machine slows
@@ -273,6 +274,10 @@ for (const label of DEPTHS.split(',')) {
         throw new CheckFailed(error instanceof PageHung ? error.message
           : String(error?.message ?? error).split('\n')[0]);
       });
+    }
+    if (label.endsWith('s')) { // with a wait inside a wait of its own provider
+      await check(`depth ${label}: the statistics of the whole run as a range are the payload's`,
+                  () => checkWholeRunStats({page, problems, outDir}));
     }
   });
 }

@@ -6,8 +6,8 @@
 // each provider's bytes exactly as `qprof summarize --json` of the same run; the viewer's own
 // statistics of the whole run (statsOfRange) give the payload's memory; each thread's self memory,
 // derived by the viewer, adds up to what its top-level scopes allocated; a provider's statistics
-// and a node's details show memory; the flame graph's switch weighs its frames by bytes. Nothing
-// may be reported on the console.
+// and the details of a node, a fold and a chip show memory; the flame graph's switch weighs its
+// frames by bytes. Nothing may be reported on the console.
 //
 //   node tests/browser/run.mjs memory.spec.mjs --toyc build/examples/toyc --qprof build/qprof --out /tmp/memory
 import fs from 'node:fs';
@@ -146,6 +146,46 @@ async function checkNodeDetails(page) {
 }
 
 /**
+ * The details of a fold ("⋯ N runs") and of a chip show the memory of the queries they hold,
+ * as a node's do: their top-level nodes' summed, inclusive and self (hits and unfinished
+ * scopes carry none). Toyc's report folds queries in the first thread's tree.
+ */
+async function checkFoldDetails(page) {
+  const found = await js(page, `(() => {
+      const out = [];
+      const span = (el) => Number(el.dataset.to) - Number(el.dataset.from);
+      for (const kind of ['.fold:not([data-provider])', '.fold[data-provider]']) {
+          // The widest of its kind: the likeliest to have allocated.
+          const el = [...document.querySelectorAll('#trees ' + kind)]
+              .reduce((a, b) => (a && span(a) >= span(b) ? a : b), null);
+          if (!el) { out.push({kind, missing: true}); continue; }
+          const t = Number(el.closest('.tree').dataset.thread), T = qp.threads[t], M = T.memory;
+          let tops = [];
+          if (el.dataset.provider !== undefined) {
+              tops = qp.chipMembers(t, el);
+          } else {
+              for (let c = Number(el.dataset.from); c < Number(el.dataset.to); c += T.size[c]) tops.push(c);
+          }
+          let alloc = 0, self = 0;
+          for (const c of tops) {
+              if (qp.isHit(T, c) || qp.isUnfinished(T, c)) continue;
+              alloc += M.alloc[c];
+              self += M.selfAlloc[c];
+          }
+          qp.showDetails(t, el, false);
+          const dd = document.querySelector('#details dd[data-field="alloc"]');
+          out.push({kind, text: dd ? dd.textContent : null, tops: tops.length, alloc,
+                    expected: qv.bytesText(alloc) + ' \u00b7 self ' + qv.bytesText(self)});
+      }
+      return out;
+  })()`);
+  const problems = found.filter((f) => f.missing || f.text !== f.expected);
+  if (problems.length) throw new CheckFailed(JSON.stringify(problems));
+  if (found.every((f) => f.alloc === 0)) throw new CheckFailed('no fold nor chip allocated: nothing checked');
+  return found.map((f) => `${f.kind} of ${f.tops} top-level nodes: ${f.text}`).join('; ');
+}
+
+/**
  * The timeline's tip over the slice that allocated most, and the details a click on it
  * selects, give its memory as the tree's details do. (Kept apart: one check, one function.)
  */
@@ -241,6 +281,8 @@ test('memory per query', async ({page}) => {
                 () => checkWholeRun(page));
     await check("a provider's statistics show its memory", () => checkProviderDetails(page));
     await check("a node's details show its memory", () => checkNodeDetails(page));
+    await check("a fold's and a chip's details show their queries' memory",
+                () => checkFoldDetails(page));
     await check("the timeline's tip and selection show a slice's memory",
                 () => checkTimelineMemory(page));
   }

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""scripts/check-layers: passes on this repository, and fails on a tree with a back-edge.
+"""scripts/check-layers: passes on this repository and on its build's compile commands, and
+fails on a tree with a back-edge or a layer compiled with a higher layer's include folder.
 
     tests/tools/check_layers_test.py    # unittest; run by `meson test layers`
+    QPROF_COMPILE_COMMANDS=build-dev/compile_commands.json tests/tools/check_layers_test.py
 """
+import json
 import os
 import subprocess
 import sys
@@ -52,11 +55,14 @@ class CheckLayersTest(unittest.TestCase):
         root = self.make_tree({
             "reporters/builtin_reporters.hpp": "",
             "src/session.cpp": '\n#include "builtin_reporters.hpp"\n',
+            # From the root: Meson's implicit include directories would let this compile.
+            "src/trace.cpp": '#include "reporters/builtin_reporters.hpp"\n',
         })
         result = run("--root", root)
         self.assertEqual(result.returncode, 1)
-        self.assertIn("src/session.cpp:2: includes reporters/builtin_reporters.hpp: the runtime "
-                      "may not include the reporters", result.stdout)
+        for place in ("src/session.cpp:2", "src/trace.cpp:1"):
+            self.assertIn(f"{place}: includes reporters/builtin_reporters.hpp: the runtime "
+                          "may not include the reporters", result.stdout)
 
     def test_hot_path_including_the_public_api_fails(self):
         root = self.make_tree({
@@ -83,6 +89,45 @@ class CheckLayersTest(unittest.TestCase):
         self.assertIn("src/collector.cpp:1: includes io/raw_reader.hpp", result.stdout)
         self.assertIn("reporters/html_format.cpp:1: includes src/cli/args.hpp: the reporters may "
                       "not include the tool", result.stdout)
+
+    def compile_commands(self, root, include_folders):
+        """compile_commands.json in root/build: src/session.cpp seeing `include_folders`."""
+        os.makedirs(os.path.join(root, "build"))
+        path = os.path.join(root, "build", "compile_commands.json")
+        flags = " ".join("-I" + folder for folder in include_folders)
+        with open(path, "w", encoding="utf-8") as out:
+            json.dump([{"directory": os.path.join(root, "build"),
+                        "command": f"c++ -Ilibqprof_runtime.a.p -I. {flags} -c ../src/session.cpp",
+                        "file": "../src/session.cpp"}], out)
+        return path
+
+    def test_layers_own_include_folders_pass(self):
+        root = self.make_tree({"src/session.cpp": ""})
+        path = self.compile_commands(root, ["../keys", "../include", "include", "../src"])
+        result = run("--root", root, "--compile-commands", path)
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+
+    def test_implicit_include_folders_fail(self):
+        root = self.make_tree({"src/session.cpp": ""})
+        path = self.compile_commands(root, ["..", "../src"])
+        result = run("--root", root, "--compile-commands", path)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("src/session.cpp: compiled with the source root as an include folder",
+                      result.stdout)
+        self.assertIn("implicit_include_directories: false", result.stdout)
+
+    def test_a_higher_layers_include_folder_fails(self):
+        root = self.make_tree({"src/session.cpp": ""})
+        path = self.compile_commands(root, ["../src", "../reporters"])
+        result = run("--root", root, "--compile-commands", path)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("src/session.cpp: compiled with reporters/ as an include folder: the "
+                      "runtime may not see the reporters", result.stdout)
+
+    @unittest.skipUnless(os.environ.get("QPROF_COMPILE_COMMANDS"), "no build to check")
+    def test_this_build_compiles_each_layer_with_its_own_folders(self):
+        result = run("--compile-commands", os.environ["QPROF_COMPILE_COMMANDS"])
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
 
 
 if __name__ == "__main__":

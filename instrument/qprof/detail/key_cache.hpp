@@ -93,14 +93,22 @@ inline bool equal_chars(const char* a, const char* b, std::size_t size) {
     return true;
 }
 
-// KeyEqual, with std::string compared by equal_chars.
+// The equality the key caches use: KeyEqual's rule (equal_by_parts), with std::string
+// compared by equal_chars wherever it is a part that `==` does not already compare.
+template <typename Key>
+struct CacheEqual {
+    bool operator()(const Key& a, const Key& b) const {
+        if constexpr (std::is_same_v<Key, std::string>) {
+            return a.size() == b.size() && equal_chars(a.data(), b.data(), a.size());
+        } else {
+            return equal_by_parts<CacheEqual>(a, b);
+        }
+    }
+};
+
 template <typename Key>
 bool cache_equal(const Key& a, const Key& b) {
-    if constexpr (std::is_same_v<Key, std::string>) {
-        return a.size() == b.size() && equal_chars(a.data(), b.data(), a.size());
-    } else {
-        return KeyEqual<Key>{}(a, b);
-    }
+    return CacheEqual<Key>{}(a, b);
 }
 
 // The hash the key caches use: KeyHash's rule (hash_by_parts), with std::string hashed by
@@ -234,10 +242,21 @@ class KeyIndex {
     std::size_t size_ = 0;
 };
 
+// Holds `mutex` across fork() with the key tables' lock (key_record.cpp), so that a child never
+// inherits it locked by a thread it does not have. No thread holds `mutex` while it takes the
+// key tables' lock, which the fork handler takes first.
+void hold_across_fork(std::mutex& mutex);
+
 // Every distinct key of one type the process has interned, and the pool of thread caches.
+// Never destroyed: the fork handler locks every instance's mutex.
 template <typename Key>
 class InternedKeys {
   public:
+    InternedKeys() { hold_across_fork(mutex_); }
+    InternedKeys(const InternedKeys&) = delete;
+    InternedKeys& operator=(const InternedKeys&) = delete;
+    ~InternedKeys() = delete;
+
     // The id of the key's text, formatted here if no thread has interned the key before; the
     // entry goes into `cache` (if any) too. The formatter runs with no lock held: it may record
     // queries keyed by this same type, even on this thread.

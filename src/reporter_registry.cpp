@@ -1,10 +1,11 @@
-// Maps reporter names to factories: the built-ins first, then those users register.
+// Maps reporter names to factories: the built-ins first (the reporters layer's list), then
+// those users register.
+#include "reporter_registry.hpp"
+
 #include <algorithm>
 #include <mutex>
 #include <qprof/reporter.hpp>
 #include <stdexcept>
-
-#include "builtin_reporters.hpp"
 
 namespace qprof {
 
@@ -17,16 +18,17 @@ struct Entry {
 
 struct Registry {
     std::mutex mutex;
-    std::vector<Entry> entries{
-        {"counts", detail::make_counts_reporter}, {"html", detail::make_html_reporter},
-        {"keys", detail::make_keys_reporter},     {"folded", detail::make_folded_reporter},
-        {"chrome", detail::make_chrome_reporter}, {"flamegraph", detail::make_flamegraph_reporter},
-        {"pprof", detail::make_pprof_reporter},   {"raw", detail::make_raw_reporter},
-    };
+    std::vector<Entry> entries;
 };
 
 Registry& registry() {
-    static Registry* instance = new Registry;  // users may register from static initialisers
+    static Registry* instance = [] {  // users may register from static initialisers
+        auto* built = new Registry;
+        for (const detail::BuiltinReporter& builtin : detail::builtin_reporters()) {
+            built->entries.push_back(Entry{std::string{builtin.name}, builtin.make});
+        }
+        return built;
+    }();
     return *instance;
 }
 
