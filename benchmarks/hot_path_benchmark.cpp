@@ -157,6 +157,7 @@ void enabled_activity_arg_scope(benchmark::State& state) {
     const std::unique_ptr<qprof::Session> session = counting_session();
     check_recording(state, *session);
     std::vector<std::string> units;
+    units.reserve(8);
     for (int unit = 0; unit < 8; ++unit) {
         units.push_back("toyc.cgu." + std::to_string(unit));
     }

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+// NOLINTNEXTLINE(bugprone-exception-escape): "throw" leaves main by an exception on purpose
 int main(int argc, char** argv) {
     qprof::Session session{argc, argv};
     const std::string how = argc > 1 ? argv[1] : "";

@@ -103,6 +103,7 @@ TEST_CASE("trace.json hits: instant events only when asked, placed by their neig
     CHECK(events_of(chrome(session.trace(), false)).size() == 3);  // typeck, type_of twice
     const std::vector<json::Value> events = events_of(chrome(session.trace(), true));
     std::vector<std::string> order;
+    order.reserve(events.size());
     for (const json::Value& event : events) {
         order.push_back(event["name"].text + " " + event["ph"].text + " " + event["ts"].text);
     }

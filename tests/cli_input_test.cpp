@@ -101,9 +101,10 @@ TEST_CASE("qprof fails with a message when standard output cannot take its outpu
     const std::filesystem::path stream = dir.path() / "small.qprof";
     write_file(stream, qprof::test::deep_chain_stream(10));
     const std::string s = stream.string();
+    const std::string both = s + " " + s;
     for (const std::string& command :
-         {"summarize -q --json " + s, "summarize -q " + s, "diff -q --html " + s + " " + s,
-          "diff -q --json " + s + " " + s, std::string{"summarize --help"}}) {
+         {"summarize -q --json " + s, "summarize -q " + s, "diff -q --html " + both,
+          "diff -q --json " + both, std::string{"summarize --help"}}) {
         INFO(command);
         const CommandResult run = qprof::test::run_command(
             "{ " + std::string(QPROF_TOOL) + " " + command + " >/dev/full; }", dir);

@@ -33,6 +33,7 @@ qprof::Trace summary_trace() {
 
 std::vector<std::string> row_names(const std::vector<cli::SummaryRow>& rows) {
     std::vector<std::string> names;
+    names.reserve(rows.size());
     for (const cli::SummaryRow& row : rows) {
         names.push_back(row.provider->provider);
     }

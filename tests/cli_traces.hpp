@@ -33,7 +33,7 @@ inline qprof::ProviderTotals activity(std::string name, std::int64_t self_ms) {
 }
 
 inline qprof::Trace trace_of(std::vector<qprof::ProviderTotals> providers, std::int64_t wall_ms,
-                             std::vector<std::uint32_t> nodes_per_thread) {
+                             const std::vector<std::uint32_t>& nodes_per_thread) {
     qprof::Trace trace;
     trace.providers = std::move(providers);
     trace.wall_ns = wall_ms * kMs;

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdint>
 #include <tuple>
+#include <utility>
 
 namespace qprof::test::json {
 
@@ -117,9 +118,10 @@ class Parser {
             expect(':');
             if (depth == 0 && element_ != nullptr && name == streamed_ && accept('[')) {
                 array(depth + 1, [&](Value&& item) { (*element_)(item); });
-                value.members.emplace_back(std::move(name), Value{}).second.kind = Kind::array;
+                value.members.push_back(Member{std::move(name), Value{}});
+                value.members.back().value.kind = Kind::array;
             } else {
-                value.members.emplace_back(std::move(name), this->value(depth + 1));
+                value.members.push_back(Member{std::move(name), this->value(depth + 1)});
             }
         } while (accept(','));
         expect('}');

@@ -10,12 +10,13 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 namespace qprof::test::json {
 
 enum class Kind { null, boolean, number, string, array, object };
+
+struct Member;
 
 struct Value {
     Kind kind = Kind::null;
@@ -23,13 +24,20 @@ struct Value {
     double number = 0;
     std::string text;  // a string's content, or a number as written
     std::vector<Value> items;
-    std::vector<std::pair<std::string, Value>> members;  // in document order
+    std::vector<Member> members;  // in document order
 
     // The member named `name`, or nullptr.
     const Value* find(std::string_view name) const;
     // The member named `name`; throws std::out_of_range when there is none.
     const Value& operator[](std::string_view name) const;
     const Value& operator[](std::size_t index) const { return items.at(index); }
+};
+
+// A struct, not std::pair: clang 14 (clang-tidy) rejects Value's vector of pairs of Value, as
+// pair's conditionally explicit constructor asks about Value before Value is complete.
+struct Member {
+    std::string name;
+    Value value;
 };
 
 // Bad input: what was expected and the byte offset where it was not found.

@@ -34,7 +34,7 @@ TEST_CASE("json: every kind of value, in document order") {
     CHECK(doc["a"][0].number == 1.0);
     CHECK(doc["a"][1].kind == json::Kind::array);
     CHECK(doc["a"][2].kind == json::Kind::object);
-    CHECK(doc["o"].members.front().first == "z");
+    CHECK(doc["o"].members.front().name == "z");
     CHECK(doc.find("missing") == nullptr);
     CHECK_THROWS_AS(doc["missing"], std::out_of_range);
 }

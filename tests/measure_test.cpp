@@ -178,6 +178,7 @@ TEST_CASE("many threads record sizes and counters at once: every value, each in 
     {
         qprof::Session session{qprof::test::recording_options()};
         std::vector<std::thread> threads;
+        threads.reserve(kThreads);
         for (int t = 0; t < kThreads; ++t) {
             threads.emplace_back([t] {
                 qprof::name_this_thread("thread " + std::to_string(t));

@@ -11,7 +11,6 @@
 #include "memory_workload.hpp"
 #include "test_support.hpp"
 
-using qprof::MemoryUse;
 using qprof::test::totals_of;
 using namespace qprof::test::workload;
 

@@ -76,6 +76,7 @@ void allocates_for_qprof_only(const std::vector<std::string>& keys) {
 
 TEST_CASE("memory: what qprof allocates for itself is not charged to the program's scopes") {
     std::vector<std::string> keys;  // made before the session: longer than a short string
+    keys.reserve(1'000);
     for (int key = 0; key < 1'000; ++key) {
         keys.push_back("a key longer than any short string optimisation " + std::to_string(key));
     }

@@ -4,7 +4,6 @@
 
 #include "query_test_support.hpp"
 
-using qprof::CycleError;
 using qprof::Outcome;
 using qprof::Query;
 using qprof::Session;
@@ -123,6 +122,7 @@ TEST_CASE("many threads on overlapping keys: one provider run per key, right res
     std::latch start{kThreads};
     std::atomic<int> wrong{0};
     std::vector<std::thread> threads;
+    threads.reserve(kThreads);
     for (int t = 0; t < kThreads; ++t) {
         threads.emplace_back([&, t] {
             start.arrive_and_wait();

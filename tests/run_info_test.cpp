@@ -32,6 +32,7 @@ ReadResult read(const std::string& bytes) {
 // A run with `argv` given as a program gives it to Session(argc, argv), writing a raw stream.
 qprof::Trace run_with_args(std::vector<std::string> args, const TempDir& dir) {
     std::vector<char*> argv;
+    argv.reserve(args.size() + 1);
     for (std::string& arg : args) {
         argv.push_back(arg.data());
     }

@@ -32,6 +32,8 @@ TEST_CASE("threads that end before the session and threads alive at its end keep
 
     std::vector<std::thread> early;
     std::vector<std::thread> late;
+    early.reserve(kEarly);
+    late.reserve(kLate);
     for (int i = 0; i < kEarly; ++i) {
         early.emplace_back([i] { make_events("early " + std::to_string(i)); });
     }
