@@ -88,10 +88,21 @@ async function visibleSelectors(ctx, selector, what) {
   return found.selectors;
 }
 
-/** A click on a fold replaces it by its nodes. Sets ctx.openedFold. */
+/**
+ * A click on a fold replaces it by its nodes. Sets ctx.openedFold. An earlier check (the
+ * keyboard's) may have opened a fold into a thousand nodes that push every other fold off
+ * screen, so when none is visible the shown tree's first fold is scrolled into view first.
+ */
 export async function checkFoldClick(ctx) {
   const {page} = ctx;
-  const fold = (await visibleSelectors(ctx, '.fold:not([data-provider])', '.fold'))[0];
+  const selector = '.fold:not([data-provider])';
+  const shown = await call(page, '(sel) => __qprofTest.visible(sel, 1)', selector);
+  if (!('error' in shown) && shown.visible === 0 && shown.total > 0) {
+    await call(page, `(sel) => __qprofTest.selectedTree().querySelector(sel)
+        .scrollIntoView({block: 'center', behavior: 'instant'})`, selector);
+    await settle(page);
+  }
+  const fold = (await visibleSelectors(ctx, selector, '.fold'))[0];
   const [first, end, text] = await call(page, `(s) => { const f = document.querySelector(s);
       return [+f.dataset.from, +f.dataset.to, f.textContent]; }`, fold);
   await click(page, fold);
