@@ -261,6 +261,9 @@ TEST_CASE("truncated, corrupt and foreign files end in a message and a status, n
             const CommandResult run = qprof_tool(command + counts, dir);
             CHECK(run.status == 1);
             CHECK_THAT(run.err, Catch::Contains("byte 0: not a qprof stream (expected magic"));
+            // a report given for the stream: the message says which file qprof reads
+            CHECK_THAT(run.err, Catch::Contains("qprof reads the stream a run writes with -Z "
+                                                "profile-queries=raw (profile_queries.qprof)"));
         }
         const CommandResult missing = qprof_tool("summarize nowhere.qprof", dir);
         CHECK(missing.status == 1);
