@@ -47,7 +47,9 @@ FileHeader BlockCursor::read_file_header() {
     if (std::memcmp(bytes, kMagic.data(), magic_seen) != 0) {
         fail(Kind::foreign, 0,
              "not a qprof stream (expected magic " + hex_bytes(kMagic) + ", found " +
-                 hex_bytes(bytes_.first(magic_seen)) + ")");
+                 hex_bytes(bytes_.first(magic_seen)) +
+                 "); qprof reads the stream a run writes with -Z profile-queries=raw "
+                 "(profile_queries.qprof), not its other reports");
     }
     if (bytes_.size() < kFileHeaderBytes) {
         fail(Kind::truncated, bytes_.size(),

@@ -208,7 +208,7 @@ void apply_important(SessionOptions& options, const FlagUse& use) {
         throw FlagError("qprof: bad value in " + quoted_flag(use) + std::string(use.origin) +
                         ": expected EXTENT,PERCENT as in '-Z profile-queries-important=6,1', where "
                         "EXTENT is a whole number of immediate children (1 or more) and PERCENT "
-                        "a share of the wall time from 0 to 100; one of them may be left empty.");
+                        "a share of the busy time from 0 to 100; one of them may be left empty.");
     }
     if (extent) {
         options.report.important_extent = *extent;

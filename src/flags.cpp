@@ -50,8 +50,9 @@ constexpr FlagSpec kFlags[] = {
      "profiled (default: yes)",
      detail::apply_inherit},
     {"profile-queries-important", "=EXTENT,PERCENT",
-     "a node with EXTENT or more children or PERCENT % or more of the time is important: "
-     "opened and labelled in the HTML tree (default: 6,1)",
+     "a node with PERCENT % or more of the busy time (all threads' time, waits excluded), or "
+     "with EXTENT or more immediate children and 0.1 % or more (PERCENT, if lower), is "
+     "important: opened and labelled in the HTML tree (default: 6,1)",
      detail::apply_important},
     {"profile-queries-folded", "=merge-threads,hits,keys,args,classes,bytes",
      "profile_queries.folded: one root for all threads; hits as leaf frames; keys in frames; "

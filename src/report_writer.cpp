@@ -88,7 +88,12 @@ std::string summary(const Trace& trace) {
 fs::path absolute_dir(const std::string& dir) {
     std::error_code error;
     fs::path path = fs::absolute(dir.empty() ? fs::path{"."} : fs::path{dir}, error);
-    return (error ? fs::path{dir} : path).lexically_normal();
+    path = (error ? fs::path{dir} : path).lexically_normal();
+    // "/home/me/." normalises to "/home/me/": the messages name the directory without the '/'
+    if (!path.has_filename() && path.has_relative_path()) {
+        path = path.parent_path();
+    }
+    return path;
 }
 
 void check_output_dir(const std::string& dir, std::string_view fix) {

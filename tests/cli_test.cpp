@@ -102,6 +102,17 @@ TEST_CASE("qprof report writes, from toyc's stream, the very reports toyc wrote"
         CHECK(read_file(offline.path() / ("profile_queries." + file)) ==
               read_file(live.path() / ("profile_queries." + file)));
     }
+    // a mistake is said in the words the user typed, the command's options, not as -Z flags
+    const CommandResult misspelt = qprof_tool("report " + stream + " --reporters=htm", offline);
+    CHECK(misspelt.status == 1);
+    CHECK_THAT(misspelt.err, Catch::Contains("unknown reporter 'htm' in '--reporters=htm'. Did "
+                                             "you mean 'html'?") &&
+                                 !Catch::Contains("-Z profile-queries"));
+    const CommandResult threshold = qprof_tool("report " + stream + " --important=6,200", offline);
+    CHECK(threshold.status == 1);
+    CHECK_THAT(threshold.err, Catch::Contains("bad value in '--important=6,200'") &&
+                                  Catch::Contains("as in '--important=6,1'") &&
+                                  !Catch::Contains("-Z profile-queries"));
     const CommandResult raw = qprof_tool("report " + stream + " --reporters=raw", offline);
     CHECK(raw.status == 1);
     CHECK_THAT(raw.err, Catch::Contains("qprof merge"));
@@ -250,6 +261,9 @@ TEST_CASE("truncated, corrupt and foreign files end in a message and a status, n
             const CommandResult run = qprof_tool(command + counts, dir);
             CHECK(run.status == 1);
             CHECK_THAT(run.err, Catch::Contains("byte 0: not a qprof stream (expected magic"));
+            // a report given for the stream: the message says which file qprof reads
+            CHECK_THAT(run.err, Catch::Contains("qprof reads the stream a run writes with -Z "
+                                                "profile-queries=raw (profile_queries.qprof)"));
         }
         const CommandResult missing = qprof_tool("summarize nowhere.qprof", dir);
         CHECK(missing.status == 1);

@@ -93,7 +93,7 @@ TEST_CASE("-Z profile-queries-important sets either threshold or both") {
 TEST_CASE("bad thresholds say what is expected") {
     const std::string expected =
         ": expected EXTENT,PERCENT as in '-Z profile-queries-important=6,1', where EXTENT is a "
-        "whole number of immediate children (1 or more) and PERCENT a share of the wall time "
+        "whole number of immediate children (1 or more) and PERCENT a share of the busy time "
         "from 0 to 100; one of them may be left empty.";
     for (const char* value : {"0,1", "six,1", "6,101", "6,-1", "6,1%", ",", "6,1,2"}) {
         CHECK(error_of({"-Z", std::string("profile-queries-important=") + value}) ==
@@ -233,6 +233,15 @@ TEST_CASE("-Z help lists every flag and every reporter") {
     }
     CHECK_THAT(help, Catch::Contains("counts") && Catch::Contains("profile_queries.counts.txt"));
     CHECK_THAT(help, Catch::Contains("html") && Catch::Contains("profile_queries.html"));
+}
+
+// The rule as reporters/html_pieces.cpp (Importance) applies it and the page's legend states
+// it: a share of the busy time, and a wide node only with 0.1 % (or PERCENT, if lower).
+TEST_CASE("-Z help states the importance rule the HTML report applies") {
+    const std::string help = qprof::flags_help();
+    CHECK_THAT(help, Catch::Contains("a node with PERCENT % or more of the busy time"));
+    CHECK_THAT(help, Catch::Contains("with EXTENT or more immediate children and 0.1 % or more "
+                                     "(PERCENT, if lower), is important"));
 }
 
 TEST_CASE("QPROF_FLAGS quotes a value with a space as a shell does") {

@@ -163,6 +163,17 @@ TEST_CASE("a directory that cannot hold new directories is not 'No such file or 
                       Catch::EndsWith("'-o DIR'.") && !Catch::Contains("profile-queries-dir"));
 }
 
+// The default directory, '.', is named as the current directory is, so that a message reads
+// "cannot write reports to '/home/me/project'", not '/home/me/project/'.
+TEST_CASE("the output directory is made absolute without a trailing '/'") {
+    const std::filesystem::path here = std::filesystem::current_path();
+    CHECK(qprof::detail::absolute_dir(".") == here);
+    CHECK(qprof::detail::absolute_dir("") == here);
+    CHECK(qprof::detail::absolute_dir("out/./reports/") == here / "out" / "reports");
+    CHECK(qprof::detail::absolute_dir("/tmp/x/../y/") == "/tmp/y");
+    CHECK(qprof::detail::absolute_dir("/") == "/");
+}
+
 TEST_CASE("a raw stream opened by path is created at that path") {
     TempDir dir;
     const std::string path = (dir.path() / "run.qprof").string();

@@ -6,6 +6,9 @@
 #include <memory>
 #include <qprof/reporter.hpp>
 #include <qprof/session.hpp>
+#include <string>
+#include <string_view>
+#include <utility>
 
 #include "args.hpp"
 #include "diff.hpp"
@@ -61,6 +64,24 @@ CommandSpec report_command() {
         {{"FILE", "a saved run (.qprof)"}}};
 }
 
+// A message of the -Z flag parser as the command's options say it: the user of qprof report
+// typed --reporters=htm, not -Z profile-queries=htm (in the quoted flag and in the examples).
+std::string in_option_words(std::string message) {
+    static constexpr std::pair<std::string_view, std::string_view> kWords[] = {
+        {"-Z profile-queries=", "--reporters="},
+        {"-Z profile-queries-important=", "--important="},
+        {"-Z profile-queries-folded=", "--folded="},
+        {"-Z profile-queries-chrome=", "--chrome="},
+    };
+    for (const auto& [flag, option] : kWords) {
+        for (std::size_t at = message.find(flag); at != std::string::npos;
+             at = message.find(flag, at + option.size())) {
+            message.replace(at, flag.size(), option);
+        }
+    }
+    return message;
+}
+
 // The -Z flag parser checks report options the same way for a run and for qprof report.
 SessionOptions parse_as_flags(const CommandSpec& command, const std::vector<std::string>& flags) {
     std::vector<std::string> words{"qprof"};
@@ -78,7 +99,8 @@ SessionOptions parse_as_flags(const CommandSpec& command, const std::vector<std:
     try {
         return parse_flags(argc, argv.data(), nullptr);
     } catch (const FlagError& error) {
-        throw usage_error(command, std::string{error.what()}.substr(7));  // without "qprof: "
+        // without "qprof: "
+        throw usage_error(command, in_option_words(std::string{error.what()}.substr(7)));
     }
 }
 

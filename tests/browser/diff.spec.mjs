@@ -95,6 +95,30 @@ async function checkDrawn(page, url, document) {
   return `${rows.length} rows; first ${rows[0].name}, ${runs[0].baseRun} -> ${runs[0].newRun} per run`;
 }
 
+/**
+ * The marks after a provider's name ("activity", "~ noise", "only in base") stay whole when the
+ * name's column wraps: on a narrow window, each mark is still one box on one line.
+ */
+async function checkMarksWhole(page) {
+  const size = page.viewportSize();
+  await page.setViewportSize({width: 700, height: size.height});
+  await settle(page);
+  try {
+    const marks = await js(page, `[...document.querySelectorAll('#diff-table .mark')].map(m =>
+        ({text: m.textContent, boxes: m.getClientRects().length}))`);
+    if (!marks.length) throw new CheckFailed('no mark after any provider name');
+    const broken = marks.filter((mark) => mark.boxes !== 1);
+    if (broken.length) {
+      throw new CheckFailed(`${broken.length} of ${marks.length} marks are broken across ` +
+                            `lines at 700 px, e.g. ${JSON.stringify(broken[0])}`);
+    }
+    return `${marks.length} marks, each on one line at 700 px`;
+  } finally {
+    await page.setViewportSize(size);
+    await settle(page);
+  }
+}
+
 /** A click on "change %" sorts the rows by it, largest first; a second click reverses. */
 async function checkSorting(page) {
   const orders = [];
@@ -156,6 +180,7 @@ test('the diff page', async ({page}) => {
     await settle(page);
     return screenshot(page, 'diff.png');
   });
+  await check('the marks after the names never break across lines', () => checkMarksWhole(page));
   await check('a column title sorts the rows', () => checkSorting(page));
   await check("a click on a row opens its provider's statistics in the new run's report",
               () => checkLinkOpensStatistics(page, url, document));
