@@ -17,12 +17,15 @@ constexpr std::size_t kHotRows = 5;
 struct QueryCounts {
     std::uint64_t queries = 0;  // activities are not queries
     std::uint64_t hits = 0;
+    std::uint64_t pass_runs = 0;  // runs of activities: with the queries, the events recorded
 };
 
 QueryCounts query_counts(const Trace& trace) {
     QueryCounts totals;
     for (const ProviderTotals& provider : trace.providers) {
-        if (!provider.is_activity) {
+        if (provider.is_activity) {
+            totals.pass_runs += provider.count;
+        } else {
             totals.queries += provider.count;
             totals.hits += provider.hits;
         }
@@ -88,7 +91,12 @@ void write_run_header(std::ostream& out, const Trace& trace,
         << (trace.selection.hits
                 ? with_thousands(totals.hits) + " (" + rate_text(totals.hits, totals.queries) + ")"
                 : std::string{layout::kHitsNotRecorded})
-        << "</dd></div>\n<div><dt>Threads</dt><dd id=\"total-threads\">" << trace.threads.size()
+        << "</dd></div>\n";
+    if (totals.pass_runs > 0) {  // so that queries and pass runs add up to the events recorded
+        out << "<div><dt>Pass runs</dt><dd id=\"total-pass-runs\">"
+            << with_thousands(totals.pass_runs) << "</dd></div>\n";
+    }
+    out << "<div><dt>Threads</dt><dd id=\"total-threads\">" << trace.threads.size()
         << "</dd></div>\n<div><dt>Clock</dt><dd>" << html_escape(trace.clock)
         << (trace.keys_recorded ? ", keys recorded" : "") << "</dd></div>\n";
     if (const std::string left_out = trace.selection.left_out(trace.keys_recorded);

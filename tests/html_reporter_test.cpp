@@ -84,6 +84,22 @@ TEST_CASE("profile_queries.html matches the golden file") {
     qprof::test::check_golden(stable, "html.approved.html");
 }
 
+TEST_CASE("the header's queries and pass runs add up to the events the run recorded") {
+    const qprof::Trace trace = trace_of(compile);
+    const std::string page = html_of(trace);
+    const auto number = [&](const std::string& id) {
+        const std::string open = "<dd id=\"" + id + "\">";
+        const std::size_t start = page.find(open);
+        REQUIRE(start != std::string::npos);
+        std::string digits = page.substr(start + open.size());
+        digits = digits.substr(0, digits.find('<'));
+        std::erase(digits, ',');
+        return std::stoull(digits);
+    };
+    CHECK(number("total-pass-runs") == 2);  // compile()'s parsing and analysis
+    CHECK(number("total-queries") + number("total-pass-runs") == trace.events);
+}
+
 TEST_CASE("the payload's columns read back through zlib as the trace in pre-order") {
     const std::string page = html_of(trace_of(compile), {6, 10});
     CHECK_THAT(page, Catch::Contains("\"threads\":[{\"name\":\"main\",\"nodes\":28,\"bytes\":{"
