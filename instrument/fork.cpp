@@ -4,7 +4,8 @@
 // object it inherits does nothing; see Session::finish). The child may begin its own Session.
 //
 // The locks the recorder takes from any thread are held across fork(), so that the child
-// never inherits one locked by a thread that does not exist there.
+// never inherits one locked by a thread that does not exist there. (The session that exit()
+// finishes takes no lock: src/session.cpp keeps it in one atomic pointer.)
 #include <pthread.h>
 
 #include <mutex>

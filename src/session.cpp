@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -11,7 +12,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <mutex>
 #include <optional>
 #include <qprof/config.hpp>
 #include <qprof/reporter.hpp>
@@ -56,20 +56,21 @@ struct Session::State {
 
 namespace {
 
-// The session that exit() must finish, since exit() does not unwind main's locals.
-std::mutex g_active_mutex;
-Session* g_active_session = nullptr;
+// The session that exit() must finish, since exit() does not unwind main's locals. One atomic
+// pointer, no lock: a child forked while another thread starts or finishes a session (and sets
+// it) would inherit such a lock held by a thread it does not have, and wait for it at its exit()
+// forever. Nothing else was ever done under that lock, so the atomic orders the same accesses,
+// and fork() has no lock of the session's to take (instrument/fork.cpp) or wait for.
+std::atomic<Session*> g_active_session{nullptr};
+static_assert(std::atomic<Session*>::is_always_lock_free);
+std::atomic<void (*)()> g_switch_hook{nullptr};  // src/testing.hpp
 
 // What a fork()ed child inherited of its parent's recording: kept, never destroyed.
 detail::Collector* g_forked_collector = nullptr;
 detail::RawWriter* g_forked_raw = nullptr;
 
 void finish_active_session_at_exit() {
-    Session* session = nullptr;
-    {
-        std::lock_guard lock{g_active_mutex};
-        session = g_active_session;
-    }
+    Session* const session = g_active_session.load();
     if (session != nullptr) {
         session->finish();
     }
@@ -80,8 +81,10 @@ void set_active_session(Session* session) {
         (std::atexit(finish_active_session_at_exit),
          detail::install_abnormal_end_handlers(&finish_active_session_at_exit), true);
     (void)registered;
-    std::lock_guard lock{g_active_mutex};
-    g_active_session = session;
+    if (void (*hook)() = g_switch_hook.load(); hook != nullptr) {
+        hook();
+    }
+    g_active_session.store(session);
 }
 
 detail::ClockKind choose_clock(ClockChoice choice) {
@@ -341,6 +344,8 @@ struct SessionKnobs {
 };
 
 }  // namespace detail
+
+void testing::set_session_switch_hook(void (*hook)()) { g_switch_hook.store(hook); }
 
 std::unique_ptr<Session> testing::session_without_trace(SessionOptions options) {
     return detail::SessionKnobs::without_trace(std::move(options));

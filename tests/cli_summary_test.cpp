@@ -1,12 +1,14 @@
 // qprof summarize: the order and filtering of its rows, its table against golden files, and
 // its JSON; names that would break a table stay in their row.
 #include <catch2/catch.hpp>
+#include <map>
 #include <sstream>
 
 #include "cli/args.hpp"
 #include "cli/diff.hpp"
 #include "cli/summary.hpp"
 #include "cli_traces.hpp"
+#include "html_stats.hpp"
 #include "json.hpp"
 #include "test_support.hpp"
 
@@ -301,4 +303,67 @@ TEST_CASE("summary: sizes and counters get a table each, and JSON arrays") {
     options.json = true;
     cli::write_summary(summary_trace(), options, none);
     CHECK(json::parse(none.str())["sizes"].items.empty());
+}
+
+namespace {
+
+// link runs 5 ms (every clock read 1 ms): a 1 ms write_object run, then a 1 ms wait for other
+// threads ("join workers"), and 3 ms of its own work around them.
+qprof::Trace run_with_a_wait() {
+    return qprof::test::trace_of([] {
+        PROFILE_QUERY(link, 0);
+        { PROFILE_QUERY(write_object, 1); }
+        PROFILE_WAIT("join workers");
+    });
+}
+
+}  // namespace
+
+TEST_CASE("summary: self time is work, a wait's time is never in it, as in diff and the HTML") {
+    const qprof::Trace run = run_with_a_wait();
+    const qprof::ProviderTotals& wait = qprof::test::totals_of(run, "join workers");
+    REQUIRE(wait.self_ns == kMs);  // recorded as self time of a wait
+    REQUIRE(wait.blocked_self_ns == kMs);
+
+    cli::SummaryOptions options;
+    options.json = true;
+    std::ostringstream out;
+    cli::write_summary(run, options, out);
+    const json::Value doc = json::parse(out.str());
+    CHECK(doc["total_self_ns"].number == 4 * kMs);  // link's 3 ms and write_object's 1 ms
+    std::map<std::string, const json::Value*> rows;
+    for (const json::Value& row : doc["providers"].items) {
+        rows[row["provider"].text] = &row;
+    }
+    REQUIRE(rows.size() == 3);
+    CHECK((*rows.at("join workers"))["self_ns"].number == 0);
+    CHECK((*rows.at("join workers"))["self_percent"].number == 0);
+    CHECK((*rows.at("join workers"))["blocked_ns"].number == kMs);  // shown as waiting instead
+    CHECK((*rows.at("link"))["self_ns"].number == 3 * kMs);
+    CHECK((*rows.at("link"))["self_percent"].text == "75");
+
+    // The same self time as qprof diff's and the HTML report's statistics, provider by provider.
+    std::vector<qprof::detail::Preorder> orders;
+    for (const qprof::ThreadTrace& thread : run.threads) {
+        orders.emplace_back(thread);
+    }
+    std::map<std::string, std::int64_t> html_self;
+    for (const auto& stats : qprof::detail::html::provider_stats(run, orders)) {
+        html_self[run.providers[stats.provider].provider] = stats.self_ns;
+    }
+    for (const cli::DiffRow& diff : cli::diff_rows(run, run, cli::DiffSort::name)) {
+        INFO(diff.provider);
+        CHECK((*rows.at(diff.provider))["self_ns"].number == diff.base_self_ns);
+        CHECK((*rows.at(diff.provider))["self_ns"].number == html_self.at(diff.provider));
+    }
+
+    // The table: the wait's row has no self time and sorts last by it.
+    std::ostringstream table;
+    cli::write_summary(run, {}, table);
+    const std::vector<cli::SummaryRow> sorted = cli::summary_rows(run, {});
+    REQUIRE(sorted.size() == 3);
+    CHECK(sorted[0].provider->provider == "link");
+    CHECK(sorted[1].provider->provider == "write_object");
+    CHECK(sorted[2].provider->provider == "join workers");
+    CHECK_THAT(table.str(), Catch::Contains("\njoin workers    0.000   0.0 %     1.000"));
 }

@@ -19,6 +19,7 @@
 #include "named_sites.hpp"
 #include "raw_reader.hpp"
 #include "test_support.hpp"
+#include "testing.hpp"
 
 namespace {
 bool g_in_forked_child = false;
@@ -73,9 +74,9 @@ constexpr int kChildEnds = 3;
     std::exit(0);  // atexit finishes the session the child inherited
 }
 
-// The child's exit status, or -1 (after killing it) if it has not ended within 30 s.
-int wait_for_child(pid_t child) {
-    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+// The child's exit status, or -1 (after killing it) if it has not ended within `seconds`.
+int wait_for_child(pid_t child, int seconds = 30) {
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
     int status = 0;
     while (::waitpid(child, &status, WNOHANG) == 0) {
         if (std::chrono::steady_clock::now() > give_up) {
@@ -235,4 +236,68 @@ TEST_CASE("a child forked while another thread registers named sites can registe
                        : 1;
         },
         "registering a named site");
+}
+
+namespace {
+
+// The switch of the active session that the hook stops (counted from 1; 0: none), whether a
+// thread is stopped there, and when it may go on.
+std::atomic<int> g_stop_at_switch{0};
+std::atomic<int> g_switches{0};
+std::atomic<bool> g_stopped_at_switch{false};
+std::atomic<bool> g_switch_may_go_on{false};
+
+void stop_at_switch() {
+    if (++g_switches != g_stop_at_switch.load()) {
+        return;
+    }
+    g_stopped_at_switch = true;
+    while (!g_switch_may_go_on.load()) {
+        std::this_thread::yield();
+    }
+}
+
+}  // namespace
+
+// exit() finishes the active session, which a Session sets as it starts and clears as it
+// finishes. A program that forks while another thread does either must get a child that can
+// still exit: the child must not wait for anything that thread held at the fork, which it does
+// not have. The other thread is stopped right there (src/testing.hpp) for the whole fork.
+TEST_CASE("a child forked while another thread starts or finishes a session can exit") {
+    qprof::test::TempDir dir;
+    for (const int stop_at : {1, 2}) {  // the session's start, then its finish
+        const char* doing = stop_at == 1 ? "starting a session" : "finishing a session";
+        INFO("another thread was " << doing);
+        g_stop_at_switch = stop_at;
+        g_switches = 0;
+        g_stopped_at_switch = false;
+        g_switch_may_go_on = false;
+        qprof::testing::set_session_switch_hook(&stop_at_switch);
+        std::thread other{[&] {
+            qprof::SessionOptions options = qprof::test::recording_options();
+            options.output_dir = dir.path().string();
+            qprof::Session session{options};
+            { PROFILE_QUERY(on_other_thread); }
+            session.finish();
+        }};
+        while (!g_stopped_at_switch.load()) {
+            std::this_thread::yield();
+        }
+        const pid_t child = ::fork();
+        if (child == 0) {
+            g_in_forked_child = true;
+            ::alarm(20);
+            std::exit(0);  // runs the atexit hook that finishes the active session
+        }
+        const int status = child < 0 ? -2 : wait_for_child(child, 10);
+        g_switch_may_go_on = true;  // before any check can fail: the thread must end
+        other.join();
+        qprof::testing::set_session_switch_hook(nullptr);
+        REQUIRE(child > 0);
+        if (status == -1) {
+            FAIL("the child did not exit within 10 s of its fork while another thread was "
+                 << doing << ": it waited for a lock that thread held at the fork");
+        }
+        CHECK(status == 0);
+    }
 }

@@ -37,10 +37,12 @@ std::optional<double> percent_named(std::string_view text) {
     return value;
 }
 
+// Self time is work: a provider's waits on other threads are left out, as `qprof diff` and the
+// HTML report leave them out (ProviderTotals::work_self_ns).
 std::int64_t summed_self_ns(const Trace& trace) {
     std::int64_t sum = 0;
     for (const ProviderTotals& provider : trace.providers) {
-        sum += provider.self_ns;
+        sum += provider.work_self_ns();
     }
     return sum;
 }
@@ -50,7 +52,7 @@ SummaryRow row_of(const ProviderTotals& provider, std::int64_t summed_self, bool
     row.provider = &provider;
     if (summed_self > 0) {
         row.self_percent =
-            100.0 * static_cast<double>(provider.self_ns) / static_cast<double>(summed_self);
+            100.0 * static_cast<double>(provider.work_self_ns()) / static_cast<double>(summed_self);
     }
     if (!provider.is_activity && provider.count > 0 && hits_recorded) {
         row.hit_rate = static_cast<double>(provider.hits) / static_cast<double>(provider.count);
@@ -63,7 +65,7 @@ std::optional<double> sort_value(const SummaryRow& row, SummarySort sort) {
     const ProviderTotals& provider = *row.provider;
     switch (sort) {
         case SummarySort::self:
-            return provider.self_ns;
+            return provider.work_self_ns();
         case SummarySort::total:
             return provider.total_ns;
         case SummarySort::count:
@@ -107,8 +109,8 @@ std::vector<std::string> table_cells(const SummaryRow& row, std::int64_t summed_
                                      : "\u2014";
     std::vector<std::string> cells{
         provider_label(p.provider, p.is_activity, p.is_region),
-        detail::ms_text(p.self_ns),
-        detail::column_share_text(p.self_ns, summed_self),
+        detail::ms_text(p.work_self_ns()),
+        detail::column_share_text(p.work_self_ns(), summed_self),
         detail::ms_text(p.total_ns),
         p.is_activity && !p.is_region ? detail::ms_text(p.cpu_ns) : "\u2014",
         detail::with_thousands(p.count),
@@ -220,7 +222,7 @@ void append_json_row(std::string& json, const SummaryRow& row, std::int64_t in_r
     json += "{\"provider\":" + detail::json_string(p.provider);
     json += p.is_activity ? ",\"activity\":true" : ",\"activity\":false";
     json += p.is_region ? ",\"region\":true" : ",\"region\":false";
-    json += ",\"self_ns\":" + std::to_string(p.self_ns);
+    json += ",\"self_ns\":" + std::to_string(p.work_self_ns());
     json += ",\"self_percent\":" + detail::number_text(row.self_percent);
     json += ",\"total_ns\":" + std::to_string(p.total_ns);
     json += ",\"count\":" + std::to_string(p.count);
@@ -248,13 +250,13 @@ CommandSpec summarize_command() {
     return {
         "summarize",
         "Prints where the time of a saved run went: one row per provider, activities marked "
-        "\"(activity)\" and regions \"(region)\", with its self time (its own, without the "
-        "queries it asked), its share of all self time, its total time, an activity's thread "
-        "CPU time, how often it was asked, its hits and hit rate, and the time it spent blocked "
-        "on other threads and loading from a persistent cache; then each region's share of the "
-        "time spent in regions. Under the table: the run's program, command line, directory, host, "
-        "start and "
-        "end time and peak memory. Times are in milliseconds; with --json, in nanoseconds.",
+        "\"(activity)\" and regions \"(region)\", with its self time (its own work, without the "
+        "queries it asked or its waits on other threads), its share of all self time, its total "
+        "time, an activity's thread CPU time, how often it was asked, its hits and hit rate, and "
+        "the time it spent blocked on other threads and loading from a persistent cache; then "
+        "each region's share of the time spent in regions. Under the table: the run's program, "
+        "command line, directory, host, start and end time and peak memory. Times are in "
+        "milliseconds; with --json, in nanoseconds.",
         {{"sort", 0, "KEY", "order of the rows, largest first; name sorts A to Z", sort_names()},
          {"percent-above", 0, "P", "only the providers with more than P % of the self time"},
          {"json", 0, "", "write JSON instead of a table"},

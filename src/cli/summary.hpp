@@ -6,13 +6,14 @@
 //   write_summary(trace, options, std::cout);
 //
 // The table: provider (an activity with a trailing " (activity)", a region " (region)"), self
-// ms, self % (of the summed self time of every provider), total ms, cpu ms (an activity's
-// thread CPU time; — for others), count, hits, hit rate, blocked ms, load ms; times in
-// milliseconds with 3 decimals. Then, when the run entered regions, a table of each region's
-// total time and share of the time in regions; with --args, a row per activity and argument
-// (argument_summary.hpp); its sizes and counters (measure_summary.hpp); then a line with the
-// wall time, events and
-// threads, and one with what the run did not record (-Z profile-queries-events), if anything;
+// ms (its own work: without the queries it asked and without its waits on other threads, as
+// `qprof diff` and the HTML report count it: ProviderTotals::work_self_ns), self % (of the summed
+// self time of every provider), total ms, cpu ms (an activity's thread CPU time; — for others),
+// count, hits, hit rate, blocked ms, load ms; times in milliseconds with 3 decimals. Then, when
+// the run entered regions, a table of each region's total time and share of the time in regions;
+// with --args, a row per activity and argument (argument_summary.hpp); its sizes and counters
+// (measure_summary.hpp); then a line with the wall time, events and threads, and one with what
+// the run did not record (-Z profile-queries-events), if anything;
 // hits and hit rates show as "—" when hits were not recorded.
 //
 // The JSON (--json), one provider a line, times in integer nanoseconds:
@@ -27,9 +28,10 @@
 //   "allocated_bytes":N,"allocations":N,"retained_bytes":N, then the same prefixed "self_":
 //   inclusive (a provider re-entered inside itself counted once), then without its children's.
 //   The table then has the same six columns, self first, in KiB.
-// self_percent is 0..100 (of total_self_ns), hit_rate 0..1 (hits / count; null for an activity
-// or a provider never asked, or when hits were not recorded), region_percent 0..100 (of the
-// time in regions; null but for a region), all rounded to 3 decimals; cpu_ns is null but for an
+// self_ns is the table's self time (work, waits left out) and total_self_ns their sum over every
+// provider; self_percent is 0..100 (of total_self_ns), hit_rate 0..1 (hits / count; null for an
+// activity or a provider never asked, or when hits were not recorded), region_percent 0..100 (of
+// the time in regions; null but for a region), all rounded to 3 decimals; cpu_ns is null but for an
 // activity; not_recorded is what -Z profile-queries-events left out ("" when nothing); rows in
 // the order and with the filter of the table. RUN is described in run_summary.hpp; --by-process
 // writes those instead.
