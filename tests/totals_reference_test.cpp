@@ -342,8 +342,15 @@ TEST_CASE("totals: the builders' in-line paths build what the node-by-node feed 
             return totals.add_records(begin, end, keys, slots);
         });
         CHECK(totals.events() == records.size());
+        // The totals builder takes an end before the start (as unsigned ticks) for no time.
+        std::vector<Record> clamped = records;
+        for (Record& r : clamped) {
+            if (static_cast<std::uint64_t>(r.end) < static_cast<std::uint64_t>(r.start)) {
+                r.end = r.start;
+            }
+        }
         const std::vector<TickTotals> read = totals.totals().totals();
-        const std::vector<TickTotals> fed = accumulate(records);
+        const std::vector<TickTotals> fed = accumulate(clamped);
         for (std::uint32_t slot = 0; slot < kSlots; ++slot) {
             INFO("slot " << slot);
             REQUIRE(slot_text(read, slot) == slot_text(fed, slot));
