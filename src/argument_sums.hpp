@@ -52,6 +52,11 @@ class ArgumentSums {
         }
     }
 
+    // Whether nothing is pending: then add() of a node without an argument only forgets the
+    // last node (add_nothing).
+    bool idle() const { return pending_.empty(); }
+    void add_nothing() { last_ = kNone; }
+
     // The thread CPU time of the node just added, when it is an activity with an argument.
     void add_cpu(std::uint64_t ns) {
         if (last_ != kNone) {

@@ -75,14 +75,26 @@ class InclusiveSums {
         Amount self{};
     };
 
-    // Returns the node's self: its amount less its children's.
+    // Returns the node's self: its amount less its children's. Inline for the common case, a
+    // provider not re-entered inside the node; the rest out of line.
     Amount add(std::uint32_t provider, std::uint32_t depth, Amount amount) {
+        make_room(provider);
         const std::uint64_t serial = ++serial_;
         const Adopted children = adopt_children(depth, serial, amount);
-        make_room(provider);
+        Slot& slot = slots_[provider];
         const Amount self = amount - children.amount;
-        sums_[provider].self = sums_[provider].self + self;
-        set_total(provider, children.start, serial, amount);
+        slot.sums.self = slot.sums.self + self;
+        if (slot.last < children.start) [[likely]] {     // no change of its own inside the node
+            if (!(amount == Amount{})) {                 // otherwise the total stays
+                if (groups_.back().start > slot.last) {  // a pending group will need it
+                    keep(slot, serial, slot.sums.total);
+                }
+                slot.last = serial;
+                slot.sums.total = slot.sums.total + amount;
+            }
+        } else {
+            set_reentered_total(slot, children.start, serial, amount);
+        }
         return self;
     }
 
@@ -91,9 +103,14 @@ class InclusiveSums {
     // taken for a later node's. One that adopts nothing needs no group: nothing can tell it
     // from its siblings.
     void add_other(std::uint32_t depth) {
-        if (!groups_.empty() && groups_.back().depth > depth) [[unlikely]] {
+        if (!adopts_nothing(depth)) [[unlikely]] {
             adopt_children(depth, ++serial_, Amount{});
         }
+    }
+
+    // Whether add_other(depth) would change nothing: no pending group deeper than `depth`.
+    bool adopts_nothing(std::uint32_t depth) const {
+        return groups_.empty() || groups_.back().depth <= depth;
     }
 
     // add(provider, depth, Amount{}) for a node that adds nothing (a hit). One that adopts
@@ -101,22 +118,38 @@ class InclusiveSums {
     // (serials are only ever compared), or starts one.
     void add_nothing(std::uint32_t provider, std::uint32_t depth) {
         make_room(provider);
-        if (groups_.empty() || groups_.back().depth < depth) {
-            groups_.push_back(Group{depth, ++serial_, Amount{}});
-        } else if (groups_.back().depth > depth) [[unlikely]] {
+        if (!add_nothing_in_line(depth)) [[unlikely]] {
             add_out_of_line(provider, depth);  // it adopts the deeper groups (a damaged stream)
         }
     }
 
-    // Per provider slot given to add(); slots never seen are absent.
-    const std::vector<Sums>& sums() const { return sums_; }
+    // add_nothing for a provider already given to add() or add_nothing(), when it adopts
+    // nothing; returns false, having changed nothing, when it would adopt pending groups.
+    bool add_nothing_in_line(std::uint32_t depth) {
+        if (groups_.empty() || groups_.back().depth < depth) {
+            groups_.push_back(Group{depth, ++serial_, Amount{}});
+            return true;
+        }
+        return groups_.back().depth == depth;
+    }
+
+    // Whether the deepest pending group is at `depth`.
+    bool top_depth_is(std::uint32_t depth) const {
+        return !groups_.empty() && groups_.back().depth == depth;
+    }
+    // Makes the provider's slot, as add() would.
+    void reserve_slot(std::uint32_t provider) { make_room(provider); }
+
+    // Provider slots given to add() or add_nothing(): slots() of them, and each one's sums.
+    std::size_t slots() const { return slots_.size(); }
+    const Sums& sums(std::size_t slot) const { return slots_[slot].sums; }
 
     // Entries held for pending nodes: at most (the most depths pending at once) x
     // (providers + 1).
     std::size_t pending_entries() const {
         std::size_t entries = groups_.size();
-        for (const ProviderChanges& changes : providers_) {
-            entries += changes.kept.size();
+        for (const Slot& slot : slots_) {
+            entries += slot.kept.size();
         }
         return entries;
     }
@@ -140,20 +173,22 @@ class InclusiveSums {
         std::uint32_t group;        // the lowest such group when the change was made
         std::uint64_t group_start;  // its start, to tell it from a later group in its place
     };
-    struct ProviderChanges {
+    // One provider's sums and changes, together: one bounds check and one address per node.
+    struct Slot {
+        Sums sums;
         std::uint64_t last = 0;  // serial of the last change
         std::vector<Change> kept;
     };
 
     void make_room(std::uint32_t provider) {
-        if (provider >= sums_.size()) [[unlikely]] {
+        if (provider >= slot_count_) [[unlikely]] {
             grow(provider);
         }
     }
     // Out of line, so that the paths taken for each hit stay small enough to inline.
     [[gnu::noinline]] void grow(std::uint32_t provider) {
-        sums_.resize(std::size_t{provider} + 1);
-        providers_.resize(std::size_t{provider} + 1);
+        slots_.resize(std::size_t{provider} + 1);
+        slot_count_ = provider + 1;
     }
     [[gnu::noinline]] void add_out_of_line(std::uint32_t provider, std::uint32_t depth) {
         add(provider, depth, Amount{});
@@ -176,28 +211,28 @@ class InclusiveSums {
         return children;
     }
 
-    void set_total(std::uint32_t provider, std::uint64_t subtree_start, std::uint64_t serial,
-                   const Amount& amount) {
-        ProviderChanges& changes = providers_[provider];
-        const Amount now = sums_[provider].total;
-        const Amount total = total_at(changes, subtree_start, now) + amount;
+    // A node whose subtree changed its provider's total (a provider re-entered inside
+    // itself): the total becomes its value when the subtree started plus the node's amount,
+    // so that what the nodes inside added is replaced by their outermost ancestor's.
+    [[gnu::noinline]] void set_reentered_total(Slot& slot, std::uint64_t subtree_start,
+                                               std::uint64_t serial, const Amount& amount) {
+        const Amount now = slot.sums.total;
+        const Amount total = total_at(slot, subtree_start) + amount;
         if (total == now) {
             return;
         }
-        if (groups_.back().start > changes.last) {  // a pending group will need `now`
-            keep(changes, serial, now);
+        if (groups_.back().start > slot.last) {  // a pending group will need `now`
+            keep(slot, serial, now);
         }
-        changes.last = serial;
-        sums_[provider].total = total;
+        slot.last = serial;
+        slot.sums.total = total;
     }
 
-    // The provider's total when the subtree starting at `start` began. The changes kept after
-    // the first one since then were for groups that subtree's root has just adopted.
-    static Amount total_at(ProviderChanges& changes, std::uint64_t start, const Amount& now) {
-        if (changes.last < start) {
-            return now;
-        }
-        std::vector<Change>& kept = changes.kept;
+    // The provider's total when the subtree starting at `start` began, some change having been
+    // made since. The changes kept after the first one since then were for groups that
+    // subtree's root has just adopted.
+    static Amount total_at(Slot& slot, std::uint64_t start) {
+        std::vector<Change>& kept = slot.kept;
         while (kept.size() >= 2 && kept[kept.size() - 2].serial >= start) {
             kept.pop_back();
         }
@@ -205,16 +240,19 @@ class InclusiveSums {
         return kept.back().before;
     }
 
-    void keep(ProviderChanges& changes, std::uint64_t serial, const Amount& before) {
-        std::vector<Change>& kept = changes.kept;
+    [[gnu::noinline]] void keep(Slot& slot, std::uint64_t serial, const Amount before) {
+        std::vector<Change>& kept = slot.kept;
         while (!kept.empty() && !still_needed(kept.back())) {
             kept.pop_back();  // its groups were adopted: so were those of any later change
         }
-        const auto first = std::partition_point(
-            groups_.begin(), groups_.end(),
-            [last = changes.last](const Group& group) { return group.start <= last; });
-        const auto index = static_cast<std::uint32_t>(first - groups_.begin());
-        kept.push_back(Change{serial, before, index, first->start});
+        // The lowest group that started after the last change. Starts grow up the stack, and
+        // the group sought is most often the top one or just below: searched from the top.
+        std::size_t index = groups_.size() - 1;
+        while (index > 0 && groups_[index - 1].start > slot.last) {
+            --index;
+        }
+        kept.push_back(
+            Change{serial, before, static_cast<std::uint32_t>(index), groups_[index].start});
     }
 
     // A start is a node's serial: a group pushed later in the same place has another, while
@@ -224,9 +262,9 @@ class InclusiveSums {
     }
 
     std::uint64_t serial_ = 0;
-    std::vector<Group> groups_;  // by increasing depth, as the builder's pending nodes
-    std::vector<Sums> sums_;
-    std::vector<ProviderChanges> providers_;  // by provider slot, as sums_
+    std::vector<Group> groups_;     // by increasing depth, as the builder's pending nodes
+    std::vector<Slot> slots_;       // by provider slot
+    std::uint32_t slot_count_ = 0;  // slots_.size(), kept apart: no division to compare with
 };
 
 // Per-provider totals of one thread: counts, times and, when recorded, memory.
@@ -258,14 +296,32 @@ class TotalsAccumulator {
 
     // A hit: no duration, so most of what add() does for a timed node is not needed. Three
     // events in four are hits in a typical run, and this runs for each, on the collector or
-    // at the end of the session.
+    // at the end of the session: in line when the hit joins or starts the pending group at its
+    // depth, its provider is known, and no wait or argument is pending deeper (or at all).
     void add_hit(std::uint32_t provider, std::uint32_t depth) {
-        time_.add_nothing(provider, depth);
-        waits_.add_other(depth);
-        arguments_.add(provider, depth, 0, 0);
+        if (provider < counts_size_ && waits_.adopts_nothing(depth) && arguments_.idle() &&
+            time_.add_nothing_in_line(depth)) [[likely]] {
+            arguments_.add_nothing();
+            TickTotals& counts = counts_[provider];
+            ++counts.count;
+            ++counts.hits;
+            return;
+        }
+        add_hit_out_of_line(provider, depth);
+    }
+
+    // Whether a hit at `depth` right after this call would change nothing but its counts:
+    // add_hit would take its in-line path and join the pending group at its depth. Then hits
+    // may be counted apart and added with add_hits.
+    bool quiet_for_hits(std::uint32_t depth) const {
+        return time_.top_depth_is(depth) && waits_.adopts_nothing(depth) && arguments_.idle();
+    }
+    // `hits` hits of a provider that were quiet (quiet_for_hits) when they came.
+    void add_hits(std::uint32_t provider, std::uint64_t hits) {
+        time_.reserve_slot(provider);
         TickTotals& counts = counts_of(provider);
-        ++counts.count;
-        ++counts.hits;
+        counts.count += hits;
+        counts.hits += hits;
     }
 
     // The memory of the timed node just added (hits and unfinished scopes have none); nodes
@@ -276,7 +332,7 @@ class TotalsAccumulator {
 
     // The CPU time of the activity just added.
     void add_cpu(std::uint32_t provider, std::uint64_t ns) {
-        if (provider < counts_.size()) {
+        if (provider < counts_size_) {
             add_ticks(counts_[provider].cpu_ns, ns);
         }
         arguments_.add_cpu(ns);
@@ -302,20 +358,19 @@ class TotalsAccumulator {
             to.count += more.count;
             to.hits += more.hits;
             to.misses += more.misses;
-            add_ticks(to.total, time_.sums()[slot].total);
-            add_ticks(to.self, time_.sums()[slot].self);
-            if (slot < waits_.sums().size()) {
-                add_ticks(to.blocked, waits_.sums()[slot].total);
+            add_ticks(to.total, time_.sums(slot).total);
+            add_ticks(to.self, time_.sums(slot).self);
+            if (slot < waits_.slots()) {
+                add_ticks(to.blocked, waits_.sums(slot).total);
             }
             add_ticks(to.blocked_self, static_cast<std::uint64_t>(more.blocked_self));
             add_ticks(to.load, static_cast<std::uint64_t>(more.load));
             add_ticks(to.cpu_ns, static_cast<std::uint64_t>(more.cpu_ns));
         }
-        const auto& memory = memory_.sums();
-        sum.resize(std::max(sum.size(), memory.size()));
-        for (std::size_t slot = 0; slot < memory.size(); ++slot) {
-            sum[slot].memory_total = sum[slot].memory_total + memory[slot].total;
-            sum[slot].memory_self = sum[slot].memory_self + memory[slot].self;
+        sum.resize(std::max(sum.size(), memory_.slots()));
+        for (std::size_t slot = 0; slot < memory_.slots(); ++slot) {
+            sum[slot].memory_total = sum[slot].memory_total + memory_.sums(slot).total;
+            sum[slot].memory_self = sum[slot].memory_self + memory_.sums(slot).self;
         }
     }
 
@@ -325,13 +380,24 @@ class TotalsAccumulator {
 
   private:
     TickTotals& counts_of(std::uint32_t provider) {
-        if (provider >= counts_.size()) [[unlikely]] {
+        if (provider >= counts_size_) [[unlikely]] {
             grow_counts(provider);
         }
         return counts_[provider];
     }
     [[gnu::noinline]] void grow_counts(std::uint32_t provider) {
         counts_.resize(std::size_t{provider} + 1);
+        counts_size_ = provider + 1;
+    }
+    // Every case of a hit: its provider seen for the first time, a damaged stream, pending
+    // waits or arguments.
+    [[gnu::noinline]] void add_hit_out_of_line(std::uint32_t provider, std::uint32_t depth) {
+        time_.add_nothing(provider, depth);
+        waits_.add_other(depth);
+        arguments_.add(provider, depth, 0, 0);
+        TickTotals& counts = counts_of(provider);
+        ++counts.count;
+        ++counts.hits;
     }
 
     // Adds modulo 2^64: ticks read from a file must not make a sum undefined.
@@ -345,6 +411,7 @@ class TotalsAccumulator {
     InclusiveSums<MemoryAmount> memory_;
     ArgumentSums arguments_;
     std::vector<TickTotals> counts_;  // by provider slot: counts, waits' self, load and CPU time
+    std::uint32_t counts_size_ = 0;   // counts_.size(), kept apart: no division to compare with
 };
 
 }  // namespace qprof::detail

@@ -32,6 +32,8 @@ class ProviderSlots {
     std::uint32_t slot(std::uint32_t site) const {
         return site < slot_of_site_.size() ? slot_of_site_[site] : 0;
     }
+    // Each added site's slot, by site id: site_count() of them.
+    const std::uint32_t* slots_of_sites() const { return slot_of_site_.data(); }
     // Each slot's provider, by slot.
     const std::vector<ProviderKey>& providers() const { return providers_; }
 
@@ -52,19 +54,28 @@ class TotalsBuilder {
     const std::uint64_t* add_records(const std::uint64_t* begin, const std::uint64_t* end,
                                      Keys& key_texts, const ProviderSlots& slots) {
         slots_ = &slots;
+        slot_of_site_ = slots.slots_of_sites();
+        site_count_ = slots.site_count();
         keys_ = &key_texts;
         text_id_of_ = [](void* keys, std::uint32_t type, const std::uint64_t* payload) {
             return static_cast<Keys*>(keys)->text_id(type, payload);
         };
-        return parse_records(begin, end, key_texts, *this);
+        if (site_hits_.size() < site_count_) {
+            site_hits_.resize(site_count_, 0);
+        }
+        const std::uint64_t* stop = parse_records(begin, end, key_texts, *this);
+        add_site_hits();
+        return stop;
     }
 
     // parse_records' sink: an activity's key (its argument) is kept until the activity ends,
     // for the sums per argument; as bytes, so that a query's key is never formatted here.
     template <typename Record>
     void key(std::uint32_t depth, const Record& record) {
+        quiet_hit_depth_ = kNoDepth;  // the next hit at its depth must clear it
         if (depth >= pending_keys_.size()) {
             pending_keys_.resize(std::size_t{depth} + 1);
+            key_depths_ = depth + 1;
         }
         PendingKey& pending = pending_keys_[depth];
         if (every_key_text_) {
@@ -78,33 +89,42 @@ class TotalsBuilder {
             }
         }
     }
-    // Inline, with no times to sum: most records are hits.
+    // Inline, with no times to sum: most records are hits. A hit at the depth of the hit
+    // before it, with no other record between them, changes nothing but its counts (see
+    // quiet_hit_depth_): it is counted by site, and the counts are added by provider when
+    // add_records returns.
     void hit(std::uint64_t head) {
         const std::uint32_t site = head_site(head);
         const std::uint32_t depth = head_depth(head);
-        mark_site_seen(sites_seen_, site);
-        if (depth < pending_keys_.size()) {
-            pending_keys_[depth].clear();  // its key, if any: a hit is no activity
-        }
         last_head_ = head;
         last_is_activity_ = false;
-        totals_.add_hit(slots_->slot(site), depth);
+        if (depth == quiet_hit_depth_ && site < site_count_) [[likely]] {
+            ++site_hits_[site];
+            return;
+        }
+        mark_site_seen(sites_seen_, site);
+        if (depth < key_depths_) [[unlikely]] {
+            pending_keys_[depth].clear();  // its key, if any: a hit is no activity
+        }
+        totals_.add_hit(slot(site), depth);
         ++events_;
+        quiet_hit_depth_ = totals_.quiet_for_hits(depth) ? depth : kNoDepth;
     }
     void node(std::uint64_t head, std::uint64_t start, std::uint64_t end) {
+        quiet_hit_depth_ = kNoDepth;
         const std::uint32_t site = head_site(head);
         const std::uint32_t depth = head_depth(head);
         mark_site_seen(sites_seen_, site);
         last_is_activity_ = head_kind(head) == RecordKind::activity;
         std::uint32_t key = 0;
-        if (depth < pending_keys_.size()) {
+        if (depth < key_depths_) [[unlikely]] {
             PendingKey& pending = pending_keys_[depth];
             key = argument_of(pending);
             pending.clear();
         }
         // An end before the start (a clock that went back) is no time, as in a completed tree.
         last_head_ = head;
-        last_slot_ = slots_->slot(site);
+        last_slot_ = slot(site);
         totals_.add(last_slot_, depth, outcome_of(head_kind(head)),
                     static_cast<std::int64_t>(start),
                     static_cast<std::int64_t>(std::max(start, end)), key);
@@ -155,7 +175,34 @@ class TotalsBuilder {
         return text_id_of_(keys_, pending.bytes.type, pending.bytes.payload.data());
     }
 
+    // The hits counted by site since add_records began, added to the totals by provider.
+    void add_site_hits() {
+        for (std::uint32_t site = 0; site < site_hits_.size(); ++site) {
+            if (const std::uint64_t hits = site_hits_[site]; hits != 0) {
+                mark_site_seen(sites_seen_, site);
+                totals_.add_hits(slot(site), hits);
+                events_ += hits;
+                site_hits_[site] = 0;
+            }
+        }
+    }
+
+    // ProviderSlots::slot, through the slots of the add_records call running (they do not
+    // change while it runs), so that no record loads the vector's bounds.
+    std::uint32_t slot(std::uint32_t site) const {
+        return site < site_count_ ? slot_of_site_[site] : 0;
+    }
+
     const ProviderSlots* slots_ = nullptr;
+    const std::uint32_t* slot_of_site_ = nullptr;
+    std::uint32_t site_count_ = 0;
+    std::uint32_t key_depths_ = 0;  // pending_keys_.size()
+    // The depth at which a hit changes nothing but its counts, kNoDepth for none: that of the
+    // last record, a hit, when the totals said so (TotalsAccumulator::quiet_for_hits) and no
+    // key record has come since (the hit would clear it). Any other record resets it.
+    static constexpr std::uint32_t kNoDepth = ~std::uint32_t{0};
+    std::uint32_t quiet_hit_depth_ = kNoDepth;
+    std::vector<std::uint64_t> site_hits_;  // by site id, hits counted in line
     bool every_key_text_ = false;
     void* keys_ = nullptr;  // those of the add_records call running, for argument_of
     std::uint32_t (*text_id_of_)(void* keys, std::uint32_t type,

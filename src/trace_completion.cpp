@@ -21,7 +21,7 @@ std::vector<bool> sites_used(const std::vector<Builder>& builders) {
         const SitesSeen& seen = builder.sites_seen();
         used.resize(std::max(used.size(), seen.size()), false);
         for (std::size_t id = 0; id < seen.size(); ++id) {
-            used[id] = used[id] || seen[id] != 0;
+            used[id] = used[id] || seen[id] != SiteSeen::no;
         }
     }
     return used;

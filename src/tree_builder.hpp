@@ -36,15 +36,18 @@ constexpr bool carries_memory(std::uint64_t head) {
 }
 
 // Which site ids some record used: a byte each, so that marking one, for every record, is one
-// store (a std::vector<bool> took a dozen instructions to set a bit).
-using SitesSeen = std::vector<std::uint8_t>;
+// store (a std::vector<bool> took a dozen instructions to set a bit). An enumeration, not a
+// character type: a store through a character type may alias anything, and made the compiler
+// load every vector's bounds again after it, for each record.
+enum class SiteSeen : std::uint8_t { no, yes };
+using SitesSeen = std::vector<SiteSeen>;
 
 // Marks a site id as used by some record, growing the set as ids appear.
 inline void mark_site_seen(SitesSeen& seen, std::uint32_t site) {
     if (site >= seen.size()) [[unlikely]] {
-        seen.resize(site + 1, 0);
+        seen.resize(site + 1, SiteSeen::no);
     }
-    seen[site] = 1;
+    seen[site] = SiteSeen::yes;
 }
 
 class TreeBuilder {
@@ -71,8 +74,28 @@ class TreeBuilder {
         }
         pending_key(depth) = record.text_id();
     }
-    void hit(std::uint64_t head) { add(head, 0, 0); }
-    void node(std::uint64_t head, std::uint64_t start, std::uint64_t end) { add(head, start, end); }
+    // A hit adopts nothing (but in a damaged stream, which add() takes).
+    void hit(std::uint64_t head) {
+        const std::uint32_t depth = head_depth(head);
+        if (!pending_.empty() && pending_.back().depth > depth) [[unlikely]] {
+            add(head, 0, 0);
+            return;
+        }
+        const auto index = static_cast<std::uint32_t>(nodes_.size());
+        append(head, depth, Outcome::hit, 0, index, 0, 0);
+    }
+    // A timed node: parse_records gives kinds 2 to 5 only.
+    void node(std::uint64_t head, std::uint64_t start, std::uint64_t end) {
+        const std::uint32_t depth = head_depth(head);
+        std::uint32_t first = static_cast<std::uint32_t>(nodes_.size());
+        std::uint32_t extent = 0;
+        while (!pending_.empty() && pending_.back().depth > depth) {
+            first = pending_.back().first;
+            ++extent;
+            pending_.pop_back();
+        }
+        append(head, depth, timed_outcome(head_kind(head)), extent, first, start, end);
+    }
     void size(std::uint32_t site, std::uint64_t bytes) { measures_.size(site, bytes); }
     void counter(std::uint32_t site, std::uint64_t tick, std::int64_t value) {
         measures_.counter(site, tick, value);
@@ -93,9 +116,9 @@ class TreeBuilder {
         }
     }
 
-    // Adds one record; a hit has start and end 0. Until the trace is completed, node times
-    // are raw clock ticks. Inline and built in place: this runs for every event.
-    void add(std::uint64_t head, std::uint64_t start, std::uint64_t end) {
+    // Adds one record of any kind; a hit has start and end 0. Until the trace is completed,
+    // node times are raw clock ticks. hit() and node() are its paths for every event.
+    [[gnu::noinline]] void add(std::uint64_t head, std::uint64_t start, std::uint64_t end) {
         const auto index = static_cast<std::uint32_t>(nodes_.size());
         const std::uint32_t depth = head_depth(head);
         std::uint32_t first = index;
@@ -105,22 +128,7 @@ class TreeBuilder {
             ++extent;
             pending_.pop_back();
         }
-        Node& node = nodes_.emplace_back();
-        node.site = head_site(head);
-        mark_site_seen(sites_seen_, node.site);
-        node.depth = depth;
-        node.extent = extent;
-        node.first = first;
-        node.start = static_cast<std::int64_t>(start);
-        node.end = static_cast<std::int64_t>(end);
-        node.outcome = outcome_of(head_kind(head));
-        node.unfinished = head_unfinished(head);
-        pending_.push_back(Pending{first, depth});
-        if (keys_recorded_) {
-            std::uint32_t& key = pending_key(depth);
-            keys_.push_back(key);
-            key = 0;
-        }
+        append(head, depth, outcome_of(head_kind(head)), extent, first, start, end);
     }
 
     NodeVector& nodes() { return nodes_; }
@@ -135,6 +143,39 @@ class TreeBuilder {
     const SitesSeen& sites_seen() const { return sites_seen_; }
 
   private:
+    // The outcome of a timed kind (2 to 5), from a table packed in a word: no bounds to check.
+    static Outcome timed_outcome(RecordKind kind) {
+        constexpr std::uint64_t kPacked = [] {
+            std::uint64_t packed = 0;
+            for (std::size_t k = 0; k < std::size(kOutcomeOfKind); ++k) {
+                packed |= std::uint64_t{static_cast<std::uint8_t>(kOutcomeOfKind[k])} << (8 * k);
+            }
+            return packed;
+        }();
+        return static_cast<Outcome>((kPacked >> (8 * (static_cast<unsigned>(kind) & 7))) & 0xff);
+    }
+
+    // The node, built whole before it is stored (its bit-fields written once, not each read
+    // back and written in place), then left pending at its depth. Always in line: the
+    // collector's build called it (66 instructions a record, its call included).
+    [[gnu::always_inline]] void append(std::uint64_t head, std::uint32_t depth, Outcome outcome,
+                                       std::uint32_t extent, std::uint32_t first,
+                                       std::uint64_t start, std::uint64_t end) {
+        const std::uint32_t site = head_site(head);
+        nodes_.push_back(Node{site, depth & kNodeDepthMask, head_unfinished(head), outcome, extent,
+                              first, static_cast<std::int64_t>(start),
+                              static_cast<std::int64_t>(end)});
+        mark_site_seen(sites_seen_, site);
+        pending_.push_back(Pending{first, depth});
+        if (keys_recorded_) {
+            std::uint32_t& key = pending_key(depth);
+            keys_.push_back(key);
+            key = 0;
+        }
+    }
+
+    static constexpr std::uint32_t kNodeDepthMask = (1u << 23) - 1;  // Node::depth's 23 bits
+
     // A completed node whose parent has not ended yet: where its subtree starts, its depth.
     struct Pending {
         std::uint32_t first;

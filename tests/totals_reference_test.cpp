@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "totals.hpp"
+#include "totals_builder.hpp"
 #include "totals_records.hpp"
 #include "tree_builder.hpp"
 
@@ -241,4 +242,125 @@ TEST_CASE("totals: what is held for pending nodes is bounded by depth, not by no
         }
         CHECK(most <= (kMaxDepth + 4) * (kProviders + 1));  // the session may begin 3 deep
     }
+}
+
+namespace {
+
+// The records as the recorder stores them: a hit's head alone, a scope's head, start and end.
+std::vector<std::uint64_t> record_words(const std::vector<Record>& records) {
+    std::vector<std::uint64_t> words;
+    for (const Record& r : records) {
+        words.push_back(qprof::detail::record_head(kind_of(r.outcome), r.depth, r.provider));
+        if (r.outcome != Outcome::hit) {
+            words.push_back(static_cast<std::uint64_t>(r.start));
+            words.push_back(static_cast<std::uint64_t>(r.end));
+        }
+    }
+    return words;
+}
+
+// No key records in these streams.
+struct NoKeys {
+    std::uint32_t payload_words(std::uint32_t) const { return 0; }
+    std::uint32_t text_id(std::uint32_t, const std::uint64_t*) const { return 0; }
+};
+
+// Cuts the words into chunks at record boundaries, as the recorder's chunks are cut, and gives
+// each to `read`, which must read it whole.
+template <typename Read>
+void read_in_chunks(std::mt19937_64& rng, const std::vector<std::uint64_t>& words, Read read) {
+    const std::uint64_t* pos = words.data();
+    const std::uint64_t* const end = words.data() + words.size();
+    while (pos < end) {
+        const std::uint64_t* cut = pos;
+        for (std::uint64_t records = 1 + below(rng, 40); records > 0 && cut < end; --records) {
+            cut += qprof::detail::head_kind(*cut) == qprof::detail::RecordKind::hit ? 1 : 3;
+        }
+        REQUIRE(read(pos, cut) == cut);
+        pos = cut;
+    }
+}
+
+std::string node_text(const qprof::Node& n) {
+    return "site " + std::to_string(n.site) + " depth " + std::to_string(n.depth) + " outcome " +
+           std::to_string(static_cast<int>(n.outcome)) + " unfinished " +
+           std::to_string(n.unfinished) + " extent " + std::to_string(n.extent) + " first " +
+           std::to_string(n.first) + " start " + std::to_string(n.start) + " end " +
+           std::to_string(n.end);
+}
+
+}  // namespace
+
+// The builders read records through parse_records, with paths of their own for the common
+// cases (a hit that adopts nothing; hits counted by site while nothing but counts changes):
+// what they build must be what a record-by-record feed builds, for damaged streams too.
+TEST_CASE("totals: the builders' in-line paths build what the node-by-node feed builds") {
+    std::mt19937_64 rng{20261125};
+    std::vector<qprof::detail::RegisteredSite> sites;
+    for (std::uint32_t provider = 0; provider < kProviders; ++provider) {
+        sites.push_back({"provider" + std::to_string(provider), "file.cpp", provider,
+                         qprof::detail::SiteKind::query, ""});
+    }
+    qprof::detail::ProviderSlots slots;
+    slots.add_sites(sites);
+    REQUIRE(slots.slot(kProviders - 1) == kProviders - 1);
+    NoKeys keys;
+    std::uint64_t quiet_hits = 0;  // hits right after a hit at the same depth
+    for (int stream = 0; stream < 2000; ++stream) {
+        INFO("stream " << stream);
+        std::vector<Record> records;
+        if (stream % 4 == 3) {
+            records = arbitrary_stream(rng, 1 + below(rng, 60));
+        } else {
+            records = recorder_stream(rng, static_cast<std::uint32_t>(1 + below(rng, 8)),
+                                      below(rng, 300));
+        }
+        for (std::size_t i = 1; i < records.size(); ++i) {
+            quiet_hits += records[i].outcome == Outcome::hit &&
+                          records[i - 1].outcome == Outcome::hit &&
+                          records[i].depth == records[i - 1].depth;
+        }
+        const std::vector<std::uint64_t> words = record_words(records);
+
+        qprof::detail::TreeBuilder by_node;
+        for (const Record& r : records) {
+            by_node.add(qprof::detail::record_head(kind_of(r.outcome), r.depth, r.provider),
+                        static_cast<std::uint64_t>(r.start), static_cast<std::uint64_t>(r.end));
+        }
+        qprof::detail::TreeBuilder tree;
+        read_in_chunks(rng, words, [&](const std::uint64_t* begin, const std::uint64_t* end) {
+            return tree.add_records(begin, end, keys);
+        });
+        REQUIRE(tree.nodes().size() == by_node.nodes().size());
+        for (std::size_t i = 0; i < tree.nodes().size(); ++i) {
+            INFO("node " << i);
+            REQUIRE(node_text(tree.nodes()[i]) == node_text(by_node.nodes()[i]));
+        }
+
+        qprof::detail::TotalsBuilder totals;
+        read_in_chunks(rng, words, [&](const std::uint64_t* begin, const std::uint64_t* end) {
+            return totals.add_records(begin, end, keys, slots);
+        });
+        CHECK(totals.events() == records.size());
+        // The totals builder takes an end before the start (as unsigned ticks) for no time.
+        std::vector<Record> clamped = records;
+        for (Record& r : clamped) {
+            if (static_cast<std::uint64_t>(r.end) < static_cast<std::uint64_t>(r.start)) {
+                r.end = r.start;
+            }
+        }
+        const std::vector<TickTotals> read = totals.totals().totals();
+        const std::vector<TickTotals> fed = accumulate(clamped);
+        for (std::uint32_t slot = 0; slot < kSlots; ++slot) {
+            INFO("slot " << slot);
+            REQUIRE(slot_text(read, slot) == slot_text(fed, slot));
+        }
+        for (std::uint32_t site = 0; site < kProviders; ++site) {
+            const bool used = std::any_of(records.begin(), records.end(),
+                                          [&](const Record& r) { return r.provider == site; });
+            const auto& seen = totals.sites_seen();
+            CHECK((site < seen.size() && seen[site] == qprof::detail::SiteSeen::yes) == used);
+        }
+    }
+    CHECK(quiet_hits > 1000);
 }
