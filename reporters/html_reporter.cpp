@@ -425,7 +425,7 @@ class PayloadText {
         }
         try {
             encoder_ = start_payload_thread(1, encode);
-        } catch (const std::system_error&) {
+        } catch (...) {  // whatever stopped the thread, the compressor waits for the queue's end
             encode();
         }
     }
