@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <qprof/report_options.hpp>
@@ -125,6 +126,15 @@ using PayloadColumns = std::vector<std::vector<std::pair<std::string_view, std::
 PayloadColumns write_payload_columns(std::ostream& out, const Trace& trace,
                                      const std::vector<Preorder>& orders,
                                      const Importance& important);
+// For tests: the HTML reporter makes the columns on at most this many threads of its own (2,
+// the default: one encodes, one compresses), as if no more could start.
+void allow_payload_threads(int threads);
+// The same columns uncompressed, given to `sink` in pieces (of at most 64 Ki values each): the
+// bytes write_payload_columns compresses, in the same pieces.
+using ByteSink = std::function<void(std::string_view)>;
+PayloadColumns encode_payload_columns(const ByteSink& sink, const Trace& trace,
+                                      const std::vector<Preorder>& orders,
+                                      const Importance& important);
 struct ProviderStats;
 void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preorder>& orders,
                    const Importance& important, const std::vector<ProviderStats>& stats,

@@ -147,7 +147,7 @@ char* encode(Encoding encoding, std::span<const std::uint64_t> values, std::uint
 }
 
 // One column of one thread into the compressor; returns its size in bytes.
-std::uint64_t write_column(Deflater& deflater, const Column& column, const Trace& trace,
+std::uint64_t write_column(const ByteSink& sink, const Column& column, const Trace& trace,
                            const Preorder& order, const Importance& important,
                            const std::vector<std::int64_t>& gaps) {
     // Written through a pointer: appending to a string byte by byte cost more than the values.
@@ -161,7 +161,7 @@ std::uint64_t write_column(Deflater& deflater, const Column& column, const Trace
         field_values(column.field, trace, order, important, gaps, from, to, values.get());
         char* const end = encode(column.encoding, {values.get(), to - from}, before, bytes.get());
         const auto used = static_cast<std::size_t>(end - bytes.get());
-        deflater.write({bytes.get(), used});
+        sink({bytes.get(), used});
         size += used;
     }
     return size;
@@ -222,22 +222,30 @@ void write_processes(std::ostream& out, const Trace& trace) {
 
 }  // namespace
 
-PayloadColumns write_payload_columns(std::ostream& out, const Trace& trace,
-                                     const std::vector<Preorder>& orders,
-                                     const Importance& important) {
+PayloadColumns encode_payload_columns(const ByteSink& sink, const Trace& trace,
+                                      const std::vector<Preorder>& orders,
+                                      const Importance& important) {
     PayloadColumns sizes;
-    Base64Writer text{out};
-    Deflater deflater{[&](std::string_view bytes) { text.write(bytes); }, Deflater::zlib};
     for (const Preorder& order : orders) {
         auto& thread = sizes.emplace_back();
         const std::vector<std::int64_t> gaps = start_gaps(order);
         for (const Column& column : layout::kColumns) {
             if (present(column, order)) {
                 thread.emplace_back(column.name,
-                                    write_column(deflater, column, trace, order, important, gaps));
+                                    write_column(sink, column, trace, order, important, gaps));
             }
         }
     }
+    return sizes;
+}
+
+PayloadColumns write_payload_columns(std::ostream& out, const Trace& trace,
+                                     const std::vector<Preorder>& orders,
+                                     const Importance& important) {
+    Base64Writer text{out};
+    Deflater deflater{[&](std::string_view bytes) { text.write(bytes); }, Deflater::zlib};
+    PayloadColumns sizes = encode_payload_columns(
+        [&](std::string_view bytes) { deflater.write(bytes); }, trace, orders, important);
     deflater.finish();
     text.finish();
     return sizes;

@@ -12,19 +12,6 @@ namespace qprof::detail::html {
 
 namespace {
 
-// Keeps the kSlowestRuns longest runs seen, longest first; earlier runs win ties.
-void keep_if_slow(std::vector<RunRef>& slowest, const RunRef& run) {
-    if (slowest.size() == kSlowestRuns && run.ns <= slowest.back().ns) {
-        return;
-    }
-    const auto at = std::upper_bound(slowest.begin(), slowest.end(), run,
-                                     [](const RunRef& a, const RunRef& b) { return a.ns > b.ns; });
-    slowest.insert(at, run);
-    if (slowest.size() > kSlowestRuns) {
-        slowest.pop_back();
-    }
-}
-
 void finish_durations(ProviderStats& stats, std::vector<std::int64_t>& durations) {
     if (durations.empty()) {
         return;
@@ -189,55 +176,168 @@ std::vector<ProviderStats> provider_stats(const Trace& trace, const std::vector<
     return provider_stats(trace, orders, works);
 }
 
-std::vector<ProviderStats> provider_stats(const Trace& trace, const std::vector<Preorder>& orders,
-                                          const std::vector<Work>& works) {
-    std::vector<ProviderStats> stats(trace.providers.size());
-    std::vector<std::vector<std::int64_t>> durations(trace.providers.size());
-    std::unordered_map<std::uint64_t, KeyAsks> asks;    // by provider << 32 | key
-    std::unordered_map<std::uint64_t, CallEdge> edges;  // by caller << 32 | callee
-    std::vector<Times> times(trace.providers.size());
-    // A provider is mostly called by the same caller as last time: that edge, per callee, is
-    // found without hashing (elements of an unordered_map never move).
-    std::vector<std::pair<std::uint64_t, CallEdge*>> last_edge(trace.providers.size(),
-                                                               {~std::uint64_t{0}, nullptr});
-    for (std::uint32_t t = 0; t < orders.size(); ++t) {
-        const Preorder& order = orders[t];
-        add_times(trace, order, works[t], times);
-        const bool keyed = !order.thread().keys.empty();
-        for (std::uint32_t n = 0; n < order.size(); ++n) {
-            const Node& node = order.node(n);
-            const std::uint32_t p = trace.sites[node.site].provider_index;
-            const std::uint32_t key = keyed ? order.thread().keys[order.post_index(n)] : 0;
-            ProviderStats& s = stats[p];
-            if (node.outcome == Outcome::hit) {
-                ++s.hits;
-            } else if (node.outcome == Outcome::blocked) {
-                ++s.waits;
-            } else {
-                ++s.runs;
-                durations[p].push_back(node.duration_ns());
-                keep_if_slow(s.slowest, RunRef{t, n, node.duration_ns(), key});
-            }
-            if (order.parent(n) != order.size()) {
-                const Node& parent = order.node(order.parent(n));
-                const std::uint64_t id =
-                    std::uint64_t{trace.sites[parent.site].provider_index} << 32 | p;
-                auto& [last_id, edge] = last_edge[p];
-                if (id != last_id) {
-                    last_id = id;
-                    edge = &edges[id];
-                }
-                ++edge->calls;
-                edge->ns += order.duration_ns(n);
-            }
-            if (key != 0 && node.outcome != Outcome::blocked) {
-                KeyAsks& k = asks[std::uint64_t{p} << 32 | key];
-                k.key = key;
-                ++k.asked;
-                k.hits += node.outcome == Outcome::hit;
-            }
+namespace {
+
+// What the statistics gather over every thread, before each provider's are finished.
+struct Gathered {
+    explicit Gathered(const Trace& trace)
+        : stats(trace.providers.size()),
+          durations(trace.providers.size()),
+          times(trace.providers.size()),
+          last_edge(trace.providers.size(), {~std::uint64_t{0}, nullptr}),
+          provider_of_site(trace.sites.size()) {
+        for (std::size_t site = 0; site < trace.sites.size(); ++site) {
+            provider_of_site[site] = trace.sites[site].provider_index;
         }
     }
+
+    // Earlier threads, then earlier nodes in pre-order, win ties: the order the page lists them
+    // in whatever order they were met.
+    void keep_if_slow(std::vector<RunRef>& slowest, const RunRef& run) {
+        const auto before = [](const RunRef& a, const RunRef& b) {
+            return a.ns != b.ns           ? a.ns > b.ns
+                   : a.thread != b.thread ? a.thread < b.thread
+                                          : a.n < b.n;
+        };
+        if (slowest.size() == kSlowestRuns && !before(run, slowest.back())) {
+            return;
+        }
+        slowest.insert(std::upper_bound(slowest.begin(), slowest.end(), run, before), run);
+        if (slowest.size() > kSlowestRuns) {
+            slowest.pop_back();
+        }
+    }
+
+    // One node's counts, run, call edge and key: what does not depend on the walk's order.
+    void count(std::uint32_t t, std::uint32_t n, const Node& node, std::uint32_t p, std::int64_t ns,
+               std::uint32_t key, std::uint32_t parent_provider, bool has_parent) {
+        ProviderStats& s = stats[p];
+        if (node.outcome == Outcome::hit) {
+            ++s.hits;
+        } else if (node.outcome == Outcome::blocked) {
+            ++s.waits;
+        } else {
+            ++s.runs;
+            durations[p].push_back(ns);
+            keep_if_slow(s.slowest, RunRef{t, n, ns, key});
+        }
+        if (has_parent) {
+            // A provider is mostly called by the same caller as last time: that edge, per
+            // callee, is found without hashing (elements of an unordered_map never move).
+            const std::uint64_t id = std::uint64_t{parent_provider} << 32 | p;
+            auto& [last_id, edge] = last_edge[p];
+            if (id != last_id) [[unlikely]] {
+                last_id = id;
+                edge = &edges[id];
+            }
+            ++edge->calls;
+            edge->ns += ns;
+        }
+        if (key != 0 && node.outcome != Outcome::blocked) {
+            KeyAsks& k = asks[std::uint64_t{p} << 32 | key];
+            k.key = key;
+            ++k.asked;
+            k.hits += node.outcome == Outcome::hit;
+        }
+    }
+
+    std::vector<ProviderStats> stats;
+    std::vector<std::vector<std::int64_t>> durations;
+    std::unordered_map<std::uint64_t, KeyAsks> asks;    // by provider << 32 | key
+    std::unordered_map<std::uint64_t, CallEdge> edges;  // by caller << 32 | callee
+    std::vector<Times> times;
+    std::vector<std::pair<std::uint64_t, CallEdge*>> last_edge;  // per callee
+    std::vector<std::uint32_t> provider_of_site;
+};
+
+// One thread in pre-order, through the Preorder's index: any tree, hits with children too.
+void gather_in_preorder(const Trace& trace, std::uint32_t t, const Preorder& order,
+                        const Work& work, Gathered& all) {
+    add_times(trace, order, work, all.times);
+    const bool keyed = !order.thread().keys.empty();
+    for (std::uint32_t n = 0; n < order.size(); ++n) {
+        const Node& node = order.node(n);
+        const std::uint32_t p = all.provider_of_site[node.site];
+        const std::uint32_t key = keyed ? order.thread().keys[order.post_index(n)] : 0;
+        const bool has_parent = order.parent(n) != order.size();
+        const std::uint32_t parent_provider =
+            has_parent ? all.provider_of_site[order.node(order.parent(n)).site] : 0;
+        all.count(t, n, node, p, order.duration_ns(n), key, parent_provider, has_parent);
+    }
+}
+
+// The same in one walk of the thread's nodes as stored, post-order backwards: each parent
+// still comes before its children, the nodes are read in place, and the ancestors' stack
+// serves the times, the depth (so the pre-order index) and the caller at once. Only for a
+// tree whose hits have no children, so that every ancestor is a timed node, as add_times
+// wants its stack.
+void gather_backwards(std::uint32_t t, const Preorder& order, const Work& work, Gathered& all) {
+    struct Open {
+        std::uint32_t first;  // where its subtree starts in post-order
+        std::uint32_t provider;
+        bool wait;
+        std::int64_t ns;
+        std::int64_t children_ns;
+    };
+    const ThreadTrace& thread = order.thread();
+    const NodeVector& nodes = thread.nodes;
+    const bool keyed = !thread.keys.empty();
+    std::vector<std::uint32_t> open(all.times.size());
+    std::vector<std::uint32_t> open_waits(all.times.size());
+    std::vector<Open> stack;  // ancestors of the node walked, innermost last
+    std::vector<Times>& times = all.times;
+    const auto close = [&](const Open& done) {
+        --open[done.provider];
+        if (done.wait) {
+            --open_waits[done.provider];
+        } else {
+            times[done.provider].self += done.ns - done.children_ns;
+        }
+    };
+    for (auto i = static_cast<std::uint32_t>(nodes.size()); i-- > 0;) {
+        const Node& node = nodes[i];
+        while (!stack.empty() && stack.back().first > i) {
+            close(stack.back());
+            stack.pop_back();
+        }
+        const std::uint32_t n = node.first + static_cast<std::uint32_t>(stack.size());
+        const std::uint32_t p = all.provider_of_site[node.site];
+        const bool hit = node.outcome == Outcome::hit;
+        const std::int64_t ns = hit ? 0 : node.duration_ns();
+        const std::uint32_t key = keyed ? thread.keys[i] : 0;
+        const bool has_parent = !stack.empty();
+        all.count(t, n, node, p, ns, key, has_parent ? stack.back().provider : 0, has_parent);
+        if (hit) {
+            continue;  // a leaf here; its duration, 0, changes no sum
+        }
+        if (has_parent) {
+            stack.back().children_ns += ns;
+        }
+        Times& sums = times[p];
+        const bool wait = node.outcome == Outcome::blocked;
+        if (wait && open_waits[p]++ == 0) {
+            sums.wait += ns;
+        }
+        if (open[p] == 0) {
+            sums.total += ns;
+            sums.work += ns - work.waits_inside(n);
+        }
+        ++open[p];
+        const Open opened{node.first, p, wait, ns, 0};
+        if (node.first < i) {
+            stack.push_back(opened);
+        } else {
+            close(opened);  // a leaf: closed before the next node
+        }
+    }
+    for (; !stack.empty(); stack.pop_back()) {
+        close(stack.back());
+    }
+}
+
+std::vector<ProviderStats> finish(const Trace& trace, Gathered& all) {
+    std::vector<ProviderStats>& stats = all.stats;
+    const std::vector<Times>& times = all.times;
     for (std::uint32_t p = 0; p < stats.size(); ++p) {
         stats[p].provider = p;
         stats[p].total_ns = times[p].total;
@@ -249,11 +349,36 @@ std::vector<ProviderStats> provider_stats(const Trace& trace, const std::vector<
         stats[p].memory = trace.memory_recorded;
         stats[p].memory_total = totals.memory_total;
         stats[p].memory_self = totals.memory_self;
-        finish_durations(stats[p], durations[p]);
+        finish_durations(stats[p], all.durations[p]);
     }
-    finish_keys(stats, asks);
-    finish_calls(stats, edges);
-    return stats;
+    finish_keys(stats, all.asks);
+    finish_calls(stats, all.edges);
+    return std::move(stats);
+}
+
+}  // namespace
+
+std::vector<ProviderStats> provider_stats(const Trace& trace, const std::vector<Preorder>& orders,
+                                          const std::vector<Work>& works) {
+    Gathered all{trace};
+    for (std::uint32_t t = 0; t < orders.size(); ++t) {
+        if (orders[t].hits_are_leaves()) {
+            gather_backwards(t, orders[t], works[t], all);
+        } else {
+            gather_in_preorder(trace, t, orders[t], works[t], all);
+        }
+    }
+    return finish(trace, all);
+}
+
+std::vector<ProviderStats> provider_stats_in_preorder(const Trace& trace,
+                                                      const std::vector<Preorder>& orders) {
+    Gathered all{trace};
+    for (std::uint32_t t = 0; t < orders.size(); ++t) {
+        const Work work{orders[t]};
+        gather_in_preorder(trace, t, orders[t], work, all);
+    }
+    return finish(trace, all);
 }
 
 void write_stats(std::ostream& out, const std::vector<ProviderStats>& stats) {

@@ -77,6 +77,12 @@ std::vector<ProviderStats> provider_stats(const Trace& trace, const std::vector<
 std::vector<ProviderStats> provider_stats(const Trace& trace, const std::vector<Preorder>& orders,
                                           const std::vector<Work>& works);
 
+// The same, each thread walked in pre-order through its Preorder: what provider_stats does for a
+// thread with a hit that has children (a damaged stream), the reference for the faster walk of
+// the others in tests.
+std::vector<ProviderStats> provider_stats_in_preorder(const Trace& trace,
+                                                      const std::vector<Preorder>& orders);
+
 // The statistics as the payload's "stats" array (docs/html-report.md).
 void write_stats(std::ostream& out, const std::vector<ProviderStats>& stats);
 

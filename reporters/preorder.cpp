@@ -14,9 +14,12 @@ Preorder::Preorder(const ThreadTrace& thread)
         std::uint32_t first;  // where its subtree starts in post-order
         std::uint32_t n;      // its pre-order index
     };
-    std::vector<Ancestor> open;  // ancestors of the current node, innermost last
-    for (std::uint32_t i = size(); i-- > 0;) {
-        const std::uint32_t first = thread.nodes[i].first;
+    std::vector<Ancestor> open;  // ancestors of the current node with children, innermost last
+    const NodeVector& nodes = thread.nodes;
+    const std::uint32_t count = size();
+    for (std::uint32_t i = count; i-- > 0;) {
+        const Node& node = nodes[i];
+        const std::uint32_t first = node.first;
         while (!open.empty() && open.back().first > i) {
             open.pop_back();
         }
@@ -24,8 +27,11 @@ Preorder::Preorder(const ThreadTrace& thread)
         const std::uint32_t n = first + depth;
         post_[n] = i;
         depth_[n] = depth;
-        parent_[n] = open.empty() ? size() : open.back().n;
-        open.push_back(Ancestor{first, n});
+        parent_[n] = open.empty() ? count : open.back().n;
+        if (first < i) {  // a leaf is no one's ancestor: it would leave the stack next
+            open.push_back(Ancestor{first, n});
+            hits_are_leaves_ = hits_are_leaves_ && node.outcome != Outcome::hit;
+        }
     }
 }
 

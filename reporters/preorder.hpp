@@ -2,7 +2,10 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <qprof/trace.hpp>
+#include <utility>
 #include <vector>
 
 namespace qprof::detail {
@@ -28,14 +31,38 @@ class Preorder {
         const Node& node = this->node(n);
         return node.outcome == Outcome::hit ? 0 : node.duration_ns();
     }
+    // Whether no hit has children (a hit adopts nodes only in a damaged stream).
+    bool hits_are_leaves() const { return hits_are_leaves_; }
     // The summed durations of the top-level nodes of the sibling run [from, to).
     std::int64_t run_duration_ns(std::uint32_t from, std::uint32_t to) const;
 
   private:
+    // Every element is written once by the constructor: none is zeroed first.
+    template <typename T>
+    struct Uninitialised : std::allocator<T> {
+        template <typename U>
+        struct rebind {
+            using other = Uninitialised<U>;
+        };
+        Uninitialised() = default;
+        template <typename U>
+        Uninitialised(const Uninitialised<U>&) {}
+        template <typename U>
+        void construct(U* at) {
+            ::new (static_cast<void*>(at)) U;
+        }
+        template <typename U, typename... Args>
+        void construct(U* at, Args&&... args) {
+            ::new (static_cast<void*>(at)) U(std::forward<Args>(args)...);
+        }
+    };
+    using Indexes = std::vector<std::uint32_t, Uninitialised<std::uint32_t>>;
+
     const ThreadTrace* thread_;
-    std::vector<std::uint32_t> post_;
-    std::vector<std::uint32_t> depth_;
-    std::vector<std::uint32_t> parent_;
+    Indexes post_;
+    Indexes depth_;
+    Indexes parent_;
+    bool hits_are_leaves_ = true;
 };
 
 }  // namespace qprof::detail

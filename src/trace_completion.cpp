@@ -342,13 +342,8 @@ void sort_arguments(std::vector<ArgumentTotals>& arguments) {
         });
 }
 
-std::int64_t TickConverter::duration(std::int64_t ticks) const {
-    if (ns_per_tick == 1.0) {
-        return ticks;
-    }
-    const double ns = std::round(static_cast<double>(ticks) * ns_per_tick);
-    constexpr double kLimit = 9.2e18;  // within int64, so that the conversion is defined
-    return static_cast<std::int64_t>(std::clamp(ns, -kLimit, kLimit));
+std::int64_t TickConverter::clamped(double ns) {
+    return static_cast<std::int64_t>(std::clamp(std::round(ns), -kLimit, kLimit));
 }
 
 Trace complete_trace(TraceInputs&& inputs) {

@@ -266,3 +266,19 @@ TEST_CASE("a long counter series is drawn from its envelope: every peak, about 4
     CHECK_THAT(drawn, Catch::Contains(",1000000") && Catch::Contains("-1000000"));
     CHECK_THAT(page, Catch::Contains("\"samples\":50000"));
 }
+
+TEST_CASE("the payload is the same made in line, with one thread of the reporter's, or two") {
+    // 200,000 nodes: each column is several pieces, more than wait between the two threads.
+    const qprof::Trace trace = qprof::test::deep_chain_trace(200'000);
+    std::vector<std::string> pages;
+    for (const int threads : {2, 1, 0}) {
+        qprof::detail::html::allow_payload_threads(threads);
+        pages.push_back(qprof::test::report_text("html", trace));
+    }
+    qprof::detail::html::allow_payload_threads(2);
+    REQUIRE(pages[0].find("id=\"qprof-columns\">") != std::string::npos);
+    CHECK(element_text(pages[0], "<script type=\"application/octet-stream\" id=\"qprof-columns\"")
+              .size() > 1'000);
+    CHECK(pages[1] == pages[0]);
+    CHECK(pages[2] == pages[0]);
+}

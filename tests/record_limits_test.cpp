@@ -1,11 +1,15 @@
 // The writer never makes a stream its own reader refuses: more threads, deeper scopes or
 // longer names than a stream can hold are capped at record time, with one warning each.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <memory>
 #include <qprof/detail/record_limits.hpp>
 #include <qprof/query.hpp>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -113,4 +117,31 @@ TEST_CASE("threads past what a stream can name run unrecorded, with one warning"
     CHECK(qprof::test::count_of(err, "more than 65,536 threads") == 1);
     CHECK(run.trace.threads.size() == kMaxRecordedThreads);
     CHECK(qprof::test::totals_of(run.trace, "one_per_thread").hits == kMaxRecordedThreads);
+}
+
+TEST_CASE("ticks become nanoseconds rounded half away from zero, within the int64 limit") {
+    const auto reference = [](std::int64_t ticks, double ns_per_tick) {
+        const double ns = std::round(static_cast<double>(ticks) * ns_per_tick);
+        return static_cast<std::int64_t>(std::clamp(ns, -9.2e18, 9.2e18));
+    };
+    std::mt19937_64 rng{14};
+    for (const double ns_per_tick : {0.5, 0.25, 0.3846153846, 1.5, 2.0 / 3.0, 1e-9, 7.25e9}) {
+        const qprof::detail::TickConverter to_ns{0, ns_per_tick};
+        for (const std::int64_t ticks :
+             {std::int64_t{0}, std::int64_t{1}, std::int64_t{-1}, std::int64_t{3}, std::int64_t{-3},
+              std::int64_t{5}, std::int64_t{-5}, std::int64_t{1} << 53, (std::int64_t{1} << 53) + 1,
+              std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::min()}) {
+            INFO(ticks << " ticks at " << ns_per_tick << " ns each");
+            CHECK(to_ns.duration(ticks) == reference(ticks, ns_per_tick));
+        }
+        for (int i = 0; i < 10'000; ++i) {
+            const auto ticks = static_cast<std::int64_t>(rng() >> (rng() % 64));
+            INFO(ticks << " ticks at " << ns_per_tick << " ns each");
+            CHECK(to_ns.duration(ticks) == reference(ticks, ns_per_tick));
+            CHECK(to_ns.duration(-ticks) == reference(-ticks, ns_per_tick));
+        }
+    }
+    CHECK(qprof::detail::TickConverter{0, 0.5}.duration(5) == 3);  // 2.5: away from zero
+    CHECK(qprof::detail::TickConverter{0, 0.5}.duration(-5) == -3);
+    CHECK(qprof::detail::TickConverter{0, 1.0}.duration(5) == 5);
 }
