@@ -46,7 +46,7 @@ constexpr std::string_view kLegendEnd =
     R"(<li><span class="swatch thread"></span> <code>thread</code> a thread; the bottom frame is all threads together</li>
 <li><span class="swatch hits"></span> <code>hits</code> cache hits take no time, so they are no frames: the blue strip on top of a frame is the share of the queries it asked that the cache answered</li>
 </ul>
-<p>Each frame is one call path: every run of that provider under the same callers, merged. Width is inclusive time; the percentages are of the full width, the threads' time added up.</p>
+<p>Each frame is one call path: every run of that provider under the same callers, merged. Width is inclusive time, waits included; the percentages are of the busy time (the threads' time added up, waits left out), as in profile_queries.html and qprof summarize: a frame's is of its time less the waits inside it, and a wait has none.</p>
 <p>Hover a frame for its details; click it to zoom, click a frame below to zoom out. Keys: / searches, Esc clears the search or resets the zoom.</p>
 </section>
 )";
@@ -74,7 +74,7 @@ void write_header(std::ostream& out, const Trace& trace, const GraphTotals& tota
     item("Full width", "total-time", duration_text(totals.total_ns));
     // Waiting is drawn (amber frames) but is not work: the header says how much of the width
     // it takes.
-    item("Work", "total-work", duration_text(totals.total_ns - totals.waiting_ns));
+    item("Busy time (work)", "total-work", duration_text(totals.total_ns - totals.waiting_ns));
     item("Waiting (not work)", "total-waiting", duration_text(totals.waiting_ns));
     item("Queries", "total-queries", with_thousands(totals.queries));
     item("Hits", "total-hits",

@@ -91,10 +91,31 @@ std::string node_class(const Trace& trace, const Preorder& order, const Work& wo
     return classes;
 }
 
+// A key as a label shows it: valid UTF-8, cut to layout::kLabelKeyChars characters, the last
+// "…" when cut (labelKey in trace.js).
+std::string label_key(std::string_view key) {
+    std::string text = valid_utf8(key);
+    std::size_t chars = 0;
+    std::size_t cut = 0;  // where the character before the ellipsis ends
+    for (std::size_t at = 0; at < text.size(); at += next_utf8_char(text, at).length) {
+        if (++chars == layout::kLabelKeyChars) {
+            cut = at;
+        } else if (chars > layout::kLabelKeyChars) {
+            return text.substr(0, cut) + "\u2026";
+        }
+    }
+    return text;
+}
+
 std::string node_label(const Trace& trace, const Preorder& order, const Work& work, std::uint32_t n,
                        std::int64_t total_ns) {
     const Node& node = order.node(n);
-    return trace.name_of(order.thread(), order.post_index(n)) + " \u00b7 " +
+    // An activity's argument is in its name already: "codegen unit(math)".
+    const std::string_view key = node.outcome == Outcome::activity
+                                     ? std::string_view{}
+                                     : trace.key_of(order.thread(), order.post_index(n));
+    return trace.name_of(order.thread(), order.post_index(n)) +
+           (key.empty() ? "" : "(" + label_key(key) + ")") + " \u00b7 " +
            duration_text(node.duration_ns()) + " \u00b7 " +
            (work.is_wait(n) ? "waiting" : share_text(work.of(n), total_ns));
 }

@@ -170,8 +170,10 @@ void write_colour_classes(std::ostream& out, const Trace& trace);
 // One legend item per colour class: `<li><span class="SAMPLE colour-N"></span> <code>CLASS</code>
 // ...</li>`, so that a page's legend names every class it draws.
 void write_colour_legend(std::ostream& out, const Trace& trace, std::string_view sample);
+// A key as a node's label shows it: cut to layout::kLabelKeyChars characters with "…".
+std::string label_key(std::string_view key);
 std::string node_label(const Trace& trace, const Preorder& order, const Work& work, std::uint32_t n,
-                       std::int64_t total_ns);  // "typeck · 4.56 ms · 12.3 %"
+                       std::int64_t total_ns);  // "typeck · 4.56 ms · 12.3 %", "type_of(fn_12) · …"
 std::string fold_text(const Trace& trace, const Preorder& order, const Work& work,
                       std::uint32_t from, std::uint32_t to,
                       std::int64_t total_ns);  // "+1,240 queries · 3.1 % · mostly P"

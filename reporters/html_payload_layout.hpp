@@ -81,4 +81,9 @@ constexpr std::uint32_t colour_slot(std::uint32_t colour_class) {
 // (-Z profile-queries-events=-hits, payload "hits_recorded": false): never "0.0 %".
 inline constexpr std::string_view kHitsNotRecorded = "hits not recorded";
 
+// A node's label names its key (-Z profile-queries-and-keys) after its provider, cut to this
+// many characters (code points of the key as valid UTF-8), the last an ellipsis when cut:
+// "type_of(fn_12)", "type_of(a very long key tha…)".
+inline constexpr std::size_t kLabelKeyChars = 24;
+
 }  // namespace qprof::detail::html::layout

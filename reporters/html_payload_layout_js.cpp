@@ -61,6 +61,7 @@ int main(int argc, char** argv) {
         << "  PROVIDER_SHIFT: " << kProviderShift << ",\n"
         << "  COMPRESSION: '" << kCompression << "',\n"
         << "  HITS_NOT_RECORDED: '" << kHitsNotRecorded << "',\n"
+        << "  LABEL_KEY_CHARS: " << kLabelKeyChars << ",\n"
         << "  COLUMNS: Object.freeze([\n";
     for (const Column& column : kColumns) {
         out << "    Object.freeze({ name: '" << column.name << "', encoding: '"

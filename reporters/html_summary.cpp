@@ -107,9 +107,10 @@ void write_run_header(std::ostream& out, const Trace& trace,
     out << "</dl>\n";
     out << "<section id=\"where-time-went\" aria-label=\"Where the time went\">\n"
         << "<p id=\"time-basis\">Where the time went. Every share on this page is of <strong>"
-        << duration_text(total_ns) << "</strong> busy on " << trace.threads.size()
+        << duration_text(total_ns) << "</strong> busy time on " << trace.threads.size()
         << (trace.threads.size() == 1 ? " thread" : " threads")
-        << " (the time of all threads together); waits are not work.</p>\n";
+        << " (the threads' time added up, waits left out, as in the flame graph and qprof "
+           "summarize): waits are not work.</p>\n";
     // A pass's time less the waits inside it: code generation that only joins its workers
     // did little work itself.
     const std::vector<ProviderTotals>& providers = trace.providers;

@@ -43,16 +43,6 @@ std::string_view require_value(const FlagUse& use, std::string_view syntax) {
     return *use.value;
 }
 
-std::string choice_error(std::string_view what, std::string_view given, const FlagUse& use,
-                         const std::vector<std::string>& choices) {
-    std::string message = "qprof: unknown " + std::string(what) + " '" + shown(given) + "' in " +
-                          quoted_flag(use) + std::string(use.origin) + ".";
-    if (auto nearest = nearest_match(given, choices)) {
-        message += " Did you mean '" + *nearest + "'?";
-    }
-    return message + " Valid " + std::string(what) + "s: " + join(choices, ", ") + ".";
-}
-
 // Parses all of `text` as a number; nullopt when it is not one.
 template <typename Number>
 std::optional<Number> parse_number(std::string_view text) {
@@ -116,6 +106,16 @@ const EventKind* event_kind(std::string_view name) {
 }
 
 }  // namespace
+
+std::string choice_error(std::string_view what, std::string_view given, const FlagUse& use,
+                         const std::vector<std::string>& choices) {
+    std::string message = "qprof: unknown " + std::string(what) + " '" + shown(given) + "' in " +
+                          quoted_flag(use) + std::string(use.origin) + ".";
+    if (auto nearest = nearest_match(given, choices)) {
+        message += " Did you mean '" + *nearest + "'?";
+    }
+    return message + " Valid " + std::string(what) + "s: " + join(choices, ", ") + ".";
+}
 
 void apply_help(SessionOptions& options, const FlagUse& use) {
     reject_value(use);

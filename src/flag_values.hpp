@@ -5,7 +5,9 @@
 
 #include <optional>
 #include <qprof/session.hpp>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace qprof::detail {
 
@@ -15,6 +17,11 @@ struct FlagUse {
     std::optional<std::string_view> value;
     std::string_view origin;  // "" for the command line, " (from QPROF_FLAGS)" otherwise
 };
+
+// "qprof: unknown WHAT 'GIVEN' in '-Z FLAG=VALUE'. Did you mean ...? Valid WHATs: ...": the
+// message of a value that is none of `choices`.
+std::string choice_error(std::string_view what, std::string_view given, const FlagUse& use,
+                         const std::vector<std::string>& choices);
 
 // Each throws FlagError naming the flag, what is wrong and what would be right.
 void apply_help(SessionOptions& options, const FlagUse& use);

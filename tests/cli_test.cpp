@@ -108,6 +108,10 @@ TEST_CASE("qprof report writes, from toyc's stream, the very reports toyc wrote"
     CHECK_THAT(misspelt.err, Catch::Contains("unknown reporter 'htm' in '--reporters=htm'. Did "
                                              "you mean 'html'?") &&
                                  !Catch::Contains("-Z profile-queries"));
+    // the valid reporters it lists are those qprof report writes: not raw, its input
+    CHECK_THAT(misspelt.err, Catch::Contains("Valid reporters: counts, html, keys, folded, "
+                                             "chrome, flamegraph, pprof.") &&
+                                 !Catch::Contains("raw"));
     const CommandResult threshold = qprof_tool("report " + stream + " --important=6,200", offline);
     CHECK(threshold.status == 1);
     CHECK_THAT(threshold.err, Catch::Contains("bad value in '--important=6,200'") &&

@@ -191,7 +191,7 @@ TEST_CASE("every share is of work over the busy time: none passes 100 %, a wait 
     const std::string page = html_of(trace_of(codegen_and_wait), qprof::ReportOptions{1, 0});
     // Busy: 7 ms of analysis and 6 ms of code generation's own work; the 17 ms wait is not,
     // and a share of it would be 131 %.
-    CHECK_THAT(page, Catch::Contains("<strong>13.00 ms</strong> busy on 1 thread"));
+    CHECK_THAT(page, Catch::Contains("<strong>13.00 ms</strong> busy time on 1 thread"));
     CHECK_THAT(page, Catch::Contains("join workers \u00b7 17.00 ms \u00b7 waiting</span>"));
     CHECK_THAT(page, Catch::Contains("code generation \u00b7 23.00 ms \u00b7 46.2 %</span>"));
     CHECK_THAT(page, Catch::Contains("<span class=\"time\">17.0 ms</span> <span "

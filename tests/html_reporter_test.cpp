@@ -152,6 +152,26 @@ TEST_CASE("with keys, the payload has a key column of differences") {
     }
 }
 
+TEST_CASE("with keys, a query's label names its key after its provider, shortened") {
+    qprof::SessionOptions options = qprof::test::recording_options();
+    options.record_keys = true;
+    const std::string page = html_of(trace_of(compile, options));
+    CHECK_THAT(page, Catch::Contains("<span class=\"label\">typeck(1) \u00b7 "));
+    CHECK_THAT(page, Catch::Contains("<span class=\"label\">analysis \u00b7 "));  // a pass: none
+    using qprof::detail::html::label_key;
+    using qprof::detail::html::layout::kLabelKeyChars;
+    const std::string fits(kLabelKeyChars, 'k');
+    CHECK(label_key(fits) == fits);
+    CHECK(label_key(fits + "k") == std::string(kLabelKeyChars - 1, 'k') + "\u2026");
+    // characters, not bytes: a key of 30 two-byte letters keeps 23 of them
+    std::string accents;
+    for (int i = 0; i < 30; ++i) {
+        accents += "\u00e9";
+    }
+    CHECK(label_key(accents) == accents.substr(0, 2 * (kLabelKeyChars - 1)) + "\u2026");
+    CHECK(label_key("a\xff") == "a\ufffd");  // as the payload's JSON gives it to the viewer
+}
+
 TEST_CASE("the page is self-contained: it loads nothing from elsewhere") {
     const qprof::Trace trace = trace_of(compile);
     const std::string page = html_of(trace);

@@ -12,7 +12,7 @@
   const HIT_STRIP = 3;     // px; the share of asked queries the cache answered
   const FONT = '12px system-ui, -apple-system, "Segoe UI", sans-serif';
 
-  fg.view = { zoom: 0, match: null, hover: -1 };
+  fg.view = { zoom: 0, match: null, hover: -1, outside: 0 };
   fg.drawn = { frame: [], left: [], width: [], canvasWidth: 0, maxDepth: 0 };
 
   let theme = null;

@@ -41,9 +41,22 @@ const fg = {};
     fg.names = Array.isArray(payload.names) ? payload.names.map(String) : [];
     fg.kinds = Array.isArray(payload.kinds) ? payload.kinds.map(String) : [];
     layout(F);
+    F.wait_ns = waits(F);
     fg.F = F;
     fg.weigh(false);
   };
+
+  // The time each frame waited: its own if blocked, else its children's. A share is of work,
+  // a frame's time less its waits, over the busy time, as in profile_queries.html.
+  function waits(F) {
+    const blocked = fg.kinds.indexOf('blocked');
+    const wait = new Float64Array(F.len);
+    for (let i = F.len - 1; i >= 0; i--) {
+      if (F.kind[i] === blocked) wait[i] = Math.max(0, F.total_ns[i]);
+      if (i > 0) wait[F.parent[i]] += wait[i];
+    }
+    return wait;
+  }
 
   // Frames as wide as their bytes (with memory recorded) or as their time; lays them out again.
   fg.weigh = function weigh(bytes) {
@@ -53,6 +66,7 @@ const fg = {};
     F.selfWidth = fg.byBytes ? F.self_bytes : F.self_ns;
     place(F);
     fg.total = F.len > 0 ? Math.max(0, F.width[0]) : 0;
+    fg.busy = fg.byBytes ? fg.total : Math.max(0, fg.total - (F.len > 0 ? F.wait_ns[0] : 0));
   };
 
   // Each frame's start within the root, after its earlier siblings (children follow their parent).
@@ -116,15 +130,35 @@ const fg = {};
       if (named[F.name[i]] && fg.isProvider(i)) {
         mask[i] = 1;
         count++;
-        if (!under) ns += F.width[i];
+        if (!under) ns += fg.workOf(i);
       }
       covered[i] = mask[i] === 1 || under ? 1 : 0;
     }
     return { query, mask, count, ns };
   };
 
-  // Shares are of the full width (reporters/viewer_common/format.js formats them).
-  fg.percentText = (width) => qv.shareText(width, fg.total);
+  // Shares are of work over the busy time (every thread's time less its waits), or of bytes
+  // over all bytes allocated; each says which (reporters/viewer_common/format.js formats them).
+  fg.workOf = (i) => (fg.byBytes ? fg.F.width[i] : Math.max(0, fg.F.width[i] - fg.F.wait_ns[i]));
+  fg.shareBasis = () => (fg.byBytes ? 'of all bytes allocated' : 'of busy time');
+  fg.percentText = (work) => qv.shareText(work, fg.busy) + ' ' + fg.shareBasis();
+  // A frame's share; a wait does no work, so it has none.
+  fg.shareOf = (i) => (!fg.byBytes && fg.kindOf(i) === 'blocked' ? 'waiting' : fg.percentText(fg.workOf(i)));
+  // How many of the frames in `mask` the zoomed view leaves out: those neither inside the
+  // zoomed frame z nor below it (its ancestors span the width).
+  fg.outsideZoom = function outsideZoom(mask, z) {
+    const F = fg.F;
+    const shown = new Uint8Array(F.len);
+    for (let a = z; a > 0; a = F.parent[a]) shown[a] = 1;
+    shown[0] = 1;
+    const inside = new Uint8Array(F.len);
+    let outside = 0;
+    for (let i = 0; i < F.len; i++) {
+      inside[i] = i === z || (i > z && inside[F.parent[i]] === 1) ? 1 : 0;
+      if (mask[i] === 1 && inside[i] === 0 && shown[i] === 0) outside++;
+    }
+    return outside;
+  };
   // A width as time or bytes, as the frames are weighed.
   fg.widthText = (width) => (fg.byBytes ? qv.bytesText(width) : qv.durationText(width));
 })();

@@ -53,12 +53,15 @@
     const z = fg.view.zoom;
     const { width, selfWidth } = F;
     const ofZoom = z > 0 && width[z] > 0
-      ? ', ' + qv.rateText(width[i], width[z]) + ' of the zoomed frame' : '';
-    line(list, 'Inclusive', fg.widthText(width[i]) + ' \u00b7 ' + fg.percentText(width[i]) +
-      ' of total' + ofZoom);
+      ? ', ' + qv.rateText(width[i], width[z]) + ' of the zoomed frame\'s width' : '';
+    // The width holds the waits; the share is of the work, as in profile_queries.html.
+    const waited = fg.byBytes || kind === 'blocked' || F.wait_ns[i] <= 0 ? ''
+      : ', ' + qv.durationText(F.wait_ns[i]) + ' of it waiting';
+    line(list, 'Inclusive', fg.widthText(width[i]) + waited + ' \u00b7 ' + fg.shareOf(i) + ofZoom);
     // A blocked frame is a wait, not work: its own time is waiting.
-    line(list, kind === 'blocked' && !fg.byBytes ? 'Waiting (not work)' : 'Self', fg.widthText(Math.max(0, selfWidth[i])) +
-      ' \u00b7 ' + fg.percentText(Math.max(0, selfWidth[i])));
+    const self = Math.max(0, selfWidth[i]);
+    if (kind === 'blocked' && !fg.byBytes) line(list, 'Waiting (not work)', fg.widthText(self));
+    else line(list, 'Self', fg.widthText(self) + ' \u00b7 ' + fg.percentText(self));
     // The other weight, in a line of its own.
     if (fg.byBytes) line(list, 'Time', qv.durationText(F.total_ns[i]) + ', self ' + qv.durationText(Math.max(0, F.self_ns[i])));
     else if (fg.memory) line(list, 'Allocated', qv.bytesText(F.total_bytes[i]) + ', self ' + qv.bytesText(Math.max(0, F.self_bytes[i])));
@@ -99,7 +102,7 @@
     fg.view.zoom = i;
     const status = $('zoom-status');
     status.textContent = i === 0 ? ''
-      : 'Zoomed to ' + fg.nameOf(i) + ' \u00b7 ' + fg.percentText(fg.F.width[i]) + ' of total';
+      : 'Zoomed to ' + fg.nameOf(i) + ' \u00b7 ' + fg.shareOf(i);
     if (i !== 0 && fg.isProvider(i)) {
       // The HTML report beside this page (-Z profile-queries=html,flamegraph) opens on that
       // provider's statistics: its slowest runs, keys, callers and callees.
@@ -111,22 +114,33 @@
     }
     $('reset').disabled = i === 0;
     $('tooltip').hidden = true;
+    searchStatus();
     fg.draw();
     return true;
   }
 
-  function search(text) {
-    const match = fg.find(text);
-    fg.view.match = match;
+  // The matches and their share; zoomed, how many the view leaves out and how to see them.
+  function searchStatus() {
+    const match = fg.view.match;
     const status = $('search-status');
+    fg.view.outside = match === null || fg.view.zoom === 0 ? 0 : fg.outsideZoom(match.mask, fg.view.zoom);
     if (match === null) status.textContent = '';
     else if (match.count === 0) status.textContent = 'No matches';
     else {
+      const outside = fg.view.outside;
       status.textContent = qv.thousands(match.count) + (match.count === 1 ? ' frame, ' : ' frames, ') +
-        fg.percentText(match.ns) + ' of total';
+        fg.percentText(match.ns) + (outside === 0 ? ''
+        : ' \u00b7 ' + (outside === match.count ? 'all' : qv.thousands(outside)) +
+          ' outside the zoomed frame: Reset zoom shows them');
     }
+  }
+
+  function search(text) {
+    fg.view.match = fg.find(text);
+    searchStatus();
     fg.draw();
-    return match === null ? null : { matches: match.count, share: fg.total > 0 ? (100 * match.ns) / fg.total : 0 };
+    const match = fg.view.match;
+    return match === null ? null : { matches: match.count, share: fg.busy > 0 ? (100 * match.ns) / fg.busy : 0 };
   }
 
   function clearSearch(input) {
@@ -222,7 +236,8 @@
       hover: fg.view.hover,
       search: fg.view.match ? fg.view.match.query : '',
       matches: fg.view.match ? fg.view.match.count : 0,
-      share: fg.view.match && fg.total > 0 ? (100 * fg.view.match.ns) / fg.total : 0,
+      share: fg.view.match && fg.busy > 0 ? (100 * fg.view.match.ns) / fg.busy : 0,
+      outside: fg.view.outside || 0,
     }),
   };
   window.qprofFlame = api;

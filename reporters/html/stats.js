@@ -122,14 +122,18 @@
     if (box) box.scrollTop = 0;
   };
 
+  // From the lists at the top or the table far below, the panel is out of view: bring it in.
+  function bringStatsIntoView() {
+    const box = document.getElementById('details');
+    if (box) box.scrollIntoView({ block: 'nearest' });
+  }
+
   function onProviderClick(e) {
     const target = e.target.closest('a[data-provider], #provider-table tbody tr');
     if (!target) return;
     e.preventDefault();
     qp.showProvider(Number(target.dataset.provider));
-    // From the table far below, bring the panel into view.
-    const box = document.getElementById('details');
-    if (box && target.closest('#provider-table')) box.scrollIntoView({ block: 'nearest' });
+    bringStatsIntoView();
   }
 
   function onDetailsClick(e) {
@@ -160,7 +164,9 @@
     try { name = decodeURIComponent(match[2]); } catch { return; }
     const activity = match[1] === 'pass';
     const p = qp.providers.findIndex((provider) => provider.name === name && provider.activity === activity);
-    if (p >= 0) qp.showProvider(p);
+    if (p < 0) return;
+    qp.showProvider(p);
+    bringStatsIntoView();
   }
 
   qp.initStats = function initStats(payload) {

@@ -263,9 +263,19 @@
   };
 
   // A node's share is of its work; a wait has none (shareText).
+  // A key as a label shows it: cut to LABEL_KEY_CHARS characters, the last '…' when cut, as
+  // label_key in C++.
+  function labelKey(key) {
+    const chars = Array.from(key);
+    const most = qp.layout.LABEL_KEY_CHARS;
+    return chars.length > most ? chars.slice(0, most - 1).join('') + '\u2026' : key;
+  }
+  // An activity's argument is in its name already; a query's key follows it, shortened.
   qp.labelOf = function labelOf(T, n) {
     if (!qp.isImportant(T, n) || qp.isHit(T, n)) return null;
-    return nameOf(T, n) + ' \u00b7 ' + qp.durationText(T.dur[n]) + ' \u00b7 ' + qp.shareText(T, n);
+    const key = qp.outcomeOf(T, n) === ACTIVITY ? null : keyOf(T, n);
+    return nameOf(T, n) + (key ? '(' + labelKey(key) + ')' : '') + ' \u00b7 ' + qp.durationText(T.dur[n]) +
+      ' \u00b7 ' + qp.shareText(T, n);
   };
 
   // ' · P' when every top-level node of the run is provider P, ' · mostly P' when P has at

@@ -12,6 +12,7 @@
 
 #include "args.hpp"
 #include "diff.hpp"
+#include "flag_values.hpp"
 #include "format.hpp"
 #include "input.hpp"
 #include "merge.hpp"
@@ -104,9 +105,30 @@ SessionOptions parse_as_flags(const CommandSpec& command, const std::vector<std:
     }
 }
 
+// The raw stream is qprof report's input, not one of its reports: refused with a word on
+// what to do instead, and left out of the names an unknown reporter is told to choose from.
+void check_report_names(const CommandSpec& command, const std::string& reporters) {
+    std::vector<std::string> accepted = reporter_names();
+    std::erase(accepted, std::string{detail::kRawReporter});
+    for (const std::string& name : detail::split(reporters, ',')) {
+        if (name == detail::kRawReporter) {
+            throw usage_error(command,
+                              "the raw stream is the input, not a report; to combine "
+                              "saved streams use 'qprof merge'.");
+        }
+        if (!name.empty() && std::find(accepted.begin(), accepted.end(), name) == accepted.end()) {
+            const detail::FlagUse use{"profile-queries", reporters, ""};
+            throw usage_error(command,
+                              in_option_words(detail::choice_error("reporter", name, use, accepted)
+                                                  .substr(7)));  // without "qprof: "
+        }
+    }
+}
+
 SessionOptions report_session(const ParsedArgs& args, const ReportOptions& recorded) {
     const CommandSpec command = report_command();
     const std::string reporters = args.value_or("reporters", "counts,html");
+    check_report_names(command, reporters);
     std::vector<std::string> flags{"profile-queries=" + reporters};
     for (const char* option : {"important", "folded", "chrome"}) {
         if (args.has(option)) {
@@ -132,11 +154,6 @@ SessionOptions report_session(const ParsedArgs& args, const ReportOptions& recor
     if (args.has("chrome")) {
         options.report.chrome_hits = given.chrome_hits;
         options.report.chrome_keys = given.chrome_keys;
-    }
-    if (std::count(options.reporters.begin(), options.reporters.end(), detail::kRawReporter)) {
-        throw usage_error(command,
-                          "the raw stream is the input, not a report; to combine "
-                          "saved streams use 'qprof merge'.");
     }
     options.output_dir = args.value_or("output", ".");
     return options;

@@ -155,6 +155,9 @@ void write_totals_line(const Trace& trace, std::size_t hidden, const SummaryOpti
                        std::ostream& out) {
     const std::size_t threads = trace.threads.size();
     write_run_lines(trace, out);
+    // Worded as profile_queries.html and the flame graph say what their shares are of.
+    out << "self %: of " << detail::ms_text(summed_self_ns(trace))
+        << " ms busy time (the threads' time added up, waits left out)\n";
     out << "total: " << detail::ms_text(trace.wall_ns) << " ms wall time, " << events_text(trace)
         << ", " << threads << (threads == 1 ? " thread" : " threads") << '\n';
     if (hidden > 0) {

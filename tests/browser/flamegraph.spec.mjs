@@ -21,7 +21,9 @@ const READY_TIMEOUT_MS = 10000;
 const SEARCH_TIMEOUT_MS = 30000; // generous: a loaded CI machine can be slow
 const PAINT_TIMEOUT_MS = 10000; // on a loaded machine, drawing can lag a frame or more
 const PERCENT_RE = /(\d+\.\d|<0\.1) %/;
-const STATUS_RE = /^([\d,]+) frames?, (\d+\.\d|<0\.1) % of total$/;
+const STATUS_RE = /^([\d,]+) frames?, (\d+\.\d|<0\.1) % of busy time$/;
+// Zoomed away from every match: how many the view leaves out, and how to see them.
+const OUTSIDE_RE = /^([\d,]+) frames?, (\d+\.\d|<0\.1) % of busy time \u00b7 (all|[\d,]+) outside the zoomed frame: Reset zoom shows them$/;
 
 /** The viewer's state: frames, drawn, zoom, hover, search, matches, share, canvasWidth. */
 function state(page) {
@@ -112,7 +114,7 @@ async function checkHover(ctx) {
   if (tip.hidden || !tip.name) {
     throw new CheckFailed(`no tooltip with a name over frame ${target.frame}: ${JSON.stringify(tip)}`);
   }
-  if (!PERCENT_RE.test(tip.text) || !tip.text.includes('Inclusive')) {
+  if (!PERCENT_RE.test(tip.text) || !tip.text.includes('Inclusive') || !tip.text.includes(' of busy time')) {
     throw new CheckFailed('the tooltip has no inclusive time and percentage: ' +
                           JSON.stringify(tip.text));
   }
@@ -241,6 +243,81 @@ const MATCH_PAINTED_SRC = `(name) => {
   return {ok: false, frame: -1, pixel: null, want};
 }`;
 
+/**
+ * With the search of checkSearch on, zoomed into a frame that holds none of its matches (the
+ * thread frame of a thread without them, or a leaf elsewhere): the status says that all of
+ * them are outside the zoomed frame and that Reset zoom shows them; reset, it says no more.
+ */
+async function checkSearchZoomed(ctx) {
+  const page = ctx.page;
+  const zoomed = await js(page, `(() => {
+    const api = window.qprofFlame, s = api.state();
+    const matched = (i) => api.frame(i).name.toLowerCase().includes(s.search);
+    const holds = new Uint8Array(s.frames);
+    for (let i = s.frames - 1; i > 0; i--) {
+      if (matched(i)) holds[i] = 1;
+      if (holds[i]) holds[api.frame(i).parent] = 1;
+    }
+    for (let i = 1; i < s.frames; i++) {
+      let above = false;  // a match below i would stay in view
+      for (let a = api.frame(i).parent; a > 0; a = api.frame(a).parent) above ||= matched(a);
+      if (!holds[i] && !above) { api.zoomTo(i); return i; }
+    }
+    return -1;
+  })()`);
+  if (zoomed < 0) throw new CheckFailed('every frame holds a match: none to zoom away from them');
+  const now = await state(page);
+  const status = await js(page, "document.getElementById('search-status').textContent");
+  const said = OUTSIDE_RE.exec(status);
+  if (!said || said[3] !== 'all' || now.outside !== now.matches) {
+    throw new CheckFailed(`zoomed into frame ${zoomed}, away from all ${now.matches} matches ` +
+                          `(state() says ${now.outside} outside): ${JSON.stringify(status)}`);
+  }
+  await click(page, '#reset');
+  await settle(page);
+  const reset = await js(page, "document.getElementById('search-status').textContent");
+  if (!STATUS_RE.test(reset) || (await state(page)).outside !== 0) {
+    throw new CheckFailed(`after Reset zoom the status says ${JSON.stringify(reset)}`);
+  }
+  return `frame ${zoomed}: ${status}`;
+}
+
+/**
+ * Shares are of work over the busy time (the header's "Busy time (work)"), as in
+ * profile_queries.html: a wait's tooltip says "waiting", a frame that holds waits says how
+ * long it waited, and the root, all the work, is 100 %.
+ */
+async function checkShares(ctx) {
+  const page = ctx.page;
+  const found = await js(page, `(() => {
+    const api = window.qprofFlame, s = api.state();
+    let wait = -1;  // the longest
+    for (let i = 1; i < s.frames; i++) {
+      if (api.frame(i).kind === 'blocked' && (wait < 0 || api.frame(i).total_ns > api.frame(wait).total_ns)) wait = i;
+    }
+    return {wait, root: api.frame(0)};
+  })()`);
+  if (found.wait < 0) throw new CheckFailed('toyc drew no wait (blocked frame)');
+  const tooltipOf = async (i) => {
+    const box = await js(page, `window.qprofFlame.frameBox(${i})`);
+    if (!box) throw new CheckFailed(`frame ${i} is not drawn`);
+    await page.mouse.move(box.x + Math.min(box.width / 2, 30), box.y + box.height / 2);
+    await settle(page);
+    return js(page, "document.getElementById('tooltip').innerText");
+  };
+  const wait = await tooltipOf(found.wait);
+  if (!/Inclusive\s*[^\n]* · waiting/.test(wait)) {
+    throw new CheckFailed(`the tooltip of a wait gives it a share: ${JSON.stringify(wait)}`);
+  }
+  const root = await tooltipOf(0);
+  if (!/of it waiting · 100\.0 % of busy time/.test(root)) {
+    throw new CheckFailed(`the root's tooltip: ${JSON.stringify(root)}`);
+  }
+  await page.mouse.move(1, 1);
+  return `${wait.split('\n').find((l) => l.includes('waiting'))} | ` +
+         root.split('\n').find((l) => l.includes('busy'));
+}
+
 /** A screenshot of the viewport, saved as `name` in the output folder. */
 async function screenshot(page, name) {
   const file = path.join(inputs.out, name);
@@ -284,11 +361,13 @@ test('the flame graph', async ({page}) => {
   await check('frames are drawn', () => checkDrawn(ctx));
   await check('screenshot of the initial view', () => screenshot(page, 'flamegraph_initial.png'));
   await check('hovering a frame shows its name, time and share', () => checkHover(ctx));
+  await check('shares are of the busy time; a wait has none', () => checkShares(ctx));
   await check('a click zooms into a frame', () => checkZoomClick(ctx));
   await check('Reset zoom goes back to the root', () => checkReset(ctx, 'the button'));
   await check('Escape goes back to the root', () => checkReset(ctx, 'Escape'));
   await check('search highlights a provider and shows its share', () => checkSearch(ctx));
   await check('screenshot of the search', () => screenshot(page, 'flamegraph_search.png'));
+  await check('zoomed away from the matches, the status says so', () => checkSearchZoomed(ctx));
   await check('Escape clears the search; screenshot zoomed in', () => finalScreenshot(ctx));
   await check('no console problems during the whole test',
               () => checkNoProblems(page, problems, 'during the test'));

@@ -88,6 +88,58 @@ async function checkFinalScreenshot(ctx) {
   return `${file}, #${ctx.firstTree} shown, ${opened}`;
 }
 
+/**
+ * "Deepest nodes" has no two lines alike: chains of the same queries are one line with their
+ * count (×N); a click on a counted line still reveals and selects its node in the tree.
+ */
+async function checkDeepestDistinct(ctx) {
+  const {page} = ctx;
+  const lines = await js(page, `[...document.querySelectorAll('#deepest li')].map((li) => {
+      const a = li.querySelector('a[data-n]');
+      return {text: li.textContent, t: Number(a.dataset.thread), n: Number(a.dataset.n),
+              count: li.querySelector('.count')?.textContent ?? null}; })`);
+  if (lines.length === 0) throw new CheckFailed('#deepest lists no node');
+  const texts = lines.map((line) => line.text);
+  const twice = texts.filter((text, i) => texts.indexOf(text) !== i);
+  if (twice.length) throw new CheckFailed(`lines alike in #deepest: ${say(twice)}`);
+  const line = lines.find((l) => l.count !== null) ?? lines[0];
+  await call(page, `(n) => document.querySelector('#deepest a[data-n="' + n + '"]').click()`, line.n);
+  await settle(page);
+  const selected = await js(page, `(() => { const el = document.querySelector('#trees .tree:not([hidden]) .selected');
+      return el ? [Number(el.closest('.tree').dataset.thread), Number(el.dataset.n)] : null; })()`);
+  if (JSON.stringify(selected) !== JSON.stringify([line.t, line.n])) {
+    throw new CheckFailed(`a click on ${say(line.text)} selected ${say(selected)}, not node ` +
+                          `${line.n} of thread ${line.t}`);
+  }
+  return `${lines.length} lines, ${texts.join(' | ')}; ${say(line.text)} revealed`;
+}
+
+/**
+ * A click on a provider in the lists at the top of the page brings its statistics into view:
+ * the whole details panel is on screen, not starting 680 px down with its numbers below it.
+ */
+async function checkStatsInView(ctx) {
+  const {page} = ctx;
+  await js(page, 'window.scrollTo(0, 0)');
+  await settle(page);
+  const name = await js(page, "document.querySelector('#hot-providers a[data-provider]')?.textContent");
+  if (!name) throw new CheckFailed('no provider in #hot-providers');
+  await click(page, '#hot-providers a[data-provider]');
+  await settle(page);
+  const shown = await js(page, `(() => { const h = document.querySelector('#details h2');
+      const r = document.getElementById('details').getBoundingClientRect();
+      return {text: h ? h.textContent : null, top: r.top, bottom: r.bottom, height: innerHeight}; })()`);
+  if (!shown.text || !shown.text.includes(name)) {
+    throw new CheckFailed(`a click on ${say(name)} shows ${say(shown.text)}`);
+  }
+  if (shown.top < 0 || shown.bottom > shown.height + 1) {
+    throw new CheckFailed(`the statistics of ${say(name)} are out of view: the panel spans ` +
+                          `${Math.round(shown.top)} to ${Math.round(shown.bottom)} px of a ` +
+                          `${shown.height} px window`);
+  }
+  return `${say(shown.text)} from ${Math.round(shown.top)} to ${Math.round(shown.bottom)} px`;
+}
+
 /** The view on load, saved in the output folder. */
 async function screenshotInitial(ctx) {
   const file = path.join(ctx.outDir, 'profile_queries_html_initial.png');
@@ -225,6 +277,10 @@ test('the html report', async ({page}) => {
               () => timelineSearch.checkSearchDims(ctx));
   await check('a search walks its matches slowest first, each visible on the timeline',
               () => timelineSearch.checkSearchSlowestFirst(ctx));
+  // After the screenshots: both scroll the page, and the second reveals a deep chain.
+  await check('a provider clicked at the top shows its statistics in view', () => checkStatsInView(ctx));
+  await check("'Deepest nodes' has no two lines alike, and each reveals its node",
+              () => checkDeepestDistinct(ctx));
   await check('the markup agrees with the viewer after the interactions',
               () => tree.checkConsistency(ctx, 'rendered', ['selected', 'match']));
   await check('screenshot after the checks', () => checkFinalScreenshot(ctx));
