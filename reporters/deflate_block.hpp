@@ -81,7 +81,9 @@ class Output {
         if (capacity_ - size_ < more) {
             const std::size_t capacity = std::max(2 * capacity_, size_ + more);
             auto grown = std::make_unique_for_overwrite<char[]>(capacity);
-            std::memcpy(grown.get(), data_.get(), size_);
+            if (size_ > 0) {
+                std::memcpy(grown.get(), data_.get(), size_);
+            }
             data_ = std::move(grown);
             capacity_ = capacity;
         }
