@@ -3,22 +3,13 @@
 // widest and deepest nodes, and the whole trace for the viewer to draw on demand. One
 // self-contained file; see README, "The HTML report".
 #include <algorithm>
-#include <atomic>
-#include <condition_variable>
 #include <cstdio>
-#include <deque>
-#include <exception>
-#include <mutex>
-#include <sstream>
-#include <system_error>
-#include <thread>
 
-#include "base64.hpp"
 #include "builtin_reporters.hpp"
-#include "deflate.hpp"
 #include "format.hpp"
 #include "html_parts.hpp"
 #include "html_payload_layout.hpp"
+#include "html_payload_text.hpp"
 #include "html_stats.hpp"
 
 namespace qprof::detail {
@@ -370,147 +361,6 @@ void write_legend(std::ostream& out, const Trace& trace, const ReportOptions& op
         << kLegendEnd;
 }
 
-// How many threads PayloadText may start: 2 unless a test pretends that fewer can.
-std::atomic<int> payload_threads_allowed{2};
-
-// A thread for PayloadText's `index`th task; throws as std::jthread does when none can start.
-template <typename Body>
-std::jthread start_payload_thread(int index, Body& body) {
-    if (index >= payload_threads_allowed.load(std::memory_order_relaxed)) {
-        throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again));
-    }
-    return std::jthread{body};
-}
-
-// Pieces of the payload's columns on their way from the thread that encodes them to the one
-// that compresses them; at most kPieces wait at once. If the compressing side gives up, the
-// encoding side's pieces are dropped instead of waiting for room that would never come.
-class PieceQueue {
-  public:
-    static constexpr std::size_t kPieces = 8;
-
-    void push(std::string_view bytes) {
-        std::unique_lock lock{mutex_};
-        room_.wait(lock, [&] { return pieces_.size() < kPieces || abandoned_; });
-        if (!abandoned_) {
-            pieces_.emplace_back(bytes);
-            ready_.notify_one();
-        }
-    }
-    // No more pieces: pop returns false once the queue is empty.
-    void close() {
-        const std::lock_guard lock{mutex_};
-        closed_ = true;
-        ready_.notify_one();
-    }
-    void abandon() {
-        const std::lock_guard lock{mutex_};
-        abandoned_ = true;
-        room_.notify_one();
-    }
-    // The next piece into `bytes`, or false when there is none and there will be none.
-    bool pop(std::string& bytes) {
-        std::unique_lock lock{mutex_};
-        ready_.wait(lock, [&] { return !pieces_.empty() || closed_; });
-        if (pieces_.empty()) {
-            return false;
-        }
-        bytes = std::move(pieces_.front());
-        pieces_.pop_front();
-        room_.notify_one();
-        return true;
-    }
-
-  private:
-    std::mutex mutex_;
-    std::condition_variable ready_;
-    std::condition_variable room_;
-    std::deque<std::string> pieces_;
-    bool closed_ = false;
-    bool abandoned_ = false;
-};
-
-// The payload's compressed columns, made while the caller writes the rest of the page: they
-// are most of the page's work, and the end of a run waits for them. One thread encodes the
-// columns, another compresses them (DEFLATE, then base64) piece by piece as they come, so the
-// caller waits for the longer of the two instead of their sum. The compressor is given the same
-// pieces in the same order as in line, so the bytes are the same; in line is what happens when
-// no thread can be started, and the caller encodes when only one can. The threads only read the
-// trace, as the caller does.
-class PayloadText {
-  public:
-    PayloadText(const Trace& trace, const std::vector<Preorder>& orders,
-                const Importance& important) {
-        auto compress = [this] {
-            try {
-                Base64Writer text{text_};
-                Deflater deflater{[&](std::string_view bytes) { text.write(bytes); },
-                                  Deflater::zlib};
-                for (std::string piece; pieces_.pop(piece);) {
-                    deflater.write(piece);
-                }
-                deflater.finish();
-                text.finish();
-            } catch (...) {
-                compress_failed_ = std::current_exception();
-                pieces_.abandon();
-            }
-        };
-        auto encode = [this, &trace, &orders, &important] {
-            try {
-                columns_ =
-                    encode_payload_columns([this](std::string_view bytes) { pieces_.push(bytes); },
-                                           trace, orders, important);
-            } catch (...) {
-                encode_failed_ = std::current_exception();
-            }
-            pieces_.close();
-        };
-        try {
-            compressor_ = start_payload_thread(0, compress);
-        } catch (const std::system_error&) {
-            try {
-                columns_ = write_payload_columns(text_, trace, orders, important);
-            } catch (...) {
-                encode_failed_ = std::current_exception();
-            }
-            return;
-        }
-        try {
-            encoder_ = start_payload_thread(1, encode);
-        } catch (...) {  // whatever stopped the thread, the compressor waits for the queue's end
-            encode();
-        }
-    }
-
-    // Writes the columns' text to `out` once they are made; returns their sizes.
-    const PayloadColumns& write(std::ostream& out) {
-        for (std::jthread* thread : {&encoder_, &compressor_}) {
-            if (thread->joinable()) {
-                thread->join();
-            }
-        }
-        for (const std::exception_ptr& failed : {encode_failed_, compress_failed_}) {
-            if (failed) {
-                std::rethrow_exception(failed);
-            }
-        }
-        out << text_.view();
-        return columns_;
-    }
-
-  private:
-    std::ostringstream text_;
-    PayloadColumns columns_;
-    PieceQueue pieces_;
-    std::exception_ptr encode_failed_;
-    std::exception_ptr compress_failed_;
-    // Last: joined before the rest is destroyed, the encoder first (the compressor ends when the
-    // encoder has closed the queue).
-    std::jthread compressor_;
-    std::jthread encoder_;
-};
-
 class HtmlReporter : public Reporter {
   public:
     std::string_view name() const override { return "html"; }
@@ -564,9 +414,5 @@ class HtmlReporter : public Reporter {
 }  // namespace
 
 std::unique_ptr<Reporter> make_html_reporter() { return std::make_unique<HtmlReporter>(); }
-
-void html::allow_payload_threads(int threads) {
-    payload_threads_allowed.store(threads, std::memory_order_relaxed);
-}
 
 }  // namespace qprof::detail

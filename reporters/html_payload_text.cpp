@@ -1,0 +1,175 @@
+// The payload's compressed columns on threads of their own (html_payload_text.hpp): a queue of
+// pieces from the thread that encodes them to the one that compresses them.
+#include "html_payload_text.hpp"
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <sstream>
+#include <system_error>
+#include <thread>
+
+#include "base64.hpp"
+#include "deflate.hpp"
+
+namespace qprof::detail::html {
+
+namespace {
+
+// How many threads PayloadPipeline may start: 2 unless a test pretends that fewer can.
+std::atomic<int> payload_threads_allowed{2};
+
+// A thread for PayloadPipeline's `index`th task; throws as std::jthread does when none can start.
+template <typename Body>
+std::jthread start_payload_thread(int index, Body& body) {
+    if (index >= payload_threads_allowed.load(std::memory_order_relaxed)) {
+        throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again));
+    }
+    return std::jthread{body};
+}
+
+// Pieces of the payload's columns on their way from the thread that encodes them to the one
+// that compresses them; at most kPieces wait at once. If the compressing side gives up, the
+// encoding side's pieces are dropped instead of waiting for room that would never come.
+class PieceQueue {
+  public:
+    static constexpr std::size_t kPieces = 8;
+
+    void push(std::string_view bytes) {
+        std::unique_lock lock{mutex_};
+        room_.wait(lock, [&] { return pieces_.size() < kPieces || abandoned_; });
+        if (!abandoned_) {
+            pieces_.emplace_back(bytes);
+            ready_.notify_one();
+        }
+    }
+    // No more pieces: pop returns false once the queue is empty.
+    void close() {
+        const std::lock_guard lock{mutex_};
+        closed_ = true;
+        ready_.notify_one();
+    }
+    void abandon() {
+        const std::lock_guard lock{mutex_};
+        abandoned_ = true;
+        room_.notify_one();
+    }
+    // The next piece into `bytes`, or false when there is none and there will be none.
+    bool pop(std::string& bytes) {
+        std::unique_lock lock{mutex_};
+        ready_.wait(lock, [&] { return !pieces_.empty() || closed_; });
+        if (pieces_.empty()) {
+            return false;
+        }
+        bytes = std::move(pieces_.front());
+        pieces_.pop_front();
+        room_.notify_one();
+        return true;
+    }
+
+  private:
+    std::mutex mutex_;
+    std::condition_variable ready_;
+    std::condition_variable room_;
+    std::deque<std::string> pieces_;
+    bool closed_ = false;
+    bool abandoned_ = false;
+};
+
+}  // namespace
+
+// One thread encodes the
+// columns, another compresses them (DEFLATE, then base64) piece by piece as they come, so the
+// caller waits for the longer of the two instead of their sum. The compressor is given the same
+// pieces in the same order as in line, so the bytes are the same; in line is what happens when
+// no thread can be started, and the caller encodes when only one can. The threads only read the
+// trace, as the caller does.
+class PayloadPipeline {
+  public:
+    PayloadPipeline(const Trace& trace, const std::vector<Preorder>& orders,
+                    const Importance& important) {
+        auto compress = [this] {
+            try {
+                Base64Writer text{text_};
+                Deflater deflater{[&](std::string_view bytes) { text.write(bytes); },
+                                  Deflater::zlib};
+                for (std::string piece; pieces_.pop(piece);) {
+                    deflater.write(piece);
+                }
+                deflater.finish();
+                text.finish();
+            } catch (...) {
+                compress_failed_ = std::current_exception();
+                pieces_.abandon();
+            }
+        };
+        auto encode = [this, &trace, &orders, &important] {
+            try {
+                columns_ =
+                    encode_payload_columns([this](std::string_view bytes) { pieces_.push(bytes); },
+                                           trace, orders, important);
+            } catch (...) {
+                encode_failed_ = std::current_exception();
+            }
+            pieces_.close();
+        };
+        try {
+            compressor_ = start_payload_thread(0, compress);
+        } catch (const std::system_error&) {
+            try {
+                columns_ = write_payload_columns(text_, trace, orders, important);
+            } catch (...) {
+                encode_failed_ = std::current_exception();
+            }
+            return;
+        }
+        try {
+            encoder_ = start_payload_thread(1, encode);
+        } catch (...) {  // whatever stopped the thread, the compressor waits for the queue's end
+            encode();
+        }
+    }
+
+    // Writes the columns' text to `out` once they are made; returns their sizes.
+    const PayloadColumns& write(std::ostream& out) {
+        for (std::jthread* thread : {&encoder_, &compressor_}) {
+            if (thread->joinable()) {
+                thread->join();
+            }
+        }
+        for (const std::exception_ptr& failed : {encode_failed_, compress_failed_}) {
+            if (failed) {
+                std::rethrow_exception(failed);
+            }
+        }
+        out << text_.view();
+        return columns_;
+    }
+
+  private:
+    std::ostringstream text_;
+    PayloadColumns columns_;
+    PieceQueue pieces_;
+    std::exception_ptr encode_failed_;
+    std::exception_ptr compress_failed_;
+    // Last: joined before the rest is destroyed, the encoder first (the compressor ends when the
+    // encoder has closed the queue).
+    std::jthread compressor_;
+    std::jthread encoder_;
+};
+
+PayloadText::PayloadText(const Trace& trace, const std::vector<Preorder>& orders,
+                         const Importance& important)
+    : pipeline_(std::make_unique<PayloadPipeline>(trace, orders, important)) {}
+
+PayloadText::~PayloadText() = default;
+
+const PayloadColumns& PayloadText::write(std::ostream& out) { return pipeline_->write(out); }
+
+void allow_payload_threads(int threads) {
+    payload_threads_allowed.store(threads, std::memory_order_relaxed);
+}
+
+}  // namespace qprof::detail::html

@@ -1,0 +1,35 @@
+// The payload's compressed columns, made while the caller writes the rest of the page: they
+// are most of the page's work, and the end of a run waits for them. One thread encodes the
+// columns, another compresses them (DEFLATE, then base64) piece by piece as they come, so the
+// caller waits for the longer of the two instead of their sum; in line when no thread can
+// start (html_parts.hpp: allow_payload_threads). Used by html_reporter.cpp.
+#pragma once
+
+#include <memory>
+#include <ostream>
+#include <vector>
+
+#include "html_parts.hpp"
+
+namespace qprof::detail::html {
+
+class PayloadPipeline;
+
+class PayloadText {
+  public:
+    // Starts making the columns; the threads only read `trace`, `orders` and `important`,
+    // which must outlive this.
+    PayloadText(const Trace& trace, const std::vector<Preorder>& orders,
+                const Importance& important);
+    ~PayloadText();
+    PayloadText(const PayloadText&) = delete;
+    PayloadText& operator=(const PayloadText&) = delete;
+
+    // Writes the columns' text to `out` once they are made; returns their sizes.
+    const PayloadColumns& write(std::ostream& out);
+
+  private:
+    std::unique_ptr<PayloadPipeline> pipeline_;
+};
+
+}  // namespace qprof::detail::html
