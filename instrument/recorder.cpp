@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <memory>
 #include <mutex>
+#include <qprof/detail/alloc_counter.hpp>
 #include <qprof/detail/record_limits.hpp>
 #include <stdexcept>
 #include <thread>

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <qprof/detail/clock.hpp>
 #include <qprof/detail/event_selection.hpp>
 #include <qprof/detail/recorder.hpp>
 #include <string>

@@ -1,6 +1,7 @@
 // Regions (qprof/detail/region.hpp): a site per distinct name (named_sites.hpp), and the
 // thread's stack of open regions (ThreadState).
 #include <cstdint>
+#include <qprof/detail/clock.hpp>
 #include <qprof/detail/record_limits.hpp>
 #include <qprof/detail/recorder.hpp>
 #include <qprof/detail/region.hpp>

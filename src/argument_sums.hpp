@@ -8,7 +8,7 @@
 //   sums.add_to(by_pair);                       // the caller sums the threads
 //
 // A run inside a run of the same activity and argument counts once in the times, its outermost
-// run's, as a provider re-entered inside itself does (InclusiveSums, totals.hpp); every run
+// run's, as a provider re-entered inside itself does (InclusiveSums, inclusive_sums.hpp); every run
 // counts in `runs`. A completed run stays pending, tagged with the depth of the shallowest node
 // completed since, until a node shallower than that adopts it: in post-order, the pending runs
 // deeper than a node are exactly those inside it. Runs of one activity and argument pending at

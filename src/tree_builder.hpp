@@ -81,20 +81,14 @@ class TreeBuilder {
             add(head, 0, 0);
             return;
         }
-        const auto index = static_cast<std::uint32_t>(nodes_.size());
-        append(head, depth, Outcome::hit, 0, index, 0, 0);
+        const Children none{static_cast<std::uint32_t>(nodes_.size()), 0};
+        append(head, depth, Outcome::hit, none, 0, 0);
     }
     // A timed node: parse_records gives kinds 2 to 5 only.
     void node(std::uint64_t head, std::uint64_t start, std::uint64_t end) {
         const std::uint32_t depth = head_depth(head);
-        std::uint32_t first = static_cast<std::uint32_t>(nodes_.size());
-        std::uint32_t extent = 0;
-        while (!pending_.empty() && pending_.back().depth > depth) {
-            first = pending_.back().first;
-            ++extent;
-            pending_.pop_back();
-        }
-        append(head, depth, timed_outcome(head_kind(head)), extent, first, start, end);
+        const Children children = adopt_pending(depth);
+        append(head, depth, timed_outcome(head_kind(head)), children, start, end);
     }
     void size(std::uint32_t site, std::uint64_t bytes) { measures_.size(site, bytes); }
     void counter(std::uint32_t site, std::uint64_t tick, std::int64_t value) {
@@ -119,16 +113,9 @@ class TreeBuilder {
     // Adds one record of any kind; a hit has start and end 0. Until the trace is completed,
     // node times are raw clock ticks. hit() and node() are its paths for every event.
     [[gnu::noinline]] void add(std::uint64_t head, std::uint64_t start, std::uint64_t end) {
-        const auto index = static_cast<std::uint32_t>(nodes_.size());
         const std::uint32_t depth = head_depth(head);
-        std::uint32_t first = index;
-        std::uint32_t extent = 0;
-        while (!pending_.empty() && pending_.back().depth > depth) {
-            first = pending_.back().first;
-            ++extent;
-            pending_.pop_back();
-        }
-        append(head, depth, outcome_of(head_kind(head)), extent, first, start, end);
+        const Children children = adopt_pending(depth);
+        append(head, depth, outcome_of(head_kind(head)), children, start, end);
     }
 
     NodeVector& nodes() { return nodes_; }
@@ -155,18 +142,35 @@ class TreeBuilder {
         return static_cast<Outcome>((kPacked >> (8 * (static_cast<unsigned>(kind) & 7))) & 0xff);
     }
 
+    // A node's children: where its subtree starts (its own index when it has none) and how
+    // many there are.
+    struct Children {
+        std::uint32_t first;
+        std::uint32_t extent;
+    };
+
+    // Takes the pending nodes deeper than `depth`: the children of the node completing there.
+    Children adopt_pending(std::uint32_t depth) {
+        Children children{static_cast<std::uint32_t>(nodes_.size()), 0};
+        while (!pending_.empty() && pending_.back().depth > depth) {
+            children.first = pending_.back().first;
+            ++children.extent;
+            pending_.pop_back();
+        }
+        return children;
+    }
+
     // The node, built whole before it is stored (its bit-fields written once, not each read
     // back and written in place), then left pending at its depth. Always in line: the
     // collector's build called it (66 instructions a record, its call included).
     [[gnu::always_inline]] void append(std::uint64_t head, std::uint32_t depth, Outcome outcome,
-                                       std::uint32_t extent, std::uint32_t first,
-                                       std::uint64_t start, std::uint64_t end) {
+                                       Children children, std::uint64_t start, std::uint64_t end) {
         const std::uint32_t site = head_site(head);
-        nodes_.push_back(Node{site, depth & kNodeDepthMask, head_unfinished(head), outcome, extent,
-                              first, static_cast<std::int64_t>(start),
+        nodes_.push_back(Node{site, depth & kNodeDepthMask, head_unfinished(head), outcome,
+                              children.extent, children.first, static_cast<std::int64_t>(start),
                               static_cast<std::int64_t>(end)});
         mark_site_seen(sites_seen_, site);
-        pending_.push_back(Pending{first, depth});
+        pending_.push_back(Pending{children.first, depth});
         if (keys_recorded_) {
             std::uint32_t& key = pending_key(depth);
             keys_.push_back(key);

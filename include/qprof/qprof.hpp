@@ -73,6 +73,7 @@ using detail::record_size;
 #include <qprof/detail/activity.hpp>
 #include <qprof/detail/key_record.hpp>
 #include <qprof/detail/recorder.hpp>
+#include <qprof/detail/scope_guard.hpp>
 
 // The key arguments, evaluated only while keys are recorded, and used within the same
 // full-expression: a temporary key lives until the key is recorded, and is never copied.

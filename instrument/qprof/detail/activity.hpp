@@ -11,7 +11,7 @@
 #pragma once
 
 #include <qprof/detail/clock.hpp>
-#include <qprof/detail/recorder.hpp>
+#include <qprof/detail/scope_guard.hpp>
 #include <utility>
 
 namespace qprof::detail {

@@ -22,7 +22,7 @@
 #include <cstring>
 #include <qprof/detail/guarded_key_text.hpp>
 #include <qprof/detail/key_cache.hpp>
-#include <qprof/detail/recorder.hpp>
+#include <qprof/detail/scope_guard.hpp>
 #include <qprof/key.hpp>
 #include <string>
 #include <tuple>
