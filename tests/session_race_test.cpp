@@ -46,29 +46,30 @@ constexpr bool kSanitized =
 
 }  // namespace
 
-TEST_CASE("exit() while another thread finishes the session waits for its reports") {
+namespace {
+
+// The race ends the program normally, with its report written once: by the finish that took
+// the session, and by nothing again.
+void check_ends_once(const std::string& race) {
     const qprof::test::TempDir dir;
-    const qprof::test::CommandResult run = run_race("exit-while-finishing", dir);
+    const qprof::test::CommandResult run = run_race(race, dir);
     INFO(run.err);
     CHECK_FALSE(run.signaled);
     CHECK(run.status == 0);
-    // Once: the finish exit() waited for wrote them, and nothing wrote them again.
     CHECK(reports_in(dir) == std::vector<std::string>{"profile_queries.counts.txt"});
     CHECK(
         qprof::test::read_file(dir.path() / "profile_queries.counts.txt").find("before_the_end") !=
         std::string::npos);
 }
 
+}  // namespace
+
+TEST_CASE("exit() while another thread finishes the session waits for its reports") {
+    check_ends_once("exit-while-finishing");
+}
+
 TEST_CASE("a Session destroyed while exit() finishes it waits, and the reports are written") {
-    const qprof::test::TempDir dir;
-    const qprof::test::CommandResult run = run_race("finish-while-exiting", dir);
-    INFO(run.err);
-    CHECK_FALSE(run.signaled);
-    CHECK(run.status == 0);
-    CHECK(reports_in(dir) == std::vector<std::string>{"profile_queries.counts.txt"});
-    CHECK(
-        qprof::test::read_file(dir.path() / "profile_queries.counts.txt").find("before_the_end") !=
-        std::string::npos);
+    check_ends_once("finish-while-exiting");
 }
 
 TEST_CASE("a child forked while the first session sets the process up can start a session") {
