@@ -85,6 +85,11 @@ Transport& transport() {
     return *instance;
 }
 
+// Made while the program is loaded, before main, when it has one thread: a fork() can then
+// never find another thread initialising this function-local static, whose guard a child
+// would wait on forever (README, "When the program forks").
+[[maybe_unused]] const bool g_transport_made_at_load = (transport(), true);
+
 }  // namespace
 
 Chunk* take_free_chunk() {

@@ -22,6 +22,11 @@ KeyTables& key_tables() {
     return *tables;
 }
 
+// Made while the program is loaded, before main, when it has one thread: a fork() can then
+// never find another thread initialising this function-local static, whose guard a child
+// would wait on forever (README, "When the program forks").
+[[maybe_unused]] const bool g_key_tables_made_at_load = (key_tables(), true);
+
 }  // namespace
 
 std::uint32_t register_key_type(KeyType type) {

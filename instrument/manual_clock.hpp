@@ -1,5 +1,6 @@
 // A deterministic clock for qprof's own tests: every read returns now(); ticks are
-// nanoseconds. Not installed; tests reach it through src/testing.hpp.
+// nanoseconds. Not installed; tests reach it through src/testing.hpp. A session under it keeps
+// no timer: its raw stream is not written on the real clock (src/testing.hpp says when it is).
 #pragma once
 
 #include <cstdint>

@@ -32,11 +32,22 @@ std::mutex& named_sites_mutex() {
     return *mutex;
 }
 
+using NamedSites = std::map<std::pair<SiteKind, std::string>, std::unique_ptr<NamedSite>>;
+
+NamedSites& named_sites() {  // under named_sites_mutex()
+    static auto* sites = new NamedSites;
+    return *sites;
+}
+
+// Made while the program is loaded, before main, when it has one thread: a fork() can then
+// never find another thread initialising these function-local statics, whose guards a child
+// would wait on forever (README, "When the program forks").
+[[maybe_unused]] const bool g_named_sites_made_at_load = (named_sites_mutex(), named_sites(), true);
+
 Site& register_named(const char* name, SiteKind kind, const char* file, std::uint32_t line) {
     const OwnAllocations own;
-    static auto* sites = new std::map<std::pair<SiteKind, std::string>, std::unique_ptr<NamedSite>>;
     std::lock_guard lock{named_sites_mutex()};
-    auto [it, added] = sites->try_emplace({kind, name != nullptr ? name : ""});
+    auto [it, added] = named_sites().try_emplace({kind, name != nullptr ? name : ""});
     if (added) {
         it->second = std::make_unique<NamedSite>(it->first.second, file, line, kind);
     }

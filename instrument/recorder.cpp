@@ -53,6 +53,12 @@ Registry& registry() {
     return *instance;
 }
 
+// Made while the program is loaded, before main, when it has one thread: a fork() can then
+// never find another thread initialising this function-local static, whose guard a child
+// would wait on forever (README, "When the program forks").
+// The fork handlers too, so that no session start installs them.
+[[maybe_unused]] const bool g_registry_made_at_load = (install_fork_handlers(), registry(), true);
+
 std::string default_thread_name(std::uint32_t index, bool is_session_thread) {
     if (is_session_thread) {
         return "main";

@@ -22,6 +22,11 @@ SiteTable& site_table() {
     return *table;
 }
 
+// Made while the program is loaded, before main, when it has one thread: a fork() can then
+// never find another thread initialising this function-local static, whose guard a child
+// would wait on forever (README, "When the program forks").
+[[maybe_unused]] const bool g_site_table_made_at_load = (site_table(), true);
+
 }  // namespace
 
 std::uint32_t register_site(Site& site) {

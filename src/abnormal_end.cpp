@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <mutex>
 
 namespace qprof::detail {
 
@@ -97,18 +96,20 @@ std::atomic<bool>& raw_flusher_running() {
 }
 
 void install_abnormal_end_handlers(void (*finish_active_session)()) {
-    static std::once_flag installed;
-    std::call_once(installed, [finish_active_session] {
-        g_finish_active_session = finish_active_session;
-        g_previous_terminate = std::set_terminate(&finish_at_terminate);
-        std::at_quick_exit(&finish_at_quick_exit);
-        for (const int signal : kAsyncSignals) {
-            handle_if_default(signal);
-        }
-        for (const int signal : kFaultSignals) {
-            handle_if_default(signal);
-        }
-    });
+    // Each step may run twice (see abnormal_end.hpp): the terminate handler never replaces
+    // itself, and a signal handled already is no longer at its default action.
+    g_finish_active_session = finish_active_session;
+    if (const std::terminate_handler previous = std::set_terminate(&finish_at_terminate);
+        previous != &finish_at_terminate) {
+        g_previous_terminate = previous;
+    }
+    std::at_quick_exit(&finish_at_quick_exit);
+    for (const int signal : kAsyncSignals) {
+        handle_if_default(signal);
+    }
+    for (const int signal : kFaultSignals) {
+        handle_if_default(signal);
+    }
 }
 
 void prepare_collector_thread_for_signals() {

@@ -14,8 +14,11 @@
 
 namespace qprof::detail {
 
-// Installs, once per process, the terminate handler (which then calls the one it replaced),
-// the at_quick_exit hook, and handlers for the fatal signals whose action is still the default.
+// Installs the terminate handler (which then calls the one it replaced), the at_quick_exit
+// hook, and handlers for the fatal signals whose action is still the default. Called once per
+// process (src/session.cpp), and again by a fork()ed child whose parent was calling it at the
+// fork: the handlers are not installed twice, and a second at_quick_exit hook finishes nothing
+// twice.
 void install_abnormal_end_handlers(void (*finish_active_session)());
 
 // The collector's side of a fatal signal: the handler counts a request, the collector answers

@@ -71,18 +71,20 @@ void Collector::drain() {
         // yet handed over go too, so that a short or killed run still leaves its events.
         const std::uint32_t request = flush_requests().load();
         const bool urgent = request != flushes_done().load();
-        // Under the manual clock of qprof's tests the records wait for the end (or a fatal
-        // signal's request), so that how a stream's records fall into blocks does not depend
-        // on when the collector wakes: the test of its bytes (raw_golden_test) needs that.
-        const bool periodic = g_clock_kind != ClockKind::manual && raw_->flush_due();
-        if (urgent || periodic) {
+        // Under the manual clock of qprof's tests the stream keeps no timer: the records wait
+        // for the end (or a fatal signal's request), so that how a stream's records fall into
+        // blocks does not depend on when the collector wakes (the test of its bytes,
+        // raw_golden_test, needs that), and nothing is written on the real clock meanwhile
+        // (src/testing.hpp). Nor is the clock read for a sample: the manual clock moves on each
+        // read (and counts nanoseconds, so it needs no calibration), and a read here would add
+        // time to the program's scopes depending on when the collector wakes.
+        const bool timed = g_clock_kind != ClockKind::manual;
+        if (urgent || (timed && raw_->flush_due())) {
             take_live_records(false);
         }
-        // The clock is read only when a sample is due, and never when it is the manual clock
-        // of qprof's tests: that one moves on each read (and counts nanoseconds, so it needs no
-        // calibration), and a read here would add time to the program's scopes depending on
-        // when the collector wakes.
-        raw_->tick(g_clock_kind == ClockKind::manual ? nullptr : &now, steady_ns(), urgent);
+        if (timed || urgent) {
+            raw_->tick(timed ? &now : nullptr, steady_ns(), urgent);
+        }
         if (urgent) {
             flushes_done().store(request);
         }

@@ -64,15 +64,13 @@ inline void append_decimal(std::string& out, std::int64_t value, int unit_digits
         value < 0 ? 0 - static_cast<std::uint64_t>(value) : static_cast<std::uint64_t>(value);
     const std::uint64_t step = kPowers[unit_digits - decimals];
     const std::uint64_t steps = (magnitude + step / 2) / step;  // fits: magnitude <= 2^63
-    char text[48];  // a sign, 20 digits, a point, 18 decimals: written with one append
-    char* end = text;
     if (value < 0 && steps > 0) {
-        *end++ = '-';
+        out += '-';
     }
+    char text[48];  // 20 digits, a point, 18 decimals: written with one append
+    char* end = text;
     const std::uint64_t whole = steps / kPowers[decimals];
     if (thousands) {
-        out.append(text, end);
-        end = text;
         append_with_thousands(out, whole);
     } else {
         end = std::to_chars(end, text + sizeof text, whole).ptr;
@@ -85,7 +83,8 @@ inline void append_decimal(std::string& out, std::int64_t value, int unit_digits
         }
         end += decimals;
     }
-    out.append(text, end);
+    // By pointer and length: GCC 12 warns (-Wrestrict, falsely) on append's iterator pair.
+    out.append(text, static_cast<std::size_t>(end - text));
 }
 
 // `value` with `decimals` decimals, as printf's "%.*f" rounds a double: "1.5" of 1.5 and 1.

@@ -55,11 +55,21 @@ struct TickTotals {
     MemoryAmount memory_total, memory_self;  // with -Z profile-queries-memory
 };
 
+// The end of a timed node, by the one rule every path follows: an end tick before the start (a
+// clock that went back, as a virtual machine's can when it migrates) is the start, so that the
+// node takes no time, never a negative one. Ticks compare signed, as nodes hold them.
+// TotalsAccumulator::add applies it to whatever feeds it (the collector's TotalsBuilder, a
+// completed tree, a saved run); trace completion to the nodes a tree keeps.
+constexpr std::int64_t clamped_end(std::int64_t start, std::int64_t end) {
+    return end < start ? start : end;
+}
+
 // Per-provider totals of one thread: counts, times and, when recorded, memory.
 class TotalsAccumulator {
   public:
-    // One node in post-order, with its depth as recorded; a hit has no duration. `argument`:
-    // an activity's argument as a key text id (1-based), 0 for none.
+    // One node in post-order, with its depth as recorded; a hit has no duration, nor has a node
+    // that ends before it starts (clamped_end). `argument`: an activity's argument as a key
+    // text id (1-based), 0 for none.
     void add(std::uint32_t provider, std::uint32_t depth, Outcome outcome, std::int64_t start,
              std::int64_t end, std::uint32_t argument = 0) {
         if (outcome == Outcome::hit) {
@@ -67,7 +77,7 @@ class TotalsAccumulator {
             return;
         }
         const std::uint64_t duration =
-            static_cast<std::uint64_t>(end) - static_cast<std::uint64_t>(start);
+            static_cast<std::uint64_t>(clamped_end(start, end)) - static_cast<std::uint64_t>(start);
         const std::uint64_t self = time_.add(provider, depth, duration);
         arguments_.add(provider, depth, outcome == Outcome::activity ? argument : 0, duration);
         TickTotals& counts = counts_of(provider);

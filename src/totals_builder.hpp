@@ -122,12 +122,10 @@ class TotalsBuilder {
             key = argument_of(pending);
             pending.clear();
         }
-        // An end before the start (a clock that went back) is no time, as in a completed tree.
         last_head_ = head;
         last_slot_ = slot(site);
         totals_.add(last_slot_, depth, outcome_of(head_kind(head)),
-                    static_cast<std::int64_t>(start),
-                    static_cast<std::int64_t>(std::max(start, end)), key);
+                    static_cast<std::int64_t>(start), static_cast<std::int64_t>(end), key);
         ++events_;
     }
     // Counted as a completed tree counts it: for a finished timed node only.

@@ -158,8 +158,8 @@ void complete_tree(ThreadTrace& thread, const std::vector<std::uint32_t>& new_si
     std::uint32_t index = 0;
     for (Node& node : thread.nodes) {
         node.site = node.site < new_site.size() ? new_site[node.site] : kUnused;
-        if (node.outcome != Outcome::hit && node.end < node.start) {
-            node.end = node.start;  // a clock that went back: no time, never a negative one
+        if (node.outcome != Outcome::hit) {
+            node.end = clamped_end(node.start, node.end);  // the totals' rule, for the node's times
         }
         const std::uint32_t provider = trace.sites[node.site].provider_index;
         totals.add(provider, node.depth, node.outcome, node.start, node.end,

@@ -359,3 +359,26 @@ TEST_CASE("a stream written in format 1.2 still reads") {
     CHECK(trace.sizes.empty());
     CHECK(trace.counters.empty());
 }
+
+// Under the manual clock of qprof's tests the raw stream keeps no timer: what it writes, and
+// when, depends on the records alone (the end, 1 MiB of blocks, or a fatal signal's request),
+// never on when the collector wakes. The full chunks of a run longer than the first flush's
+// 100 ms are written when the session ends, not on the real clock meanwhile.
+TEST_CASE("under the manual clock the raw stream is not written on a timer") {
+    const TempDir dir;
+    qprof::test::ManualClock clock;
+    qprof::SessionOptions options = qprof::test::recording_options();
+    options.reporters = {"raw"};
+    options.output_dir = dir.path().string();
+    qprof::Session session{options};
+    const std::filesystem::path path = dir.path() / "profile_queries.qprof";
+    const std::uintmax_t at_start = std::filesystem::file_size(path);
+    for (int i = 0; i < 20'000; ++i) {  // 160 KB of hits: full chunks go to the collector
+        PROFILE_QUERY_HIT(filler);
+    }
+    // Past the first flush's 100 ms and the collector's 5 ms wakes, however loaded the machine.
+    std::this_thread::sleep_for(std::chrono::milliseconds(600));
+    CHECK(std::filesystem::file_size(path) == at_start);
+    session.finish();
+    CHECK(std::filesystem::file_size(path) > at_start + 20'000 * 8);
+}

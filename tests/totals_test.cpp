@@ -3,12 +3,16 @@
 // totals_reference_test.cpp; the sums per activity and argument are argument_sums_test.cpp.
 #include "totals.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <limits>
 #include <qprof/detail/recorder.hpp>
+#include <qprof/qprof.hpp>
+#include <string>
 #include <vector>
 
+#include "test_support.hpp"
 #include "totals_records.hpp"
 
 using qprof::Outcome;
@@ -122,12 +126,85 @@ TEST_CASE("totals: hostile ticks and depths wrap instead of overflowing") {
     constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
     constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
     constexpr std::uint32_t kDeepest = qprof::detail::kDepthMask;
-    // b [min, max] at the deepest depth, adopted by a [max, min]: durations -1 and 1, modulo
-    // 2^64; b's duration is then subtracted from a's.
+    // b [min, max] at the deepest depth, adopted by a [max, min]: b's durations are 2^64 - 1,
+    // summed modulo 2^64; a ends before it starts, twice, so takes no time (clamped_end), and
+    // b's durations are then subtracted from a's self.
     const auto totals = accumulate({miss(b, kDeepest, kMin, kMax), miss(b, kDeepest, kMin, kMax),
                                     miss(a, 0, kMax, kMin), miss(a, 0xffffffff, 0, kMin)});
-    CHECK(slot_text(totals, a) ==
-          "count 2 hits 0 misses 2 total -9223372036854775807 self -9223372036854775805 "
-          "blocked 0 load 0");
+    CHECK(slot_text(totals, a) == "count 2 hits 0 misses 2 total 0 self 2 blocked 0 load 0");
     CHECK(slot_text(totals, b) == "count 2 hits 0 misses 2 total -2 self -2 blocked 0 load 0");
+}
+
+// A clock can go back (a virtual machine's, when it migrates): a node whose end tick is before
+// its start takes no time, never a negative one, and counts as a run. One rule for every path.
+TEST_CASE("totals: an end before the start is no time, fed node by node") {
+    // a [0, 10] > b [6, 4] (the clock went back 2 ticks inside b)
+    const auto totals = accumulate({miss(b, 1, 6, 4), miss(a, 0, 0, 10)});
+    CHECK(slot_text(totals, a) == "count 1 hits 0 misses 1 total 10 self 10 blocked 0 load 0");
+    CHECK(slot_text(totals, b) == "count 1 hits 0 misses 1 total 0 self 0 blocked 0 load 0");
+}
+
+namespace {
+
+// A manual clock that reads the ticks given, one per read, then goes on from the last.
+std::vector<std::uint64_t> g_reads;
+std::size_t g_next_read = 0;
+std::uint64_t next_read() {
+    if (g_next_read < g_reads.size()) {
+        return g_reads[g_next_read++];
+    }
+    return g_reads.back() + 10 * (++g_next_read - g_reads.size());
+}
+
+// The provider totals of a session that records `outer > inner` with these clock reads (the
+// session's start, outer's start, inner's start and end, outer's end, the session's end),
+// whose reports need the nodes (the collector keeps the tree) or totals only (TotalsBuilder).
+std::vector<qprof::ProviderTotals> totals_with_clock(std::vector<std::uint64_t> reads,
+                                                     bool nodes_kept) {
+    g_reads = std::move(reads);
+    g_next_read = 0;
+    qprof::test::ManualClock clock;
+    qprof::detail::set_manual_clock(&next_read);
+    qprof::SessionOptions options = qprof::test::recording_options();
+    options.reporters =
+        nodes_kept ? std::vector<std::string>{} : std::vector<std::string>{"counts"};
+    const qprof::test::TempDir dir;
+    options.output_dir = dir.path().string();
+    qprof::Session session{options};
+    {
+        PROFILE_QUERY(outer);
+        { PROFILE_QUERY(inner); }
+    }
+    session.finish();
+    REQUIRE(g_next_read >= g_reads.size());  // and the collector's thread reads it as it ends
+    return session.trace().providers;
+}
+
+// By name, one line each.
+std::string totals_text(std::vector<qprof::ProviderTotals> providers) {
+    std::sort(providers.begin(), providers.end(),
+              [](const auto& x, const auto& y) { return x.provider < y.provider; });
+    std::string text;
+    for (const qprof::ProviderTotals& p : providers) {
+        text += p.provider + ": count " + std::to_string(p.count) + " total " +
+                std::to_string(p.total_ns) + " self " + std::to_string(p.self_ns) + "\n";
+    }
+    return text;
+}
+
+}  // namespace
+
+TEST_CASE("totals: an end before the start is no time, with or without the tree") {
+    constexpr std::uint64_t kBelowZero = ~std::uint64_t{0} - 99;  // -100 as a signed tick
+    const auto [reads, expected] = GENERATE_COPY(table<std::vector<std::uint64_t>, std::string>({
+        // inner's end is 5 ticks before its start
+        {{1000, 1010, 1020, 1015, 1040, 1050},
+         "inner: count 1 total 0 self 0\nouter: count 1 total 30 self 30\n"},
+        // the same across tick 0, where a signed and an unsigned comparison disagree
+        {{kBelowZero, kBelowZero + 10, kBelowZero + 95, 3, kBelowZero + 140, kBelowZero + 150},
+         "inner: count 1 total 8 self 8\nouter: count 1 total 130 self 122\n"},
+    }));
+    INFO("clock reads from " << static_cast<std::int64_t>(reads[0]));
+    CHECK(totals_text(totals_with_clock(reads, true)) == expected);
+    CHECK(totals_text(totals_with_clock(reads, false)) == expected);
 }
