@@ -23,6 +23,38 @@ die() {
     exit 1
 }
 
+# read_cpu: sets cpu_now to the CPU time (user + system, whole seconds) of every child process
+# the calling shell has waited for so far (and their own waited-for children), from bash's
+# `times`, run here and not in a subshell (a subshell counts from zero). On 2 cores, CI's wall
+# time is at best the total CPU time over 2, and load does not inflate CPU time much.
+# shellcheck disable=SC2034  # cpu_now: read by the scripts that call read_cpu
+cpu_now=0
+# shellcheck disable=SC2034
+read_cpu() {
+    local times_file user system
+    times_file="$(mktemp)"
+    times >"$times_file"
+    { read -r _ && read -r user system; } <"$times_file" # line 1: the shell, 2: its children
+    rm -f "$times_file"
+    cpu_now="$(awk -v user="$user" -v sys="$system" '
+        function seconds(t, parts) {  # "1m2.345s"
+            split(t, parts, "m")
+            return parts[1] * 60 + parts[2]
+        }
+        BEGIN { printf "%d", seconds(user) + seconds(sys) }')"
+}
+
+# run_measured CPU_FILE COMMAND...: runs COMMAND, then writes the CPU-seconds it took (with its
+# children's) into CPU_FILE; returns COMMAND's status. Call it in a shell of its own.
+run_measured() {
+    local cpu_file="$1" status=0
+    shift
+    "$@" || status=$?
+    read_cpu
+    echo "$cpu_now" >"$cpu_file"
+    return "$status"
+}
+
 # Prints the packages among "$@" that dpkg does not report as installed.
 missing_packages() {
     local package status

@@ -28,7 +28,8 @@ bool g_in_forked_child = false;
 // LeakSanitizer's hook, asked at exit. A forked child inherits the thread-exit registrations
 // glibc made for the parent's other threads, which no thread of the child will ever run: the
 // child's leak check would report them, though neither qprof nor the test leaked anything.
-// NOLINTNEXTLINE(bugprone-reserved-identifier): the name is LeakSanitizer's, not ours to choose
+// The name is LeakSanitizer's, not ours to choose.
+// NOLINTNEXTLINE(clang-diagnostic-reserved-identifier)
 extern "C" int __lsan_is_turned_off() { return g_in_forked_child ? 1 : 0; }
 
 namespace {

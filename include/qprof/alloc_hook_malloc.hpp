@@ -57,7 +57,7 @@
 
 // Parameters are named as glibc's headers name them, and its allocator's entry points are
 // reserved names: both as they must be.
-// NOLINTBEGIN(misc-definitions-in-headers,bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp)
+// NOLINTBEGIN(misc-definitions-in-headers,clang-diagnostic-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp)
 
 // glibc's allocator under its exported names (GLIBC_2.0), declared by no header.
 extern "C" {
@@ -157,7 +157,7 @@ void* pvalloc(std::size_t __size) noexcept {
 }
 
 }  // extern "C"
-// NOLINTEND(misc-definitions-in-headers,bugprone-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp)
+// NOLINTEND(misc-definitions-in-headers,clang-diagnostic-reserved-identifier,cert-dcl37-c,cert-dcl51-cpp)
 
 #endif  // QPROF_ENABLED && __GLIBC__ && not sanitized
 #endif  // QPROF_DETAIL_CXX20
