@@ -1,4 +1,4 @@
-// The sums per activity and argument (ArgumentSums, src/totals.hpp): a run inside a run of
+// The sums per activity and argument (ArgumentSums, src/argument_sums.hpp): a run inside a run of
 // the same pass counts once, runs side by side all count.
 #include <catch2/catch.hpp>
 #include <cstdint>
