@@ -85,6 +85,11 @@
       changeCell(row.retained_change_bytes, signedBytesText);
   }
 
+  // The change's percent as `qprof diff` computes it, from the integers: the JSON's
+  // change_percent keeps three decimals, which can turn 239.2501 into a tie printed 239.2.
+  const exactPercent = (row) =>
+    row.change_percent == null ? null : (100 * row.change_ns) / row.base_self_ns;
+
   function rowHtml(row, largest, report, memory) {
     const classes = (row.noise ? 'noise' : row.status !== 'both' ? 'only' : '') +
       (row.status !== 'only in base' ? ' linked' : '');
@@ -92,7 +97,7 @@
       selfCell(row.base_self_ns, row.status !== 'only in new') +
       selfCell(row.new_self_ns, row.status !== 'only in base') +
       cell(row.change_ns, signedDurationText(row.change_ns), row.noise ? '' : changeClass(row.change_ns)) +
-      cell(row.change_percent, signedPercentText(row.change_percent)) +
+      cell(row.change_percent, signedPercentText(exactPercent(row))) +
       barCell(row.change_ns, largest) + meanCell(row.base_mean_ns) + meanCell(row.new_mean_ns) +
       cell(row.count_change, signedCountText(row.count_change)) +
       cell(row.hits_change, signedCountText(row.hits_change)) + (memory ? memoryCells(row) : '') + '</tr>';
