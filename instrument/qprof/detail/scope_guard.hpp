@@ -23,6 +23,12 @@ namespace qprof::detail {
 class ScopeGuard {
   public:
     ScopeGuard(Site& site, RecordKind kind) {
+        // Likely, so that the compiler lays out no session as the fall-through: otherwise the
+        // disabled scope took two taken jumps (1.07 ns on an Intel host, over its 1 ns budget);
+        // a recording scope pays one, which hides behind its clock reads.
+        if (g_generation.load(std::memory_order_relaxed) == 0) [[likely]] {
+            return;
+        }
         if (ThreadState* t = recording_thread()) {
             if (selected(site, t->generation, kind)) [[likely]] {
                 enter(*t, site, kind);
