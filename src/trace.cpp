@@ -4,8 +4,6 @@
 
 namespace qprof {
 
-static_assert(sizeof(Node) == 32, "a trace of a million queries should take 32 MB");
-
 std::string_view outcome_name(Outcome outcome) {
     switch (outcome) {
         case Outcome::miss:

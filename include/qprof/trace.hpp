@@ -16,24 +16,13 @@
 #include <compare>
 #include <cstddef>
 #include <cstdint>
-#include <new>
 #include <qprof/detail/event_selection.hpp>
+#include <qprof/node_store.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace qprof {
-
-// What happened when a query was asked.
-enum class Outcome : std::uint8_t {
-    miss,      // the provider ran
-    hit,       // the cache answered; a leaf with no duration
-    blocked,   // waited for another thread computing the same key
-    load,      // read from a persistent cache
-    activity,  // not a query: a pass such as parsing or code generation
-};
-
-std::string_view outcome_name(Outcome outcome);
 
 // A call site of a qprof macro.
 struct SiteInfo {
@@ -42,41 +31,6 @@ struct SiteInfo {
     std::uint32_t line = 0;
     std::uint32_t provider_index = 0;  // into Trace::providers
 };
-
-// 32 bytes, so that a trace of a million queries takes 32 MB.
-struct Node {
-    std::uint32_t site = 0;        // into Trace::sites
-    std::uint32_t depth : 23 = 0;  // ancestors on the path from the root
-    bool unfinished : 1 = false;   // still open when the session ended; ends with it
-    Outcome outcome : 8 = Outcome::miss;
-    std::uint32_t extent = 0;  // immediate children
-    std::uint32_t first = 0;   // nodes are in post-order: the subtree is [first, this node]
-    // When the scope began and ended: in a complete Trace, nanoseconds from the session's start
-    // (in a merged one, the earliest run's); in a tree builder, raw clock ticks until the trace
-    // is completed. Hits have no clock read: start and end are 0.
-    std::int64_t start = 0;
-    std::int64_t end = 0;
-
-    std::int64_t duration_ns() const { return end - start; }  // of a complete Trace's node
-};
-
-namespace detail {
-// Blocks of 2 MiB and more come from memory advised for transparent huge pages: a trace of a
-// million nodes would otherwise take tens of thousands of page faults to fill.
-void* allocate_large(std::size_t bytes);
-void free_large(void* block, std::size_t bytes);
-
-template <typename T>
-struct LargePageAllocator {
-    using value_type = T;
-    LargePageAllocator() = default;
-    template <typename U>
-    LargePageAllocator(const LargePageAllocator<U>&) {}
-    T* allocate(std::size_t n) { return static_cast<T*>(allocate_large(n * sizeof(T))); }
-    void deallocate(T* block, std::size_t n) { free_large(block, n * sizeof(T)); }
-    friend bool operator==(LargePageAllocator, LargePageAllocator) { return true; }
-};
-}  // namespace detail
 
 using NodeVector = std::vector<Node, detail::LargePageAllocator<Node>>;
 

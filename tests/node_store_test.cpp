@@ -1,0 +1,356 @@
+// NodeStore against a plain std::vector<Node> holding the same nodes: every accessor, on random
+// mixes of plain leaf hits and nodes with bodies at every density, around the blocks of 64 its
+// bitmap and ranks are made of, and on the shapes only a damaged stream gives.
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <qprof/node_store.hpp>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using qprof::Node;
+using qprof::NodeBody;
+using qprof::NodeHead;
+using qprof::NodeStore;
+using qprof::Outcome;
+
+namespace {
+
+std::string text(const Node& n) {
+    return "site " + std::to_string(n.site) + " depth " + std::to_string(n.depth) + " outcome " +
+           std::to_string(static_cast<int>(n.outcome)) + " unfinished " +
+           std::to_string(n.unfinished) + " extent " + std::to_string(n.extent) + " first " +
+           std::to_string(n.first) + " start " + std::to_string(n.start) + " end " +
+           std::to_string(n.end);
+}
+
+bool plain_leaf_hit(const Node& n, std::size_t index) {
+    return n.outcome == Outcome::hit && n.extent == 0 && n.first == index && n.start == 0 &&
+           n.end == 0;
+}
+
+// A node for place `index`: a plain leaf hit with probability `hits`, otherwise a timed node,
+// or now and then a hit a damaged stream could give (with children, or with times).
+Node random_node(std::mt19937_64& rng, std::size_t index, double hits) {
+    std::uniform_real_distribution<double> u{0.0, 1.0};
+    std::uniform_int_distribution<std::uint32_t> any{0, ~std::uint32_t{0}};
+    Node node;
+    node.site = any(rng) % 1000;
+    node.depth = any(rng) & ((1u << 23) - 1);
+    node.unfinished = any(rng) % 7 == 0;
+    const auto here = static_cast<std::uint32_t>(index);
+    if (u(rng) < hits) {
+        node.outcome = Outcome::hit;
+        node.first = here;
+        return node;
+    }
+    const double kind = u(rng);
+    if (kind < 0.1) {  // a hit that adopted the nodes before it
+        node.outcome = Outcome::hit;
+        node.first = here == 0 ? 0 : any(rng) % here;
+        node.extent = here - node.first;
+        return node;
+    }
+    if (kind < 0.15) {  // a hit with times, made by hand
+        node.outcome = Outcome::hit;
+        node.first = here;
+        node.start = any(rng) % 2 == 0 ? 0 : 5;
+        node.end = 7;
+        return node;
+    }
+    constexpr Outcome kTimed[] = {Outcome::miss, Outcome::blocked, Outcome::load,
+                                  Outcome::activity};
+    node.outcome = kTimed[any(rng) % 4];
+    node.first = here == 0 ? 0 : any(rng) % (here + 1);
+    node.extent = any(rng) % 9;
+    node.start = static_cast<std::int64_t>(any(rng)) - (std::int64_t{1} << 31);
+    node.end = node.start + any(rng) % 100'000;
+    return node;
+}
+
+std::vector<Node> random_nodes(std::uint64_t seed, std::size_t count, double hits) {
+    std::mt19937_64 rng{seed};
+    std::vector<Node> nodes;
+    for (std::size_t i = 0; i < count; ++i) {
+        nodes.push_back(random_node(rng, i, hits));
+    }
+    return nodes;
+}
+
+NodeStore store_of(const std::vector<Node>& nodes) {
+    NodeStore store;
+    for (const Node& node : nodes) {
+        store.push_back(node);
+    }
+    return store;
+}
+
+// Every accessor of `store` against `expected`.
+void check_same(const NodeStore& store, const std::vector<Node>& expected) {
+    REQUIRE(store.size() == expected.size());
+    CHECK(store.empty() == expected.empty());
+    std::vector<std::uint32_t> body_at(expected.size(), NodeStore::kNoBody);
+    std::uint32_t bodies = 0;
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        if (!plain_leaf_hit(expected[i], i)) {
+            body_at[i] = bodies++;
+        }
+    }
+    REQUIRE(store.bodies().size() == bodies);
+    REQUIRE(store.heads().size() == expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        INFO("node " << i << " of " << expected.size());
+        REQUIRE(text(store[i]) == text(expected[i]));
+        CHECK(text(store.at(i)) == text(expected[i]));
+        CHECK(store.has_body(i) == (body_at[i] != NodeStore::kNoBody));
+        REQUIRE(store.body_of(i) == body_at[i]);
+        CHECK(text(store.assemble(i, body_at[i])) == text(expected[i]));
+        const NodeHead head = store.heads()[i];
+        CHECK(head.site == expected[i].site);
+        CHECK(head.depth == expected[i].depth);
+        CHECK(head.unfinished == expected[i].unfinished);
+        CHECK(head.outcome == expected[i].outcome);
+        if (body_at[i] != NodeStore::kNoBody) {
+            const NodeBody& body = store.bodies()[body_at[i]];
+            CHECK(body.extent == expected[i].extent);
+            CHECK(body.first == expected[i].first);
+            CHECK(body.start == expected[i].start);
+            CHECK(body.end == expected[i].end);
+        }
+    }
+    CHECK_THROWS_AS(store.at(expected.size()), std::out_of_range);
+    if (!expected.empty()) {
+        CHECK(text(store.front()) == text(expected.front()));
+        CHECK(text(store.back()) == text(expected.back()));
+    }
+    CHECK(store.bytes_used() ==
+          8 * expected.size() + 24 * bodies + 12 * ((expected.size() + 63) / 64));
+}
+
+// The iterators: forward and backward step by step, each step's node, index and body.
+void check_walks(const NodeStore& store, const std::vector<Node>& expected) {
+    const auto body_of = [&](std::size_t i) { return store.body_of(i); };
+    std::size_t i = 0;
+    for (auto it = store.begin(); it != store.end(); ++it, ++i) {
+        INFO("forward, node " << i);
+        REQUIRE(it.index() == i);
+        REQUIRE(it.body() == body_of(i));
+        REQUIRE(text(*it) == text(expected[i]));
+    }
+    CHECK(i == expected.size());
+    for (auto it = store.end(); it != store.begin();) {
+        --it;
+        --i;
+        INFO("backward, node " << i);
+        REQUIRE(it.index() == i);
+        REQUIRE(it.body() == body_of(i));
+        REQUIRE(text(*it) == text(expected[i]));
+    }
+    CHECK(i == 0);
+    std::uint32_t next = static_cast<std::uint32_t>(expected.size());
+    store.walk_backwards([&](std::uint32_t index, const NodeHead& head, const NodeBody* body) {
+        INFO("walked back to node " << index);
+        REQUIRE(index == --next);
+        REQUIRE((body != nullptr) == store.has_body(index));
+        if (body != nullptr) {
+            REQUIRE(body == &store.bodies()[store.body_of(index)]);
+        }
+        REQUIRE(text(NodeStore::node_of(index, head, body)) == text(expected[index]));
+    });
+    CHECK(next == 0);
+    std::size_t counted = 0;
+    for (const Node& node : store) {  // as readers write it
+        REQUIRE(text(node) == text(expected[counted]));
+        ++counted;
+    }
+    CHECK(counted == expected.size());
+    CHECK(store.end() - store.begin() == static_cast<std::ptrdiff_t>(expected.size()));
+}
+
+// Jumps (+, -, []) land where a walk does: the rank and the counted bodies agree.
+void check_jumps(const NodeStore& store, const std::vector<Node>& expected, std::uint64_t seed) {
+    if (expected.empty()) {
+        return;
+    }
+    std::mt19937_64 rng{seed};
+    std::uniform_int_distribution<std::size_t> place{0, expected.size() - 1};
+    for (int jump = 0; jump < 200; ++jump) {
+        const std::size_t a = place(rng);
+        const std::size_t b = place(rng);
+        const auto ia = store.begin() + static_cast<std::ptrdiff_t>(a);
+        INFO("from " << a << " to " << b);
+        REQUIRE(ia.body() == store.body_of(a));
+        REQUIRE(text(*ia) == text(expected[a]));
+        const auto ib = ia + (static_cast<std::ptrdiff_t>(b) - static_cast<std::ptrdiff_t>(a));
+        REQUIRE(ib.index() == b);
+        REQUIRE(text(*ib) == text(expected[b]));
+        CHECK(text(store.begin()[static_cast<std::ptrdiff_t>(b)]) == text(expected[b]));
+        CHECK(text(*(store.end() - static_cast<std::ptrdiff_t>(expected.size() - b))) ==
+              text(expected[b]));
+        CHECK((ia < ib) == (a < b));
+        CHECK(ib - ia == static_cast<std::ptrdiff_t>(b) - static_cast<std::ptrdiff_t>(a));
+        auto step = ia;  // a step after a jump counts from the jump's rank
+        if (a + 1 < expected.size()) {
+            ++step;
+            CHECK(text(*step) == text(expected[a + 1]));
+            CHECK(step.body() == store.body_of(a + 1));
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("node store: random mixes of hits and timed nodes read back as a vector of nodes") {
+    // Sizes around the blocks of 64 (a rank off by one shows at a block's edge), densities
+    // from no body to all bodies.
+    const std::size_t sizes[] = {0, 1, 2, 63, 64, 65, 127, 128, 129, 191, 192, 193, 1000, 4099};
+    const double hit_shares[] = {0.0, 0.1, 0.5, 0.9, 0.99, 1.0};
+    std::uint64_t seed = 1;
+    for (const std::size_t size : sizes) {
+        for (const double hits : hit_shares) {
+            INFO(size << " nodes, " << hits << " of them plain hits, seed " << seed);
+            const std::vector<Node> expected = random_nodes(seed, size, hits);
+            const NodeStore store = store_of(expected);
+            check_same(store, expected);
+            check_walks(store, expected);
+            check_jumps(store, expected, seed);
+            ++seed;
+        }
+    }
+}
+
+TEST_CASE("node store: one body alone at each place of a block") {
+    // Plain hits everywhere but one node: the body's rank and bit at every position of the
+    // first three blocks, the first of each block and the last included.
+    for (std::size_t timed = 0; timed < 3 * 64; ++timed) {
+        INFO("the body at " << timed);
+        std::vector<Node> expected;
+        for (std::size_t i = 0; i < 3 * 64; ++i) {
+            Node node{.outcome = Outcome::hit, .first = static_cast<std::uint32_t>(i)};
+            if (i == timed) {
+                node = Node{.site = 3,
+                            .outcome = Outcome::miss,
+                            .first = node.first,
+                            .start = 10,
+                            .end = 20};
+            }
+            expected.push_back(node);
+        }
+        const NodeStore store = store_of(expected);
+        REQUIRE(store.bodies().size() == 1);
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            REQUIRE(store.body_of(i) == (i == timed ? 0 : NodeStore::kNoBody));
+            REQUIRE(text(store[i]) == text(expected[i]));
+        }
+        check_walks(store, expected);
+    }
+}
+
+TEST_CASE("node store: the damaged shapes keep their body, nothing about them changes") {
+    // A hit that adopts the two nodes before it (the tree builder's "hit adopts pending
+    // nodes"), a hit whose subtree starts elsewhere, a hit with times, a timed leaf.
+    const std::vector<Node> expected = {
+        Node{.outcome = Outcome::hit, .first = 0},
+        Node{.start = 1, .end = 2},
+        Node{.outcome = Outcome::hit, .extent = 2, .first = 0},
+        Node{.outcome = Outcome::hit, .first = 1},
+        Node{.outcome = Outcome::hit, .first = 4, .start = 0, .end = 9},
+        Node{.outcome = Outcome::hit, .first = 5},
+        Node{.outcome = Outcome::activity, .first = 6},
+    };
+    const NodeStore store = store_of(expected);
+    CHECK(store.bodies().size() == 5);
+    CHECK_FALSE(store.has_body(0));
+    CHECK(store.has_body(2));
+    CHECK(store.has_body(3));
+    CHECK(store.has_body(4));
+    CHECK_FALSE(store.has_body(5));
+    CHECK(store.has_body(6));  // no times, but not a hit: a timed node of zero length
+    check_same(store, expected);
+    check_walks(store, expected);
+}
+
+TEST_CASE("node store: the builders' appends read back as push_back(Node) does") {
+    const std::vector<Node> expected = random_nodes(77, 300, 0.8);
+    NodeStore store;
+    store.reserve(10, 2);
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        const Node& n = expected[i];
+        const NodeHead head{n.site, n.depth, n.unfinished, n.outcome};
+        if (plain_leaf_hit(n, i)) {
+            store.push_leaf_hit(head);
+        } else {
+            store.push_back(head, NodeBody{n.extent, n.first, n.start, n.end});
+        }
+    }
+    check_same(store, expected);
+    CHECK(store.capacity() >= expected.size());
+}
+
+TEST_CASE("node store: edit hands each node's head and body in order, and keeps the changes") {
+    std::vector<Node> expected = random_nodes(5, 700, 0.9);
+    NodeStore store = store_of(expected);
+    store_of({}).edit(
+        [](std::uint32_t, NodeHead&, NodeBody*) { FAIL("an empty store has no node"); });
+    std::uint32_t next = 0;
+    store.edit([&](std::uint32_t index, NodeHead& head, NodeBody* body) {
+        REQUIRE(index == next++);
+        REQUIRE((body != nullptr) == !plain_leaf_hit(expected[index], index));
+        REQUIRE(head.site == expected[index].site);
+        head.site += 1;
+        expected[index].site += 1;
+        if (body != nullptr) {
+            REQUIRE(body->start == expected[index].start);
+            body->start -= 3;
+            body->end += 4;
+            expected[index].start -= 3;
+            expected[index].end += 4;
+        }
+    });
+    CHECK(next == expected.size());
+    check_same(store, expected);
+    for (NodeHead& head : store.heads()) {
+        head.depth = 7;
+    }
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        expected[i].depth = 7;
+    }
+    check_same(store, expected);
+}
+
+TEST_CASE("node store: a node's every field survives, at the edges of its bit-fields") {
+    const std::vector<Node> expected = {
+        Node{.site = ~std::uint32_t{0},
+             .depth = (1u << 23) - 1,
+             .unfinished = true,
+             .outcome = Outcome::activity,
+             .extent = ~std::uint32_t{0},
+             .first = 0,
+             .start = INT64_MIN,
+             .end = INT64_MAX},
+        Node{.site = 1, .depth = 0, .unfinished = true, .outcome = Outcome::hit, .first = 1},
+        Node{.outcome = Outcome::load, .first = 2, .start = -1, .end = 0},
+    };
+    check_same(store_of(expected), expected);
+}
+
+TEST_CASE("node store: copy, swap, clear, an initializer list") {
+    const std::vector<Node> first = random_nodes(11, 130, 0.7);
+    const std::vector<Node> second = random_nodes(12, 70, 0.2);
+    NodeStore a = store_of(first);
+    NodeStore b = store_of(second);
+    const NodeStore copy = a;
+    a.swap(b);
+    check_same(a, second);
+    check_same(b, first);
+    check_same(copy, first);
+    b.clear();
+    check_same(b, {});
+    for (const Node& node : second) {  // a cleared store fills from its first block again
+        b.push_back(node);
+    }
+    check_same(b, second);
+    const NodeStore listed = {first[0], first[1], first[2]};
+    check_same(listed, {first[0], first[1], first[2]});
+}
