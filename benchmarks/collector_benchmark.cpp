@@ -128,13 +128,13 @@ enum class Storage {
 // What a tree kept for the reports takes: its nodes and what comes with them per node, as
 // many as hold something (the vectors' spare capacity left out).
 std::size_t kept_trace_bytes(detail::TreeBuilder& tree) {
-    return tree.nodes().size() * sizeof(qprof::Node) + tree.keys().size() * sizeof(std::uint32_t) +
+    return tree.nodes().bytes_used() + tree.keys().size() * sizeof(std::uint32_t) +
            tree.memory().size() * sizeof(qprof::MemoryUse) +
            tree.activity_cpu().size() * sizeof(qprof::ActivityCpu);
 }
 
 void rebuild_tree(benchmark::State& state, const RecordStream* stream, Storage storage) {
-    qprof::NodeVector spare;  // Storage::warm: the last iteration's nodes, cleared
+    qprof::NodeStore spare;  // Storage::warm: the last iteration's nodes, cleared
     double kept_bytes = 0;
     detail::KeyTexts key_texts;
     for (auto _ : state) {
@@ -147,7 +147,7 @@ void rebuild_tree(benchmark::State& state, const RecordStream* stream, Storage s
         for (const auto& chunk : stream->chunks) {
             tree.add_records(chunk.data(), chunk.data() + chunk.size(), key_texts);
         }
-        benchmark::DoNotOptimize(tree.nodes().data());
+        benchmark::DoNotOptimize(tree.nodes().heads().data());
         benchmark::ClobberMemory();
         kept_bytes = static_cast<double>(kept_trace_bytes(tree));
         if (storage == Storage::warm) {

@@ -30,7 +30,7 @@ class TraceMerger {
             merged_.key_texts.push_back(std::move(text));
         }
         for (ThreadTrace& thread : trace.threads) {
-            for (Node& node : thread.nodes) {
+            for (NodeHead& node : thread.nodes.heads()) {
                 node.site = new_site[node.site];
             }
             for (std::uint32_t& key : thread.keys) {
@@ -65,12 +65,12 @@ class TraceMerger {
   private:
     // Timed nodes move by the run's offset; a hit keeps its 0 (it read no clock).
     static void move_on_timeline(ThreadTrace& thread, std::int64_t offset_ns) {
-        for (Node& node : thread.nodes) {
-            if (node.outcome != Outcome::hit) {
-                node.start += offset_ns;
-                node.end += offset_ns;
+        thread.nodes.edit([offset_ns](std::uint32_t, const NodeHead& node, NodeBody* body) {
+            if (body != nullptr && node.outcome != Outcome::hit) {
+                body->start += offset_ns;
+                body->end += offset_ns;
             }
-        }
+        });
         for (CounterSeries& series : thread.counters) {
             for (CounterSample& sample : series.samples) {
                 sample.time_ns += offset_ns;

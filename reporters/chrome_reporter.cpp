@@ -157,9 +157,9 @@ class EventWriter {
                 ends[depth] = written_end(node, depth == 0 ? node.end : ends[depth - 1]);
                 cursor[depth] = ends[depth];
                 cursor[depth + 1] = node.start;
-                write_node(thread, order.post_index(n), node.start, ends[depth]);
+                write_node(thread, order.post_index(n), node, node.start, ends[depth]);
             } else if (hits_) {
-                write_node(thread, order.post_index(n), cursor[depth], 0);
+                write_node(thread, order.post_index(n), node, cursor[depth], 0);
             }
         }
     }
@@ -211,9 +211,9 @@ class EventWriter {
         return end;
     }
 
-    void write_node(const ThreadTrace& thread, std::uint32_t index, std::int64_t ts,
-                    std::int64_t end) {
-        const Node& node = thread.nodes[index];
+    // Node `index` of the thread (`node`, as the pre-order walk read it).
+    void write_node(const ThreadTrace& thread, std::uint32_t index, const Node& node,
+                    std::int64_t ts, std::int64_t end) {
         const bool hit = node.outcome == Outcome::hit;
         const std::string_view outcome = outcome_name(node.outcome);
         const std::uint32_t provider = trace_.sites[node.site].provider_index;
@@ -230,16 +230,15 @@ class EventWriter {
             append_microseconds(buffer_, end - ts);
         }
         append_ids(thread);
-        write_args(thread, index);
+        write_args(thread, index, node.outcome == Outcome::activity);
         buffer_ += '}';
         if (buffer_.size() >= kFlushBytes) {
             flush();
         }
     }
 
-    void write_args(const ThreadTrace& thread, std::uint32_t index) {
+    void write_args(const ThreadTrace& thread, std::uint32_t index, bool activity) {
         // An activity's argument always goes; a query's key with -Z profile-queries-chrome=keys.
-        const bool activity = thread.nodes[index].outcome == Outcome::activity;
         if (activity) {
             buffer_ += ",\"tdur\":";
             append_microseconds(buffer_, thread.cpu_ns(index));

@@ -208,13 +208,15 @@ struct Gathered {
         }
     }
 
-    // One node's counts, run, call edge and key: what does not depend on the walk's order.
-    void count(std::uint32_t t, std::uint32_t n, const Node& node, std::uint32_t p, std::int64_t ns,
-               std::uint32_t key, std::uint32_t parent_provider, bool has_parent) {
+    // One node's counts, run, call edge and key: what does not depend on the walk's order. In
+    // line in both walks: called, it took 22 instructions a node more.
+    [[gnu::always_inline]] void count(std::uint32_t t, std::uint32_t n, Outcome outcome,
+                                      std::uint32_t p, std::int64_t ns, std::uint32_t key,
+                                      std::uint32_t parent_provider, bool has_parent) {
         ProviderStats& s = stats[p];
-        if (node.outcome == Outcome::hit) {
+        if (outcome == Outcome::hit) {
             ++s.hits;
-        } else if (node.outcome == Outcome::blocked) {
+        } else if (outcome == Outcome::blocked) {
             ++s.waits;
         } else {
             ++s.runs;
@@ -233,11 +235,11 @@ struct Gathered {
             ++edge->calls;
             edge->ns += ns;
         }
-        if (key != 0 && node.outcome != Outcome::blocked) {
+        if (key != 0 && outcome != Outcome::blocked) {
             KeyAsks& k = asks[std::uint64_t{p} << 32 | key];
             k.key = key;
             ++k.asked;
-            k.hits += node.outcome == Outcome::hit;
+            k.hits += outcome == Outcome::hit;
         }
     }
 
@@ -262,12 +264,12 @@ void gather_in_preorder(const Trace& trace, std::uint32_t t, const Preorder& ord
         const bool has_parent = order.parent(n) != order.size();
         const std::uint32_t parent_provider =
             has_parent ? all.provider_of_site[order.node(order.parent(n)).site] : 0;
-        all.count(t, n, node, p, order.duration_ns(n), key, parent_provider, has_parent);
+        all.count(t, n, node.outcome, p, order.duration_ns(n), key, parent_provider, has_parent);
     }
 }
 
 // The same in one walk of the thread's nodes as stored, post-order backwards: each parent
-// still comes before its children, the nodes are read in place, and the ancestors' stack
+// still comes before its children, the nodes are read in their order, and the ancestors' stack
 // serves the times, the depth (so the pre-order index) and the caller at once. Only for a
 // tree whose hits have no children, so that every ancestor is a timed node, as add_times
 // wants its stack.
@@ -280,7 +282,6 @@ void gather_backwards(std::uint32_t t, const Preorder& order, const Work& work, 
         std::int64_t children_ns;
     };
     const ThreadTrace& thread = order.thread();
-    const NodeVector& nodes = thread.nodes;
     const bool keyed = !thread.keys.empty();
     std::vector<std::uint32_t> open(all.times.size());
     std::vector<std::uint32_t> open_waits(all.times.size());
@@ -294,22 +295,25 @@ void gather_backwards(std::uint32_t t, const Preorder& order, const Work& work, 
             times[done.provider].self += done.ns - done.children_ns;
         }
     };
-    for (auto i = static_cast<std::uint32_t>(nodes.size()); i-- > 0;) {
-        const Node& node = nodes[i];
+    thread.nodes.walk_backwards([&](std::uint32_t i, const NodeHead& head, const NodeBody* body) {
         while (!stack.empty() && stack.back().first > i) {
             close(stack.back());
             stack.pop_back();
         }
-        const std::uint32_t n = node.first + static_cast<std::uint32_t>(stack.size());
-        const std::uint32_t p = all.provider_of_site[node.site];
-        const bool hit = node.outcome == Outcome::hit;
-        const std::int64_t ns = hit ? 0 : node.duration_ns();
+        const std::uint32_t p = all.provider_of_site[head.site];
         const std::uint32_t key = keyed ? thread.keys[i] : 0;
         const bool has_parent = !stack.empty();
-        all.count(t, n, node, p, ns, key, has_parent ? stack.back().provider : 0, has_parent);
-        if (hit) {
-            continue;  // a leaf here; its duration, 0, changes no sum
+        const std::uint32_t caller = has_parent ? stack.back().provider : 0;
+        const auto depth = static_cast<std::uint32_t>(stack.size());
+        if (head.outcome == Outcome::hit) {  // a leaf here; its duration, 0, changes no sum
+            all.count(t, (body != nullptr ? body->first : i) + depth, Outcome::hit, p, 0, key,
+                      caller, has_parent);
+            return;
         }
+        const Node node = NodeStore::node_of(i, head, body);
+        const std::uint32_t n = node.first + depth;
+        const std::int64_t ns = node.duration_ns();
+        all.count(t, n, node.outcome, p, ns, key, caller, has_parent);
         if (has_parent) {
             stack.back().children_ns += ns;
         }
@@ -329,7 +333,7 @@ void gather_backwards(std::uint32_t t, const Preorder& order, const Work& work, 
         } else {
             close(opened);  // a leaf: closed before the next node
         }
-    }
+    });
     for (; !stack.empty(); stack.pop_back()) {
         close(stack.back());
     }

@@ -32,8 +32,9 @@ using KeyCosts = std::unordered_map<std::uint64_t, KeyCost>;
 void add_thread(const Trace& trace, const ThreadTrace& thread, KeyCosts& costs) {
     const std::vector<std::uint32_t> parents = thread.parents();
     std::vector<std::int64_t> child_time(thread.nodes.size(), 0);
-    for (std::uint32_t i = 0; i < thread.nodes.size(); ++i) {  // children come first
-        const Node& node = thread.nodes[i];
+    for (auto it = thread.nodes.begin(); it != thread.nodes.end(); ++it) {  // children first
+        const std::uint32_t i = it.index();
+        const Node node = *it;
         const std::int64_t duration = node.outcome == Outcome::hit ? 0 : node.duration_ns();
         if (parents[i] < thread.nodes.size()) {
             child_time[parents[i]] += duration;

@@ -4,7 +4,10 @@ namespace qprof::detail {
 
 Preorder::Preorder(const ThreadTrace& thread)
     : thread_(&thread),
+      heads_(thread.nodes.heads().data()),
+      bodies_(thread.nodes.bodies().data()),
       post_(thread.nodes.size()),
+      body_(thread.nodes.size()),
       depth_(thread.nodes.size()),
       parent_(thread.nodes.size()) {
     // Walking post-order backwards meets each parent before its children. A node's subtree
@@ -15,24 +18,37 @@ Preorder::Preorder(const ThreadTrace& thread)
         std::uint32_t n;      // its pre-order index
     };
     std::vector<Ancestor> open;  // ancestors of the current node with children, innermost last
-    const NodeVector& nodes = thread.nodes;
     const std::uint32_t count = size();
-    for (std::uint32_t i = count; i-- > 0;) {
-        const Node& node = nodes[i];
-        const std::uint32_t first = node.first;
+    bool hits_are_leaves = true;
+    // The arrays' addresses in locals, not read again after every push onto `open`.
+    std::uint32_t* const post = post_.data();
+    std::uint32_t* const body_places = body_.data();
+    std::uint32_t* const depths = depth_.data();
+    std::uint32_t* const parents = parent_.data();
+    thread.nodes.walk_backwards([&](std::uint32_t i, const NodeHead& head, const NodeBody* body) {
         while (!open.empty() && open.back().first > i) {
             open.pop_back();
         }
         const auto depth = static_cast<std::uint32_t>(open.size());
-        const std::uint32_t n = first + depth;
-        post_[n] = i;
-        depth_[n] = depth;
-        parent_[n] = open.empty() ? count : open.back().n;
-        if (first < i) {  // a leaf is no one's ancestor: it would leave the stack next
-            open.push_back(Ancestor{first, n});
-            hits_are_leaves_ = hits_are_leaves_ && node.outcome != Outcome::hit;
+        const std::uint32_t parent = open.empty() ? count : open.back().n;
+        const auto place = [&](std::uint32_t n, std::uint32_t body_index) {
+            post[n] = i;
+            body_places[n] = body_index;
+            depths[n] = depth;
+            parents[n] = parent;
+        };
+        if (body == nullptr) {  // a plain leaf hit: its subtree is itself
+            place(i + depth, NodeStore::kNoBody);
+            return;
         }
-    }
+        const std::uint32_t n = body->first + depth;
+        place(n, static_cast<std::uint32_t>(body - bodies_));
+        if (body->first < i) {  // a leaf is no one's ancestor: it would leave the stack next
+            open.push_back(Ancestor{body->first, n});
+            hits_are_leaves = hits_are_leaves && head.outcome != Outcome::hit;
+        }
+    });
+    hits_are_leaves_ = hits_are_leaves;
 }
 
 std::int64_t Preorder::run_duration_ns(std::uint32_t from, std::uint32_t to) const {

@@ -59,7 +59,7 @@ class Builder {
             }
             const std::uint32_t parent = order.parent(n);
             const std::uint32_t parent_frame = parent == order.size() ? root : frame_of[parent];
-            frame_of[n] = frame(parent_frame, thread, order.post_index(n));
+            frame_of[n] = frame(parent_frame, thread, order.post_index(n), node);
             const std::int64_t duration = order.duration_ns(n);
             const MemoryUse memory =
                 thread.memory.empty() ? MemoryUse{} : thread.memory[order.post_index(n)];
@@ -120,8 +120,9 @@ class Builder {
         return static_cast<std::uint32_t>(frames_.size() - 1);
     }
 
-    std::uint32_t frame(std::uint32_t parent, const ThreadTrace& thread, std::uint32_t node_index) {
-        const Node& node = thread.nodes[node_index];
+    // The frame of node `node_index` of the thread (`node`, as the pre-order walk read it).
+    std::uint32_t frame(std::uint32_t parent, const ThreadTrace& thread, std::uint32_t node_index,
+                        const Node& node) {
         const std::uint32_t provider = trace_.sites[node.site].provider_index;
         const bool keyed = options_.keys || (options_.args && node.outcome == Outcome::activity);
         const std::uint32_t key = keyed && !thread.keys.empty() ? thread.keys[node_index] : 0;

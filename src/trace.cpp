@@ -23,7 +23,7 @@ std::string_view outcome_name(Outcome outcome) {
 namespace {
 
 // Walks backwards over the consecutive subtrees that end at `last` and start at `first`.
-std::vector<std::uint32_t> subtrees_between(const NodeVector& nodes, std::int64_t first,
+std::vector<std::uint32_t> subtrees_between(const NodeStore& nodes, std::int64_t first,
                                             std::int64_t last) {
     std::vector<std::uint32_t> tops;
     for (std::int64_t i = last; i >= first; i = static_cast<std::int64_t>(nodes[i].first) - 1) {
@@ -48,16 +48,20 @@ std::vector<std::uint32_t> ThreadTrace::parents() const {
     std::vector<std::uint32_t> parent(nodes.size(), none);
     // In reverse post-order a node comes before its descendants, so the innermost enclosing
     // subtree on the stack is the parent.
-    std::vector<std::uint32_t> enclosing;
-    for (std::uint32_t i = none; i-- > 0;) {
-        while (!enclosing.empty() && nodes[enclosing.back()].first > i) {
+    struct Enclosing {
+        std::uint32_t first;  // where its subtree starts
+        std::uint32_t index;
+    };
+    std::vector<Enclosing> enclosing;
+    nodes.walk_backwards([&](std::uint32_t i, const NodeHead&, const NodeBody* body) {
+        while (!enclosing.empty() && enclosing.back().first > i) {
             enclosing.pop_back();
         }
         if (!enclosing.empty()) {
-            parent[i] = enclosing.back();
+            parent[i] = enclosing.back().index;
         }
-        enclosing.push_back(i);
-    }
+        enclosing.push_back(Enclosing{body != nullptr ? body->first : i, i});
+    });
     return parent;
 }
 

@@ -155,28 +155,31 @@ void complete_tree(ThreadTrace& thread, const std::vector<std::uint32_t>& new_si
                    ArgumentTicks& arguments) {
     TotalsAccumulator totals;
     auto next_cpu = thread.activity_cpu.begin();
-    std::uint32_t index = 0;
-    for (Node& node : thread.nodes) {
+    thread.nodes.edit([&](std::uint32_t index, NodeHead& node, NodeBody* body) {
         node.site = node.site < new_site.size() ? new_site[node.site] : kUnused;
-        if (node.outcome != Outcome::hit) {
-            node.end = clamped_end(node.start, node.end);  // the totals' rule, for the node's times
-        }
         const std::uint32_t provider = trace.sites[node.site].provider_index;
-        totals.add(provider, node.depth, node.outcome, node.start, node.end,
+        if (body == nullptr) {  // a plain leaf hit: no times, no memory, no CPU time
+            totals.add_hit(provider, node.depth);
+            return;
+        }
+        const bool timed = node.outcome != Outcome::hit;
+        if (timed) {
+            body->end = clamped_end(body->start, body->end);  // the totals' rule, for its times
+        }
+        totals.add(provider, node.depth, node.outcome, body->start, body->end,
                    thread.keys.empty() ? 0 : thread.keys[index]);
-        if (!thread.memory.empty() && node.outcome != Outcome::hit && !node.unfinished) {
+        if (!thread.memory.empty() && timed && !node.unfinished) {
             totals.add_memory(provider, node.depth, MemoryAmount::of(thread.memory[index]));
         }
         if (next_cpu != thread.activity_cpu.end() && next_cpu->node == index) {
             totals.add_cpu(provider, static_cast<std::uint64_t>(next_cpu->cpu_ns));
             ++next_cpu;
         }
-        ++index;
-        if (node.outcome != Outcome::hit) {
-            node.start = to_ns(node.start);
-            node.end = to_ns(node.end);
+        if (timed) {
+            body->start = to_ns(body->start);
+            body->end = to_ns(body->end);
         }
-    }
+    });
     totals.add_to(ticks);
     totals.add_arguments_to(arguments);
 }

@@ -74,21 +74,26 @@ class TreeBuilder {
         }
         pending_key(depth) = record.text_id();
     }
-    // A hit adopts nothing (but in a damaged stream, which add() takes).
+    // A hit adopts nothing (but in a damaged stream, which add() takes): a plain leaf hit, kept
+    // in its head alone.
     void hit(std::uint64_t head) {
         const std::uint32_t depth = head_depth(head);
         if (!pending_.empty() && pending_.back().depth > depth) [[unlikely]] {
             add(head, 0, 0);
             return;
         }
-        const Children none{static_cast<std::uint32_t>(nodes_.size()), 0};
-        append(head, depth, Outcome::hit, none, 0, 0);
+        const auto index = static_cast<std::uint32_t>(nodes_.size());
+        nodes_.push_leaf_hit(node_head(head, depth, Outcome::hit));
+        settle(head_site(head), depth, index);
     }
     // A timed node: parse_records gives kinds 2 to 5 only.
     void node(std::uint64_t head, std::uint64_t start, std::uint64_t end) {
         const std::uint32_t depth = head_depth(head);
         const Children children = adopt_pending(depth);
-        append(head, depth, timed_outcome(head_kind(head)), children, start, end);
+        nodes_.push_back(node_head(head, depth, timed_outcome(head_kind(head))),
+                         NodeBody{children.extent, children.first, static_cast<std::int64_t>(start),
+                                  static_cast<std::int64_t>(end)});
+        settle(head_site(head), depth, children.first);
     }
     void size(std::uint32_t site, std::uint64_t bytes) { measures_.size(site, bytes); }
     void counter(std::uint32_t site, std::uint64_t tick, std::int64_t value) {
@@ -96,7 +101,8 @@ class TreeBuilder {
     }
     // The memory of the last node; the first such record starts an entry for every node.
     void memory(const MemoryAmount& amount) {
-        if (nodes_.empty() || nodes_.back().outcome == Outcome::hit || nodes_.back().unfinished) {
+        if (nodes_.empty() || nodes_.heads().back().outcome == Outcome::hit ||
+            nodes_.heads().back().unfinished) {
             return;  // as the totals builder: a finished timed node's memory only
         }
         memory_.resize(nodes_.size());
@@ -104,21 +110,26 @@ class TreeBuilder {
     }
     void cpu(std::uint64_t ns) {
         const auto last = static_cast<std::uint32_t>(nodes_.size() - 1);
-        if (!nodes_.empty() && nodes_.back().outcome == Outcome::activity &&
+        if (!nodes_.empty() && nodes_.heads().back().outcome == Outcome::activity &&
             (activity_cpu_.empty() || activity_cpu_.back().node != last)) {
             activity_cpu_.push_back(ActivityCpu{last, static_cast<std::int64_t>(ns)});
         }
     }
 
     // Adds one record of any kind; a hit has start and end 0. Until the trace is completed,
-    // node times are raw clock ticks. hit() and node() are its paths for every event.
+    // node times are raw clock ticks. hit() and node() are its paths for every event; a hit
+    // that adopts nodes here (a damaged stream) keeps a body.
     [[gnu::noinline]] void add(std::uint64_t head, std::uint64_t start, std::uint64_t end) {
         const std::uint32_t depth = head_depth(head);
         const Children children = adopt_pending(depth);
-        append(head, depth, outcome_of(head_kind(head)), children, start, end);
+        const NodeHead node = node_head(head, depth, outcome_of(head_kind(head)));
+        nodes_.push_back(Node{node.site, node.depth, node.unfinished, node.outcome, children.extent,
+                              children.first, static_cast<std::int64_t>(start),
+                              static_cast<std::int64_t>(end)});
+        settle(node.site, depth, children.first);
     }
 
-    NodeVector& nodes() { return nodes_; }
+    NodeStore& nodes() { return nodes_; }
     std::vector<std::uint32_t>& keys() { return keys_; }
     // Per node when some record carried memory (entries for the last nodes may be missing),
     // otherwise empty.
@@ -160,17 +171,19 @@ class TreeBuilder {
         return children;
     }
 
-    // The node, built whole before it is stored (its bit-fields written once, not each read
-    // back and written in place), then left pending at its depth. Always in line: the
-    // collector's build called it (66 instructions a record, its call included).
-    [[gnu::always_inline]] void append(std::uint64_t head, std::uint32_t depth, Outcome outcome,
-                                       Children children, std::uint64_t start, std::uint64_t end) {
-        const std::uint32_t site = head_site(head);
-        nodes_.push_back(Node{site, depth & kNodeDepthMask, head_unfinished(head), outcome,
-                              children.extent, children.first, static_cast<std::int64_t>(start),
-                              static_cast<std::int64_t>(end)});
+    // A node's head, built whole before it is stored (its bit-fields written once, not each
+    // read back and written in place).
+    static NodeHead node_head(std::uint64_t head, std::uint32_t depth, Outcome outcome) {
+        return NodeHead{head_site(head), depth & kNodeDepthMask, head_unfinished(head), outcome};
+    }
+
+    // What follows a node's store: its site marked used, the node left pending at its depth
+    // (its subtree starting at `first`), its key taken. Always in line: it is on the path of
+    // every record.
+    [[gnu::always_inline]] void settle(std::uint32_t site, std::uint32_t depth,
+                                       std::uint32_t first) {
         mark_site_seen(sites_seen_, site);
-        pending_.push_back(Pending{children.first, depth});
+        pending_.push_back(Pending{first, depth});
         if (keys_recorded_) {
             std::uint32_t& key = pending_key(depth);
             keys_.push_back(key);
@@ -178,7 +191,7 @@ class TreeBuilder {
         }
     }
 
-    static constexpr std::uint32_t kNodeDepthMask = (1u << 23) - 1;  // Node::depth's 23 bits
+    static constexpr std::uint32_t kNodeDepthMask = (1u << 23) - 1;  // NodeHead::depth's 23 bits
 
     // A completed node whose parent has not ended yet: where its subtree starts, its depth.
     struct Pending {
@@ -194,15 +207,21 @@ class TreeBuilder {
         return pending_keys_[depth];
     }
 
-    // Room for `words` more words of records (at least as many as records), growing
-    // geometrically.
+    // Room for `words` more words of records, growing geometrically: as many nodes (a record is
+    // a word at least) and a third as many bodies (a timed record is three; a damaged stream's
+    // hits that adopt nodes may need more, which the store makes room for as they come).
     void reserve_for(std::size_t words) {
-        if (nodes_.capacity() - nodes_.size() < words) {
-            nodes_.reserve(std::max(nodes_.capacity() * 2, nodes_.size() + words));
+        const std::size_t nodes = nodes_.size() + words;
+        const std::size_t bodies = nodes_.bodies().size() + words / 3;
+        if (nodes_.capacity() < nodes || nodes_.body_capacity() < bodies) {
+            nodes_.reserve(grown(nodes_.capacity(), nodes), grown(nodes_.body_capacity(), bodies));
         }
     }
+    static std::size_t grown(std::size_t capacity, std::size_t needed) {
+        return capacity >= needed ? capacity : std::max(capacity * 2, needed);
+    }
 
-    NodeVector nodes_;
+    NodeStore nodes_;
     std::vector<Pending> pending_;
     SitesSeen sites_seen_;
     bool keys_recorded_ = false;

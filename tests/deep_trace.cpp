@@ -33,13 +33,14 @@ Trace deep_chain_trace(std::uint32_t depth) {
     ThreadTrace& thread = trace.threads.emplace_back();
     thread.name = "main";
     for_each_node(depth, [&](std::uint32_t d, std::int64_t start, std::int64_t end) {
-        Node& node = thread.nodes.emplace_back();
+        Node node;
         node.site = d % 2;
         node.depth = d;
         node.extent = d + 1 < depth ? 1 : 0;
         node.first = 0;
         node.start = start;
         node.end = end;
+        thread.nodes.push_back(node);
         trace.providers[d % 2].count += 1;
         trace.providers[d % 2].misses += 1;
     });

@@ -224,11 +224,13 @@ TEST_CASE("folded: blocked waits end in _[k]; stacks equal after sanitising are 
     // "type of" [0, 10] holding a blocked "type_of" [2, 5], then a root "type_of" [20, 23].
     qprof::ThreadTrace& thread = trace.threads.emplace_back();
     thread.name = "main";
-    thread.nodes = {node(1, qprof::Outcome::blocked, 2, 5), node(0, qprof::Outcome::miss, 0, 10),
-                    node(1, qprof::Outcome::miss, 20, 23)};
-    thread.nodes[0].depth = 1;
-    thread.nodes[1].extent = 1;
-    thread.nodes[2].first = 2;
+    qprof::Node blocked = node(1, qprof::Outcome::blocked, 2, 5);
+    blocked.depth = 1;
+    qprof::Node outer = node(0, qprof::Outcome::miss, 0, 10);
+    outer.extent = 1;
+    qprof::Node root = node(1, qprof::Outcome::miss, 20, 23);
+    root.first = 2;
+    thread.nodes = {blocked, outer, root};
     CHECK(folded(trace) ==
           "main;type_of 10\n"
           "main;type_of;type_of_[k] 3\n");

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "tree_builder.hpp"
+
 using qprof::Node;
 using qprof::NodeBody;
 using qprof::NodeHead;
@@ -269,6 +271,29 @@ TEST_CASE("node store: the damaged shapes keep their body, nothing about them ch
     CHECK(store.has_body(6));  // no times, but not a hit: a timed node of zero length
     check_same(store, expected);
     check_walks(store, expected);
+}
+
+TEST_CASE("node store: the tree builder keeps a body for a hit that adopts nodes") {
+    namespace detail = qprof::detail;
+    // A scope at depth 1, then a hit at depth 0 (no scope ended there first: a damaged stream),
+    // then a plain hit.
+    const std::vector<std::uint64_t> words = {
+        detail::record_head(detail::RecordKind::miss, 1, 2),
+        100,
+        200,
+        detail::record_head(detail::RecordKind::hit, 0, 3),
+        detail::record_head(detail::RecordKind::hit, 0, 4),
+    };
+    detail::TreeBuilder tree;
+    detail::KeyTexts keys;
+    tree.add_records(words.data(), words.data() + words.size(), keys);
+    const NodeStore& nodes = tree.nodes();
+    REQUIRE(nodes.size() == 3);
+    CHECK(text(nodes[0]) == text(Node{.site = 2, .depth = 1, .start = 100, .end = 200}));
+    CHECK(text(nodes[1]) == text(Node{.site = 3, .outcome = Outcome::hit, .extent = 1}));
+    CHECK(text(nodes[2]) == text(Node{.site = 4, .outcome = Outcome::hit, .first = 2}));
+    CHECK(nodes.bodies().size() == 2);
+    CHECK_FALSE(nodes.has_body(2));
 }
 
 TEST_CASE("node store: the builders' appends read back as push_back(Node) does") {

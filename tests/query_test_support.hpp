@@ -49,12 +49,12 @@ inline const qprof::ThreadTrace& thread_named(const qprof::Trace& trace, const s
     throw std::logic_error("unreachable");
 }
 
-inline std::vector<const qprof::Node*> nodes_with(const qprof::ThreadTrace& thread,
-                                                  qprof::Outcome outcome) {
-    std::vector<const qprof::Node*> found;
+inline std::vector<qprof::Node> nodes_with(const qprof::ThreadTrace& thread,
+                                           qprof::Outcome outcome) {
+    std::vector<qprof::Node> found;
     for (const qprof::Node& node : thread.nodes) {
         if (node.outcome == outcome) {
-            found.push_back(&node);
+            found.push_back(node);
         }
     }
     return found;

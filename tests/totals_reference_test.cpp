@@ -77,7 +77,9 @@ Reference reference_totals(const qprof::NodeVector& nodes) {
             enclosing.pop_back();
         }
         const qprof::Node& node = nodes[i];
-        const qprof::Node* parent = enclosing.empty() ? nullptr : &nodes[enclosing.back()];
+        const qprof::Node enclosing_node =
+            enclosing.empty() ? qprof::Node{} : nodes[enclosing.back()];
+        const qprof::Node* parent = enclosing.empty() ? nullptr : &enclosing_node;
         if (!enclosing.empty()) {
             const qprof::Node& up = nodes[enclosing.back()];
             ref.depth_jumps += node.depth > up.depth + 1;

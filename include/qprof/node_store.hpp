@@ -1,5 +1,14 @@
-// The nodes of a thread's tree: a Node as readers see it, and NodeStore, which keeps nine events
-// in ten (hits, which read no clock) in 8 bytes instead of 32.
+// The nodes of a thread's tree (ThreadTrace::nodes, qprof/trace.hpp): a Node as readers see it,
+// and NodeStore, which keeps nine events in ten (hits, which read no clock) in 8 bytes, not 32.
+//
+// For reporters: ThreadTrace::nodes was a std::vector<Node> (NodeVector, now another name for
+// NodeStore). As a NodeStore, its indexing, iteration, front() and back() return a Node by
+// value. `const Node& n = thread.nodes[i];` and `for (const Node& n : thread.nodes)` still
+// compile and work (the reference keeps the copy alive). What no longer works: keeping a
+// pointer or reference to a node past its statement (`&thread.nodes[i]` does not compile; a
+// pointer taken in a range-for dangles), and changing a node in place (heads() and edit() are
+// the writers' way). A walk over every node is cheapest in order: by iterator, or
+// walk_backwards() from the last node, rather than by index, which counts bodies (a rank).
 #pragma once
 
 #include <qprof/detail/require_cxx20.hpp>

@@ -8,6 +8,10 @@
 //           for (std::uint32_t root : thread.roots())
 //               visit(thread, root);          // thread.children(root), recursively
 //   }
+//
+// A thread's nodes are a NodeStore (qprof/node_store.hpp, included here), which hands each
+// Node out by value: a reporter written against the std::vector<Node> it replaced still reads
+// nodes the same way, but can no longer take a node's address or change a node in place.
 #pragma once
 
 #include <qprof/detail/require_cxx20.hpp>
@@ -32,7 +36,8 @@ struct SiteInfo {
     std::uint32_t provider_index = 0;  // into Trace::providers
 };
 
-using NodeVector = std::vector<Node, detail::LargePageAllocator<Node>>;
+// ThreadTrace::nodes' type before it became a NodeStore, for reporters that named it.
+using NodeVector = NodeStore;
 
 // Memory allocated on a scope's own thread while it was open (-Z profile-queries-memory and the
 // allocation hook, qprof/alloc_hook.hpp), in the allocator's usable bytes.
@@ -66,7 +71,11 @@ struct ThreadTrace {
     std::uint32_t index = 0;
     std::uint32_t run = 0;  // into Trace::runs: the process that ran it
     std::string name;
-    NodeVector nodes;  // post-order: children before their parent, in call order
+    // Post-order: children before their parent, in call order. A NodeStore, no longer a
+    // std::vector<Node>: thread.nodes[i] and iteration give a Node by value, so a reporter
+    // reads nodes as before but cannot keep a pointer to one or change one in place (see
+    // qprof/node_store.hpp). A walk over every node is cheapest in order, by iterator.
+    NodeStore nodes;
     // With -Z profile-queries-and-keys, one entry per node: 0 for none, otherwise the index
     // + 1 of its text in Trace::key_texts. Empty when keys were not recorded.
     std::vector<std::uint32_t> keys;
