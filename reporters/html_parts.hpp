@@ -5,6 +5,7 @@
 // test checks that the two agree. The whole contract: docs/html-report.md.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -26,8 +27,26 @@ namespace qprof::detail::html {
 // not flood the page with labels. Shares are of `total_ns`, which every share on the page is of.
 class Importance {
   public:
+    // A wide node is important only if it also takes this share of the time (or PERCENT, when
+    // that is lower): a build graph has thousands of cheap nodes with 6 children.
+    static constexpr double kExtentFloorPercent = 0.1;
+
     Importance(const ReportOptions& options, std::int64_t total_ns);
-    bool operator()(const Node& node) const;
+    // In line: a node read by value from the store stays in registers instead of being
+    // written out for a call, as every sibling in a run is asked.
+    bool operator()(const Node& node) const {
+        if (node.outcome == Outcome::hit) {
+            return false;
+        }
+        // Without a total (an empty or instant session) shares mean nothing: extent decides.
+        if (total_ns_ <= 0) {
+            return node.extent >= extent_;
+        }
+        const double percent =
+            static_cast<double>(node.duration_ns()) * 100.0 / static_cast<double>(total_ns_);
+        const double floor = std::min(percent_, kExtentFloorPercent);
+        return percent >= percent_ || (node.extent >= extent_ && percent >= floor);
+    }
     std::int64_t total_ns() const { return total_ns_; }
     std::uint32_t extent() const { return extent_; }
     double percent() const { return percent_; }

@@ -11,26 +11,8 @@
 
 namespace qprof::detail::html {
 
-// A wide node is important only if it also takes this share of the time (or PERCENT, when
-// that is lower): a build graph has thousands of cheap nodes with 6 children.
-constexpr double kExtentFloorPercent = 0.1;
-
 Importance::Importance(const ReportOptions& options, std::int64_t total_ns)
     : extent_(options.important_extent), percent_(options.important_percent), total_ns_(total_ns) {}
-
-bool Importance::operator()(const Node& node) const {
-    if (node.outcome == Outcome::hit) {
-        return false;
-    }
-    // Without a total (an empty or instant session) shares mean nothing: extent decides.
-    if (total_ns_ <= 0) {
-        return node.extent >= extent_;
-    }
-    const double percent =
-        static_cast<double>(node.duration_ns()) * 100.0 / static_cast<double>(total_ns_);
-    const double floor = std::min(percent_, kExtentFloorPercent);
-    return percent >= percent_ || (node.extent >= extent_ && percent >= floor);
-}
 
 std::int64_t busy_ns(const Trace& trace, const std::vector<Work>& works) {
     std::int64_t busy = 0;
