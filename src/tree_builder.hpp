@@ -75,8 +75,9 @@ class TreeBuilder {
         pending_key(depth) = record.text_id();
     }
     // A hit adopts nothing (but in a damaged stream, which add() takes): a plain leaf hit, kept
-    // in its head alone.
-    void hit(std::uint64_t head) {
+    // in its head alone. In line in parse_records' loop: called, it took 20 instructions a hit
+    // more.
+    [[gnu::always_inline]] void hit(std::uint64_t head) {
         const std::uint32_t depth = head_depth(head);
         if (!pending_.empty() && pending_.back().depth > depth) [[unlikely]] {
             add(head, 0, 0);
