@@ -131,9 +131,12 @@
 
   // ---- provider table ----
 
-  // Sorted by total time as written; names sort A to Z (reporters/viewer_common/table.js).
+  // By self time, most first, as html_reporter.cpp writes the rows; names sort A to Z
+  // (reporters/viewer_common/table.js). A time range rewrites the rows' numbers and sorts
+  // them again (range.js).
   function initTable() {
-    qv.sortableTable(document.getElementById('provider-table'), { key: 'total', textKeys: ['provider'] });
+    qp.resortProviderTable = qv.sortableTable(document.getElementById('provider-table'),
+      { key: 'self', textKeys: ['provider'] });
   }
 
   // ---- thread selector and shape lists ----

@@ -97,6 +97,7 @@
       if (s) r.innerHTML = first + rowCells(s, qp.providers[p] && qp.providers[p].activity);
     }
     if (!qp.rangeStats) savedRows = null;
+    if (qp.resortProviderTable) qp.resortProviderTable(); // the range's numbers, in the order shown
   }
 
   function rangeText() {

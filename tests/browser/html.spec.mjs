@@ -221,6 +221,8 @@ test('the html report', async ({page}) => {
   await check('C++ markup agrees with the viewer', () => tree.checkConsistency(ctx));
   await check("the provider table's C++ texts are the common formatting's",
               () => table.checkTableFormatting(ctx));
+  await check('the provider table is in the order its title says',
+              () => table.checkSortedAsSaid(ctx, 'on load'));
   await check("the decompressed columns agree with the payload's stats",
               () => table.checkColumnsAgreeWithStats(ctx));
   ctx.firstTree ??= await js(page, "__qprofTest.selectedTree()?.id ?? 'tree-0'");
