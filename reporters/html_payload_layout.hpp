@@ -86,4 +86,9 @@ inline constexpr std::string_view kHitsNotRecorded = "hits not recorded";
 // "type_of(fn_12)", "type_of(a very long key tha…)".
 inline constexpr std::size_t kLabelKeyChars = 24;
 
+// A provider's "callers" in the statistics name, in place of a provider index, this one for
+// the calls that no query made: its runs at a thread's top level. Without it, a provider that
+// only the program's own loop asks seemed called by nobody, or only by the few that hit it.
+inline constexpr int kTopLevelCaller = -1;
+
 }  // namespace qprof::detail::html::layout

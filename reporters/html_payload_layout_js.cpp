@@ -62,6 +62,7 @@ int main(int argc, char** argv) {
         << "  COMPRESSION: '" << kCompression << "',\n"
         << "  HITS_NOT_RECORDED: '" << kHitsNotRecorded << "',\n"
         << "  LABEL_KEY_CHARS: " << kLabelKeyChars << ",\n"
+        << "  TOP_LEVEL_CALLER: " << kTopLevelCaller << ",\n"
         << "  COLUMNS: Object.freeze([\n";
     for (const Column& column : kColumns) {
         out << "    Object.freeze({ name: '" << column.name << "', encoding: '"

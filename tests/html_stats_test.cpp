@@ -256,7 +256,11 @@ TEST_CASE("callers and callees are merged over the whole run") {
     CHECK(typeck.callees[0].calls == 10);  // 4 runs and 6 hits
     CHECK(typeck.callees[0].ns == 4'000'000);
     const ProviderStats& analysis = stats_named(trace, stats, "analysis");
-    CHECK(analysis.callers.empty());        // a root
+    // A root: the thread's top level called it, no provider.
+    REQUIRE(analysis.callers.size() == 1);
+    CHECK(analysis.callers[0].provider == qprof::detail::html::kTopLevel);
+    CHECK(analysis.callers[0].calls == analysis.runs);
+    CHECK(analysis.callers[0].ns == analysis.total_ns);
     REQUIRE(analysis.callees.size() == 2);  // typeck (12 ms), then join workers (1 ms)
     CHECK(trace.providers[analysis.callees[0].provider].provider == "typeck");
     CHECK(trace.providers[analysis.callees[1].provider].provider == "join workers");

@@ -85,13 +85,17 @@
     return h + '</tbody></table>';
   }
 
-  // Callers and callees merged over the whole run; each name opens that provider.
+  // Callers and callees merged over the whole run; each name opens that provider. The calls
+  // no query made, the program's own at a thread's top level, are a caller too.
   function calls(id, title, edges) {
     if (!Array.isArray(edges) || edges.length === 0) return '';
     let h = '<h3>' + title + '</h3><table id="' + id + '" class="calls"><thead><tr><th>Provider</th><th>Calls</th><th>Time</th></tr></thead><tbody>';
     for (const [p, count, ns] of edges) {
       const name = qp.providers[p] ? qp.providers[p].name : '?';
-      h += '<tr><td><a href="#" data-provider="' + p + '">' + qp.escape(name) + '</a></td><td>' + qp.thousands(count) +
+      const who = p === qp.layout.TOP_LEVEL_CALLER
+        ? '<span class="top-level" title="no query: the program asked it at a thread\'s top level">(top level)</span>'
+        : '<a href="#" data-provider="' + p + '">' + qp.escape(name) + '</a>';
+      h += '<tr><td>' + who + '</td><td>' + qp.thousands(count) +
         '</td><td>' + qp.escape(qp.durationText(ns)) + '</td></tr>';
     }
     return h + '</tbody></table>';
