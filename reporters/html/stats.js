@@ -17,7 +17,8 @@
   function numbers(s, activity) {
     let h = '<dl>';
     h += row('runs', 'Runs', qp.thousands(s.runs));
-    if (!activity) {
+    // A scope that only waits (PROFILE_WAIT) is never asked of a cache.
+    if (!activity && !(s.runs === 0 && s.hits === 0 && s.waits > 0)) {
       h += row('hits', 'Hits', qp.hitsRecorded ? qp.thousands(s.hits) : qp.layout.HITS_NOT_RECORDED);
       h += row('hit-rate', 'Hit rate', qp.hitsRecorded ? qv.rateText(s.hits, s.runs + s.hits) : qp.layout.HITS_NOT_RECORDED);
     }
@@ -61,6 +62,39 @@
       h += '<li><a href="#" data-thread="' + t + '" data-n="' + n + '" data-ns="' + ns + '">' +
         qp.escape(qp.durationText(ns)) + '</a>' + (keyText !== null ? ' <code>' + qp.escape(keyText) + '</code>' : '') +
         (qp.threads.length > 1 && T ? ' <small>' + qp.escape(T.name) + '</small>' : '') + '</li>';
+    }
+    return h + '</ol>';
+  }
+
+  const LONGEST_WAITS = 10;
+
+  // Provider p's longest waits in the statistics in force (a range, a process's threads):
+  // [thread, n, ns], longest first, ties in thread and call order. Waits are few, and each
+  // thread keeps them (T.waits, with their ancestors), so this reads no other node.
+  function longestWaits(p) {
+    const found = [];
+    const threads = qp.statsThreads || [...qp.threads.keys()];
+    for (const t of threads) {
+      const T = qp.threads[t];
+      for (const n of T.waits.keys()) {
+        if (!qp.isWait(T, n) || qp.providerOf(T, n) !== p) continue;
+        if (qp.range && (T.start[n] < qp.range.from || T.start[n] + T.dur[n] > qp.range.to)) continue;
+        found.push([t, n, T.dur[n]]);
+      }
+    }
+    found.sort((a, b) => b[2] - a[2] || a[0] - b[0] || a[1] - b[1]);
+    return found.slice(0, LONGEST_WAITS);
+  }
+
+  // A wait is not a run, so the slowest runs never list it: its own list leads to it.
+  function waitsList(s, p) {
+    if (!(s.waits > 0)) return '';
+    let h = '<h3>Longest waits</h3><ol id="longest-waits">';
+    for (const [t, n, ns] of longestWaits(p)) {
+      const key = qp.keyText(t, n);
+      h += '<li><a href="#" data-thread="' + t + '" data-n="' + n + '" data-ns="' + ns + '">' +
+        qp.escape(qp.durationText(ns)) + '</a>' + (key !== null ? ' <code>' + qp.escape(key) + '</code>' : '') +
+        (qp.threads.length > 1 ? ' <small>' + qp.escape(qp.threads[t].name) + '</small>' : '') + '</li>';
     }
     return h + '</ol>';
   }
@@ -110,7 +144,7 @@
     const colour = provider.colourClass;
     const tag = colour ? ' <small class="colour-class colour-' + colour.colour + '">' + qp.escape(colour.name) + '</small>' : '';
     return '<h2>' + (provider.activity ? 'Pass ' : 'Provider ') + '<span data-field="provider">' + qp.escape(provider.name) +
-      '</span>' + tag + '</h2>' + qp.statsScopeNote() + numbers(s, provider.activity) + histogram(s) + slowestRuns(s) + topKeys(s, provider.activity) +
+      '</span>' + tag + '</h2>' + qp.statsScopeNote() + numbers(s, provider.activity) + histogram(s) + slowestRuns(s) + waitsList(s, p) + topKeys(s, provider.activity) +
       calls('callers', 'Called by', s.callers) + calls('callees', 'Calls', s.callees);
   };
 
@@ -141,6 +175,11 @@
   }
 
   function onDetailsClick(e) {
+    const rangeOf = e.target.closest('button.range-of'); // a wait's "Statistics of its time"
+    if (rangeOf) {
+      qp.setRange(Number(rangeOf.dataset.from), Number(rangeOf.dataset.to));
+      return;
+    }
     const other = e.target.closest('a[data-provider]');
     if (other) {
       e.preventDefault();

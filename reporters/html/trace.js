@@ -270,12 +270,16 @@
     const most = qp.layout.LABEL_KEY_CHARS;
     return chars.length > most ? chars.slice(0, most - 1).join('') + '\u2026' : key;
   }
-  // An activity's argument is in its name already; a query's key follows it, shortened.
+  // An activity's argument is in its name already; a query's key follows it, shortened:
+  // "type_of(fn_12)". What a label, a path or a link names a node by.
+  function keyedName(T, n) {
+    const key = qp.outcomeOf(T, n) === ACTIVITY ? null : keyOf(T, n);
+    return nameOf(T, n) + (key ? '(' + labelKey(key) + ')' : '');
+  }
+  qp.keyedName = (t, n) => keyedName(qp.threads[t], n);
   qp.labelOf = function labelOf(T, n) {
     if (!qp.isImportant(T, n) || qp.isHit(T, n)) return null;
-    const key = qp.outcomeOf(T, n) === ACTIVITY ? null : keyOf(T, n);
-    return nameOf(T, n) + (key ? '(' + labelKey(key) + ')' : '') + ' \u00b7 ' + qp.durationText(T.dur[n]) +
-      ' \u00b7 ' + qp.shareText(T, n);
+    return keyedName(T, n) + ' \u00b7 ' + qp.durationText(T.dur[n]) + ' \u00b7 ' + qp.shareText(T, n);
   };
 
   // ' · P' when every top-level node of the run is provider P, ' · mostly P' when P has at
