@@ -53,17 +53,22 @@
     return h + '</div>';
   }
 
-  function slowestRuns(s) {
-    if (s.slowest.length === 0) return '';
-    let h = '<h3>Slowest runs</h3><ol id="slowest-runs">';
-    for (const [t, n, ns, key] of s.slowest) {
+  // A list of nodes ([thread, n, ns, key text or null]), each a link that reveals it.
+  function nodeList(id, title, nodes) {
+    let h = '<h3>' + title + '</h3><ol id="' + id + '">';
+    for (const [t, n, ns, keyText] of nodes) {
       const T = qp.threads[t];
-      const keyText = key > 0 && qp.keys[key - 1] != null ? String(qp.keys[key - 1]) : null;
       h += '<li><a href="#" data-thread="' + t + '" data-n="' + n + '" data-ns="' + ns + '">' +
         qp.escape(qp.durationText(ns)) + '</a>' + (keyText !== null ? ' <code>' + qp.escape(keyText) + '</code>' : '') +
         (qp.threads.length > 1 && T ? ' <small>' + qp.escape(T.name) + '</small>' : '') + '</li>';
     }
     return h + '</ol>';
+  }
+
+  function slowestRuns(s) {
+    if (s.slowest.length === 0) return '';
+    return nodeList('slowest-runs', 'Slowest runs', s.slowest.map(([t, n, ns, key]) =>
+      [t, n, ns, key > 0 && qp.keys[key - 1] != null ? String(qp.keys[key - 1]) : null]));
   }
 
   const LONGEST_WAITS = 10;
@@ -89,14 +94,7 @@
   // A wait is not a run, so the slowest runs never list it: its own list leads to it.
   function waitsList(s, p) {
     if (!(s.waits > 0)) return '';
-    let h = '<h3>Longest waits</h3><ol id="longest-waits">';
-    for (const [t, n, ns] of longestWaits(p)) {
-      const key = qp.keyText(t, n);
-      h += '<li><a href="#" data-thread="' + t + '" data-n="' + n + '" data-ns="' + ns + '">' +
-        qp.escape(qp.durationText(ns)) + '</a>' + (key !== null ? ' <code>' + qp.escape(key) + '</code>' : '') +
-        (qp.threads.length > 1 ? ' <small>' + qp.escape(qp.threads[t].name) + '</small>' : '') + '</li>';
-    }
-    return h + '</ol>';
+    return nodeList('longest-waits', 'Longest waits', longestWaits(p).map(([t, n, ns]) => [t, n, ns, qp.keyText(t, n)]));
   }
 
   const keyCell = (key) => '<td><code>' + qp.escape(qp.keys[key - 1] != null ? String(qp.keys[key - 1]) : '?') + '</code></td>';
