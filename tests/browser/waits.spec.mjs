@@ -34,6 +34,20 @@ async function describe(page, node) {
   return js(page, `(${DESCRIBE})(${say(node)})`);
 }
 
+/** The waits the provider table's row of `name` says it had ("1 wait, 61.22 ms"), or null. */
+async function waitsInTable(page, name) {
+  return js(page, `[...document.querySelectorAll('#provider-table tbody tr')]
+      .find(r => !r.hidden && r.cells[0].querySelector('a')?.textContent === ${say(name)})
+      ?.querySelector('small.waits')?.textContent ?? null`);
+}
+
+/** `name`'s row in the provider table says its one wait as "1 wait, ...", not "1 waits". */
+async function checkOneWait(page, name, when) {
+  const text = await waitsInTable(page, name);
+  if (!text || !/^1 wait, /.test(text)) throw new CheckFailed(`${when}, ${name}'s row says its waits as ${say(text)}`);
+  return text;
+}
+
 /** Opens the statistics of the provider named `name` from the page's lists at the top. */
 async function openStatistics(page, list, name) {
   await js(page, 'window.scrollTo(0, 0)');
@@ -152,7 +166,12 @@ async function checkMeanwhile(page) {
   }
   const note = await js(page, "document.getElementById('range-note')?.textContent ?? ''");
   if (!note.includes('worker') || !note.includes('main')) throw new CheckFailed(`the range note reads ${say(note)}`);
-  return say(note.slice(0, 160));
+  const events = await js(page, `window.qprof.statsOfRange(${range.from}, ${range.to})
+      .reduce((sum, s) => sum + (s ? s.events : 0), 0)`);
+  if (events === 1 ? !note.includes('of the 1 event within') : !note.includes(`events within`)) {
+    throw new CheckFailed(`the range note counts its ${events} events as ${say(note.slice(0, 60))}`);
+  }
+  return `${say(note.slice(0, 160))}; check: ${await checkOneWait(page, 'check', 'in the range')}`;
 }
 
 test('what a wait waited for', async ({page}) => {
@@ -169,6 +188,7 @@ test('what a wait waited for', async ({page}) => {
   await check('the page becomes ready', () => load(page, fileUrl(pagePath)), {stop: true});
   await check('the provider table is in the order its title says',
               () => checkSortedAsSaid({page}, 'on load'));
+  await check('a row says one wait as "1 wait"', () => checkOneWait(page, 'check', 'on load'));
   await check("a provider's callers add up to its calls, the top level's included",
               () => checkCallersAddUp(page));
   await check('a PROFILE_WAIT leads to its wait, which names no run', () => checkJoinWait(page));
