@@ -252,6 +252,7 @@ struct Gathered {
             k.key = key;
             ++k.asked;
             k.hits += node.outcome == Outcome::hit;
+            k.ns += node.outcome == Outcome::hit ? 0 : ns;
         }
     }
 
@@ -422,7 +423,7 @@ void write_stats(std::ostream& out, const std::vector<ProviderStats>& stats) {
         out << "],\"keys\":[";
         for (std::size_t i = 0; i < s.keys.size(); ++i) {
             out << (i > 0 ? "," : "") << '[' << s.keys[i].key << ',' << s.keys[i].asked << ','
-                << s.keys[i].hits << ']';
+                << s.keys[i].hits << ',' << s.keys[i].ns << ']';
         }
         out << ']';
         write_edges(out, "callers", s.callers);

@@ -30,6 +30,7 @@ struct KeyAsks {
     std::uint32_t key = 0;  // index + 1 into Trace::key_texts
     std::uint64_t asked = 0;
     std::uint64_t hits = 0;
+    std::int64_t ns = 0;  // its runs' inclusive time, summed: what the key cost
 };
 
 // The caller of a thread's roots in CallEdge::provider: the top level, no provider (written

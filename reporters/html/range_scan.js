@@ -165,9 +165,10 @@
       const key = keys ? keys[n] : 0;
       if (key !== 0 && outcome !== BLOCKED) {
         const id = p * (qp.keys.length + 1) + key;
-        const k = acc.asks.get(id) || [key, 0, 0];
+        const k = acc.asks.get(id) || [key, 0, 0, 0];
         k[1]++;
         if (outcome === qp.HIT) k[2]++;
+        else k[3] += ns; // its runs' time, as html_stats.cpp sums it
         acc.asks.set(id, k);
       }
     }

@@ -99,20 +99,23 @@
 
   const keyCell = (key) => '<td><code>' + qp.escape(qp.keys[key - 1] != null ? String(qp.keys[key - 1]) : '?') + '</code></td>';
 
-  // An activity's keys are its arguments (PROFILE_ACTIVITY_ARG): its runs per argument.
+  const timeCell = (ns) => '<td>' + qp.escape(qp.durationText(ns || 0)) + '</td>';
+
+  // An activity's keys are its arguments (PROFILE_ACTIVITY_ARG): its runs per argument. Each
+  // key with the time its runs took: which requests, which files cost the most.
   function topKeys(s, activity) {
     if (activity) {
       if (s.keys.length === 0) return '';
-      let h = '<h3>Most-run arguments</h3><table id="top-arguments"><thead><tr><th>Argument</th><th>Runs</th></tr></thead><tbody>';
-      for (const [key, runs] of s.keys) h += '<tr>' + keyCell(key) + '<td>' + qp.thousands(runs) + '</td></tr>';
+      let h = '<h3>Most-run arguments</h3><table id="top-arguments"><thead><tr><th>Argument</th><th>Runs</th><th>Time</th></tr></thead><tbody>';
+      for (const [key, runs, , ns] of s.keys) h += '<tr>' + keyCell(key) + '<td>' + qp.thousands(runs) + '</td>' + timeCell(ns) + '</tr>';
       return h + '</tbody></table>';
     }
     if (s.keys.length === 0) {
       return qp.keys.length === 0 ? '<p class="hint">Keys were not recorded: run with -Z profile-queries-and-keys to see the most-asked keys.</p>' : '';
     }
-    let h = '<h3>Most-asked keys</h3><table id="top-keys"><thead><tr><th>Key</th><th>Asked</th><th>Hits</th></tr></thead><tbody>';
-    for (const [key, asked, hits] of s.keys) {
-      h += '<tr>' + keyCell(key) + '<td>' + qp.thousands(asked) + '</td><td>' + qp.thousands(hits) + '</td></tr>';
+    let h = '<h3>Most-asked keys</h3><table id="top-keys"><thead><tr><th>Key</th><th>Asked</th><th>Hits</th><th>Time</th></tr></thead><tbody>';
+    for (const [key, asked, hits, ns] of s.keys) {
+      h += '<tr>' + keyCell(key) + '<td>' + qp.thousands(asked) + '</td><td>' + qp.thousands(hits) + '</td>' + timeCell(ns) + '</tr>';
     }
     return h + '</tbody></table>';
   }

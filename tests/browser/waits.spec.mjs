@@ -16,6 +16,7 @@ import path from 'node:path';
 import {CheckFailed, check, checkNoProblems, click, fileUrl, freshDir, inputs, js, load, runCommand,
   settle, test, watchProblems} from './harness.mjs';
 import {checkSortedAsSaid} from './table_checks.mjs';
+import {checkWholeRunStats} from './timeline_range_checks.mjs';
 
 test.use({viewport: {width: 1440, height: 900}});
 
@@ -83,6 +84,25 @@ async function checkCallersAddUp(page) {
     throw new CheckFailed(`check's callers ${say(rows)} do not say the worker's 2 calls at its top level`);
   }
   return `${found.providers} providers; check called by ${say(rows)}`;
+}
+
+/**
+ * check's most-asked keys say what each key's runs took: slow.cc its one run, about 60 ms
+ * (the worker's; the main thread's ask of it was a wait, not a run).
+ */
+async function checkKeyTime(page) {
+  await openStatistics(page, 'hot-providers', 'check');
+  const rows = await js(page, `[...document.querySelectorAll('#details #top-keys tbody tr')]
+      .map(r => [...r.cells].map(c => c.textContent))`);
+  const slow = rows.find((r) => r[0] === 'slow.cc');
+  // The slowest run of check is slow.cc's: its duration as the page writes durations.
+  const run = await js(page, `(() => { const s = JSON.parse(document.getElementById('qprof-trace').textContent).stats
+      .find(s => s.slowest.length && qp.keys[s.slowest[0][3] - 1] === 'slow.cc');
+      return s ? qv.durationText(s.slowest[0][2]) : null; })()`);
+  if (!slow || run === null || slow[3] !== run) {
+    throw new CheckFailed(`check's keys ${say(rows)} do not give slow.cc the time of its run (${run})`);
+  }
+  return say(rows);
 }
 
 /**
@@ -191,6 +211,10 @@ test('what a wait waited for', async ({page}) => {
   await check('a row says one wait as "1 wait"', () => checkOneWait(page, 'check', 'on load'));
   await check("a provider's callers add up to its calls, the top level's included",
               () => checkCallersAddUp(page));
+  // Keys, waits and calls at the top level, each counted by html_stats.cpp and range_scan.js.
+  await check("the statistics of the whole run as a range are the payload's",
+              () => checkWholeRunStats({page}));
+  await check("a key's time is its runs'", () => checkKeyTime(page));
   await check('a PROFILE_WAIT leads to its wait, which names no run', () => checkJoinWait(page));
   await check("a Query's wait links the run it waited for, on the other thread",
               () => checkWaitedFor(page));
