@@ -60,6 +60,8 @@ int main(int argc, char** argv) {
         << "  IMPORTANT: " << kImportantFlag << ",\n"
         << "  PROVIDER_SHIFT: " << kProviderShift << ",\n"
         << "  COMPRESSION: '" << kCompression << "',\n"
+        << "  KEY_LENGTHS: '" << kKeyLengths << "',\n"
+        << "  KEY_TEXT: '" << kKeyText << "',\n"
         << "  HITS_NOT_RECORDED: '" << kHitsNotRecorded << "',\n"
         << "  LABEL_KEY_CHARS: " << kLabelKeyChars << ",\n"
         << "  TOP_LEVEL_CALLER: " << kTopLevelCaller << ",\n"

@@ -1,9 +1,10 @@
 // A program shaped like a language server whose threads wait for each other, for the browser
 // test of what a wait waited for (tests/browser/waits.spec.mjs). A worker checks the slow
-// file "slow.cc" (about SLOW_MS) at its top level; the main thread, inside its pass
+// file "slow.cc" (kSlow, 60 ms) at its top level; the main thread, inside its pass
 // "analysis", asks for the same file while the worker computes it, so it waits for the
 // worker's run (a qprof::Query blocked wait), checks two quick files, then joins the worker
-// in a PROFILE_WAIT scope. Every check parses its file first, so a run has a child.
+// in a PROFILE_WAIT scope. Every check parses its file first, so a run has a child; one file
+// is named in more than ASCII, "bé.cc".
 //
 //   waiting_threads [-Z profile-queries-and-keys=html ...]
 #include <atomic>
@@ -49,7 +50,7 @@ int main(int argc, char** argv) {
         std::thread worker{[&] {
             qprof::name_this_thread("worker");
             check("slow.cc");
-            check("b.cc");
+            check("bé.cc");
         }};
         while (!slow_started) {
             std::this_thread::yield();
@@ -60,7 +61,7 @@ int main(int argc, char** argv) {
             PROFILE_WAIT("join worker");
             worker.join();
         }
-        sum += check("b.cc");  // a hit
+        sum += check("bé.cc");  // a hit
     }
     return sum == 42 ? 1 : 0;  // uses the sum
 }

@@ -172,12 +172,12 @@
       name: String(p.name), activity: !!p.activity, region: !!p.region,
       colourClass: qp.colourClasses[(Number(p.class) || 0) - 1] || null,
     }));
-    qp.keys = payload.keys || [];
     qp.counterNames = (payload.counters || []).map(String);
     qp.hitsRecorded = payload.hits_recorded !== false; // -Z profile-queries-events=-hits: false
     qp.memoryRecorded = payload.memory_recorded === true; // -Z profile-queries-memory
+    qp.keys = []; // the keys' texts travel compressed after the columns
     const bytes = await qp.inflate(columnsText, payload.compression || L.COMPRESSION);
-    qp.threads = qp.readThreads(bytes, payload.threads || []);
+    ({ threads: qp.threads, keys: qp.keys } = qp.readPayload(bytes, payload));
   };
 
   qp.counterName = (c) => (c < qp.counterNames.length ? qp.counterNames[c] : '?');

@@ -88,7 +88,8 @@ async function checkCallersAddUp(page) {
 
 /**
  * check's most-asked keys say what each key's runs took: slow.cc its one run, about 60 ms
- * (the worker's; the main thread's ask of it was a wait, not a run).
+ * (the worker's; the main thread's ask of it was a wait, not a run). The keys' texts come
+ * out of the compressed stream whole, one beyond ASCII ("bé.cc": asked twice, a hit once).
  */
 async function checkKeyTime(page) {
   await openStatistics(page, 'hot-providers', 'check');
@@ -101,6 +102,10 @@ async function checkKeyTime(page) {
       return s ? qv.durationText(s.slowest[0][2]) : null; })()`);
   if (!slow || run === null || slow[3] !== run) {
     throw new CheckFailed(`check's keys ${say(rows)} do not give slow.cc the time of its run (${run})`);
+  }
+  const accented = rows.find((r) => r[0] === 'b\u00e9.cc');
+  if (!accented || accented[1] !== '2' || accented[2] !== '1') {
+    throw new CheckFailed(`check's keys ${say(rows)} have no bé.cc asked twice, a hit once`);
   }
   return say(rows);
 }
