@@ -58,10 +58,11 @@
   }
 
   // The run wait n waited for: a qprof::Query that found another thread computing its key
-  // waits for that run. Of the runs of its provider and key on other threads that were going
-  // on when it began, the one that ended nearest its end (the wait ends when the run does);
-  // null for a wait without a key (PROFILE_WAIT) or whose run was not recorded. The starts
-  // ascend in pre-order, so only the nodes that started before the wait are read.
+  // waits for that run. Of the runs of its provider and key on its process's other threads
+  // that were going on when it began, the one that ended nearest its end (the wait ends when
+  // the run does); null for a wait without a key (PROFILE_WAIT) or whose run was not
+  // recorded. The starts ascend in pre-order, so only the nodes that started before the wait
+  // are read.
   qp.awaitedRun = function awaitedRun(t, n) {
     const T = qp.threads[t];
     if (!T.key || T.key[n] === 0) return null;
@@ -71,7 +72,8 @@
     const end = begin + T.dur[n];
     let best = null;
     qp.threads.forEach((U, u) => {
-      if (u === t || !U.key) return;
+      // In a merged build, a process's threads wait for its own threads only.
+      if (u === t || !U.key || qp.processOf(u) !== qp.processOf(t)) return;
       for (let m = 0; m < U.len && U.start[m] <= begin; m++) {
         if (U.key[m] !== key || qp.providerOf(U, m) !== p || qp.isHit(U, m) || qp.isWait(U, m)) continue;
         const runEnd = U.start[m] + U.dur[m];
