@@ -9,6 +9,8 @@
 //   waiting_threads [-Z profile-queries-and-keys=html ...]
 #include <atomic>
 #include <chrono>
+#include <exception>
+#include <iostream>
 #include <qprof/qprof.hpp>
 #include <qprof/query.hpp>
 #include <string>
@@ -26,9 +28,8 @@ std::size_t spin(std::size_t seed) {
     return seed;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// The program; main reports what it throws.
+int run(int argc, char** argv) {
     qprof::Session session{argc, argv};
     if (session.help_shown()) {
         return 0;
@@ -64,4 +65,15 @@ int main(int argc, char** argv) {
         sum += check("bé.cc");  // a hit
     }
     return sum == 42 ? 1 : 0;  // uses the sum
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& error) {  // a bad -Z flag, a thread that could not start
+        std::cerr << "waiting_threads: " << error.what() << '\n';
+        return 2;
+    }
 }
