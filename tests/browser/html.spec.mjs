@@ -279,6 +279,7 @@ test('the html report', async ({page}) => {
               () => timelineSearch.checkSearchDims(ctx));
   await check('a search walks its matches slowest first, each visible on the timeline',
               () => timelineSearch.checkSearchSlowestFirst(ctx));
+  await check("a chip's members are read from the page once", () => search.checkChipReads(ctx));
   // After the screenshots: both scroll the page, and the second reveals a deep chain.
   await check('a provider clicked at the top shows its statistics in view', () => checkStatsInView(ctx));
   await check("'Deepest nodes' has no two lines alike, and each reveals its node",
