@@ -60,8 +60,11 @@ int main(int argc, char** argv) {
         << "  IMPORTANT: " << kImportantFlag << ",\n"
         << "  PROVIDER_SHIFT: " << kProviderShift << ",\n"
         << "  COMPRESSION: '" << kCompression << "',\n"
+        << "  KEY_LENGTHS: '" << kKeyLengths << "',\n"
+        << "  KEY_TEXT: '" << kKeyText << "',\n"
         << "  HITS_NOT_RECORDED: '" << kHitsNotRecorded << "',\n"
         << "  LABEL_KEY_CHARS: " << kLabelKeyChars << ",\n"
+        << "  TOP_LEVEL_CALLER: " << kTopLevelCaller << ",\n"
         << "  COLUMNS: Object.freeze([\n";
     for (const Column& column : kColumns) {
         out << "    Object.freeze({ name: '" << column.name << "', encoding: '"

@@ -164,8 +164,8 @@ void write_provider_table(std::ostream& out, const Trace& trace,
             out << " <small class=\"colour-class" << colour_css(p) << "\">"
                 << html_escape(trace.colour_class_of(p)) << "</small>";
         }
-        out << (s.waits > 0 ? " <small class=\"waits\">" + with_thousands(s.waits) + " waits, " +
-                                  duration_text(s.wait_ns) + "</small>"
+        out << (s.waits > 0 ? " <small class=\"waits\">" + count_text(s.waits, "wait", "waits") +
+                                  ", " + duration_text(s.wait_ns) + "</small>"
                             : "")
             << "</td>";
         write_number_cell(out, runs, with_thousands(s.runs));

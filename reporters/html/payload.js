@@ -1,8 +1,9 @@
 // qprof viewer, part 2 of 17: the payload, decoded. The base64 of #qprof-columns is
 // decompressed in the browser's own DecompressionStream and its varints read into typed
-// arrays, column by column and thread by thread in the layout's order (html_payload_layout.hpp);
-// each thread's depth, parent and start times are then derived by trace.js (qp.deriveThread).
-// qp.load (trace.js) reads the payload through qp.inflate and qp.readThreads.
+// arrays, column by column and thread by thread in the layout's order (html_payload_layout.hpp),
+// then the keys' texts that follow them; each thread's depth, parent and start times are
+// derived by trace.js (qp.deriveThread). qp.load (trace.js) reads the payload through
+// qp.inflate and qp.readPayload.
 (() => {
   'use strict';
 
@@ -117,9 +118,9 @@
     });
   }
 
-  // Every thread's columns, in the layout's order, one after the other.
-  function readThreads(bytes, threads) {
-    let at = 0;
+  // Every thread's columns, in the layout's order, one after the other, from `at`; returns
+  // the threads and where their columns end.
+  function readThreads(bytes, threads, at = 0) {
     const decoded = threads.map((t, i) => {
       const nodes = Number(t.nodes) || 0;
       const sizes = t.bytes || {};
@@ -139,12 +140,43 @@
       T.counters = countersOf(t.counters);
       return T;
     });
-    if (at !== bytes.length) {
-      throw new Error('the columns take ' + at + ' bytes, the decompressed data ' + bytes.length);
+    return { threads: decoded, end: at };
+  }
+
+  // The keys' texts after the columns (html_payload_layout.hpp): `count` lengths in bytes, then
+  // the texts. Decoded as one string and cut by the lengths when it is all ASCII (a byte a
+  // character, as keys mostly are), else key by key.
+  function readKeys(bytes, at, sizes) {
+    const count = Number(sizes.count) || 0;
+    const lengths = new Float64Array(count);
+    const textAt = readColumn(bytes, at, at + Number(sizes[L.KEY_LENGTHS] || 0), lengths, 'varint', "the keys' lengths");
+    const end = textAt + Number(sizes[L.KEY_TEXT] || 0);
+    if (end > bytes.length) throw new Error("the keys' texts run past the decompressed data");
+    let total = 0;
+    for (let i = 0; i < count; i++) total += lengths[i];
+    if (textAt + total !== end) throw new Error("the keys' lengths add up to " + total + ' bytes, their texts take ' + (end - textAt));
+    const decoder = new TextDecoder();
+    const whole = decoder.decode(bytes.subarray(textAt, end));
+    const keys = new Array(count);
+    let from = 0;
+    for (let i = 0; i < count; i++) {
+      keys[i] = whole.length === total ? whole.slice(from, from + lengths[i])
+        : decoder.decode(bytes.subarray(textAt + from, textAt + from + lengths[i]));
+      from += lengths[i];
     }
-    return decoded;
+    return { keys, end };
+  }
+
+  // The whole stream: every thread's columns, then the keys; it must end where they do.
+  function readPayload(bytes, payload) {
+    const { threads, end } = readThreads(bytes, payload.threads || []);
+    const keys = readKeys(bytes, end, payload.keys || {});
+    if (keys.end !== bytes.length) {
+      throw new Error('the columns and keys take ' + keys.end + ' bytes, the decompressed data ' + bytes.length);
+    }
+    return { threads, keys: keys.keys };
   }
 
   qp.inflate = inflate;
-  qp.readThreads = readThreads;
+  qp.readPayload = readPayload;
 })();
