@@ -3,7 +3,9 @@
 //
 // Runs toyc once (at its default size about a million queries; `-- --items 110000` makes about
 // ten million) with the html reporter, then reports the page's size (and how much of it is the
-// payload: compressed columns and JSON) and loads it --runs times, each time in a fresh
+// payload: compressed columns and JSON; and how the columns split it, each column of every
+// thread compressed alone as an estimate, and how many hits' keys a heavy page left out) and
+// loads it --runs times, each time in a fresh
 // Chromium so that no cache or warmed-up JIT helps: DOMContentLoaded, the load event,
 // qprof.readyAt (time to interactive), the latency of a first click on a fold, the timeline's
 // drawing and range statistics, and a search for the provider asked most (its time, and the
@@ -16,6 +18,14 @@
 //
 //   node benchmarks/html_page_benchmark.mjs --toyc build/examples/toyc [--runs 5] [-- TOYC ARGS...]
 //   node benchmarks/html_page_benchmark.mjs --program build/benchmarks/shallow_queries -- --nodes 150000
+//
+// With keys, at ten million events (a hit's key a random earlier node's in shallow_queries, so
+// that the page leaves hits' keys out; toyc's keep theirs):
+//
+//   node benchmarks/html_page_benchmark.mjs --program build/benchmarks/shallow_queries --runs 3 \
+//       -- --nodes 1430000 -Z profile-queries-and-keys
+//   node benchmarks/html_page_benchmark.mjs --toyc build/examples/toyc --runs 3 \
+//       -- --items 110000 -Z profile-queries-and-keys
 import {spawnSync} from 'node:child_process';
 import fs from 'node:fs';
 import {createRequire} from 'node:module';
@@ -23,6 +33,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {fileURLToPath, pathToFileURL} from 'node:url';
 import {parseArgs} from 'node:util';
+import zlib from 'node:zlib';
 
 import {findChromium} from '../tests/browser/chromium.mjs';
 
@@ -175,6 +186,56 @@ function reportSize(page) {
                 `${fixed((size - payload) / 1e6, 2)} MB, is markup, style and script`);
   }
   return size;
+}
+
+/** The text of the page's <script id="ID">, or null. */
+function scriptText(data, id) {
+  let start = data.indexOf(`id="${id}"`);
+  if (start < 0) return null;
+  start = data.indexOf('>', start) + 1;
+  return data.subarray(start, data.indexOf('</script>', start)).toString('latin1');
+}
+
+/**
+ * How the payload's columns split the page: per column (every thread's together), its bytes
+ * decompressed and compressed alone (zlib, level 6, as base64: an estimate of its share of the
+ * page, which compresses them all as one stream); then the keys' lengths and texts, and the
+ * hits whose key the page left out (html_payload_layout.hpp, kColumnsBudgetBytes).
+ */
+function reportColumns(page) {
+  const data = fs.readFileSync(page);
+  const columnsText = scriptText(data, 'qprof-columns');
+  const json = scriptText(data, 'qprof-trace');
+  if (columnsText === null || json === null) return;
+  const payload = JSON.parse(json);
+  const bytes = zlib.inflateSync(Buffer.from(columnsText.trim(), 'base64'));
+  const parts = new Map(); // name -> buffers
+  let at = 0;
+  for (const thread of payload.threads ?? []) {
+    for (const [name, size] of Object.entries(thread.bytes ?? {})) {
+      if (!parts.has(name)) parts.set(name, []);
+      parts.get(name).push(bytes.subarray(at, at + size));
+      at += size;
+    }
+  }
+  const keys = payload.keys ?? {};
+  const lengths = Number(keys.lengths ?? 0);
+  parts.set("keys' lengths", [bytes.subarray(at, at + lengths)]);
+  parts.set("keys' texts", [bytes.subarray(at + lengths, at + lengths + Number(keys.text ?? 0))]);
+  console.log(`columns: ${grouped(bytes.length)} bytes decompressed, ${fixed(columnsText.length / 1e6, 2)} MB ` +
+              'as base64; each alone compressed, as base64:');
+  for (const [name, buffers] of parts) {
+    const whole = Buffer.concat(buffers);
+    const alone = Math.ceil(zlib.deflateSync(whole, {level: 6}).length / 3) * 4;
+    console.log(`  ${name.padEnd(16)} ${grouped(whole.length).padStart(13)} bytes  ` +
+                `${fixed(alone / 1e6, 2, 7)} MB`);
+  }
+  if (keys.hits_left_out) {
+    console.log(`keys: ${grouped(Number(keys.count))} in the page; the keys of ` +
+                `${grouped(keys.hits_left_out)} hits left out (too heavy with them)`);
+  } else if (keys.count) {
+    console.log(`keys: ${grouped(Number(keys.count))} in the page, every node's`);
+  }
 }
 
 // The navigation's own timings, in ms since navigation start (as performance.now()).
@@ -379,6 +440,7 @@ async function main() {
   try {
     const {page, events} = writePage(path.resolve(args.toyc), outDir, args.toycArgs);
     const size = reportSize(page);
+    reportColumns(page);
     const runs = [];
     for (let index = 1; index <= args.runs; ++index) {
       const run = await measureOnce(playwright, executablePath, pathToFileURL(page).href);
