@@ -5,6 +5,7 @@
 // million nodes make 5.7 MB of text.
 
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <span>
 #include <vector>
@@ -214,25 +215,47 @@ void write_processes(std::ostream& out, const Trace& trace) {
     out << ']';
 }
 
-// The keys' lengths, then their texts (layout::kKeyLengths): the texts are held until the
-// lengths are written, in pieces of about kValuesPerWrite bytes.
+// The keys' heads, then the rest of their texts (layout::kKeyLengths): each key's text after
+// what it shares with one of the kKeysBack before it (html_payload_layout.hpp). The texts are
+// held until the heads are written, in pieces of about kValuesPerWrite bytes.
 void write_keys(const ByteSink& sink, const Trace& trace, PayloadColumns& sizes) {
-    std::string lengths;
+    std::string heads;
     std::string texts;
-    for (const std::string& key : trace.key_texts) {
-        const std::string text = valid_utf8(key);
-        char varint[kMaxVarintBytes];
-        lengths.append(varint, put_varint(varint, text.size()));
-        texts += text;
-        if (lengths.size() >= kValuesPerWrite) {
-            sink(lengths);
-            sizes.key_length_bytes += lengths.size();
-            lengths.clear();
+    std::array<std::string, layout::kKeysBack> before;  // key i - b at [(i - b) % kKeysBack]
+    char varint[kMaxVarintBytes];
+    const auto put = [&](std::uint64_t value) { heads.append(varint, put_varint(varint, value)); };
+    for (std::size_t i = 0; i < trace.key_texts.size(); ++i) {
+        std::string text = valid_utf8(trace.key_texts[i]);
+        std::size_t back = 0;
+        std::size_t shared = 0;
+        for (std::size_t b = 1; b <= std::min(i, before.size()); ++b) {
+            const std::string& earlier = before[(i - b) % before.size()];
+            const auto [mismatch, unused] = std::mismatch(
+                text.begin(),
+                text.begin() + static_cast<std::ptrdiff_t>(std::min(text.size(), earlier.size())),
+                earlier.begin());
+            const auto common = static_cast<std::size_t>(mismatch - text.begin());
+            if (common > shared) {
+                back = b;
+                shared = common;
+            }
+        }
+        put(back);
+        if (back != 0) {
+            put(shared);
+        }
+        put(text.size() - shared);
+        texts.append(text, shared);
+        before[i % before.size()] = std::move(text);
+        if (heads.size() >= kValuesPerWrite) {
+            sink(heads);
+            sizes.key_length_bytes += heads.size();
+            heads.clear();
         }
     }
-    if (!lengths.empty()) {
-        sink(lengths);
-        sizes.key_length_bytes += lengths.size();
+    if (!heads.empty()) {
+        sink(heads);
+        sizes.key_length_bytes += heads.size();
     }
     for (std::size_t at = 0; at < texts.size(); at += kValuesPerWrite) {
         sink(std::string_view{texts}.substr(at, kValuesPerWrite));

@@ -62,6 +62,7 @@ int main(int argc, char** argv) {
         << "  COMPRESSION: '" << kCompression << "',\n"
         << "  KEY_LENGTHS: '" << kKeyLengths << "',\n"
         << "  KEY_TEXT: '" << kKeyText << "',\n"
+        << "  KEYS_BACK: " << kKeysBack << ",\n"
         << "  KEY_CODES: Object.freeze({ NONE: " << kKeyNone << ", LEFT_OUT: " << kKeyLeftOut
         << ", NEWEST: " << kKeyNewest << ", PARENT: " << kKeyOfParent
         << ", PREVIOUS: " << kKeyOfPrevious << ", FOLLOWING: " << kKeyFollowing

@@ -184,3 +184,18 @@ TEST_CASE("a page too heavy with its hits' keys leaves them out, says so, keeps 
         }
     }
 }
+
+TEST_CASE("a key's text after one like it takes only the bytes that differ") {
+    const qprof::Trace trace = qprof::test::trace_of(scan, keyed());
+    const std::string page = html_of(trace);
+    REQUIRE(qprof::test::payload_stream(page).keys == trace.key_texts);
+    std::uint64_t whole = 0;
+    for (const std::string& text : trace.key_texts) {
+        whole += text.size();
+    }
+    // a file's key takes "src/file" from an earlier file's, "12" the "1" of "11" (whole: 3,858
+    // bytes, the rest 1,561)
+    const std::uint64_t rest = qprof::test::payload_number(page, "text");
+    CHECK(rest < whole / 2);
+    CHECK(qprof::test::payload_number(page, "lengths") < 4 * trace.key_texts.size());
+}

@@ -48,13 +48,28 @@ PayloadStream payload_stream(const std::string& page) {
         stream.values.push_back(read_varint(bytes, at));
     }
     CHECK(at == bytes.size() - keys_bytes);
-    std::vector<std::uint64_t> lengths;
+    // Each key's head -- back, shared (when back is not 0), rest -- then the rest of each text.
+    struct Head {
+        std::uint64_t back;
+        std::uint64_t shared;
+        std::uint64_t rest;
+    };
+    std::vector<Head> heads;
     for (std::size_t k = 0; k < key_count; ++k) {
-        lengths.push_back(read_varint(bytes, at));
+        Head& head = heads.emplace_back();
+        head.back = read_varint(bytes, at);
+        head.shared = head.back != 0 ? read_varint(bytes, at) : 0;
+        head.rest = read_varint(bytes, at);
     }
-    for (const std::uint64_t length : lengths) {
-        stream.keys.push_back(bytes.substr(at, length));
-        at += length;
+    for (const Head& head : heads) {
+        REQUIRE(head.back <= stream.keys.size());
+        std::string text = head.back != 0
+                               ? stream.keys[stream.keys.size() - head.back].substr(0, head.shared)
+                               : std::string{};
+        CHECK(text.size() == head.shared);
+        text += bytes.substr(at, head.rest);
+        at += head.rest;
+        stream.keys.push_back(std::move(text));
     }
     CHECK(at == bytes.size());
     return stream;

@@ -14,8 +14,8 @@ namespace qprof::test {
 std::string element_text(const std::string& page, const std::string& open);
 
 // The payload's stream: the columns' values, each LEB128 varint as a number, every thread's
-// columns one after the other, then the keys (the JSON's "keys" count of them: their lengths,
-// then their texts), which end it.
+// columns one after the other, then the keys (the JSON's "keys" count of them: their heads,
+// then the rest of their texts), which end it; the keys' texts put back together.
 struct PayloadStream {
     std::vector<std::uint64_t> values;
     std::vector<std::string> keys;

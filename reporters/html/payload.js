@@ -188,11 +188,11 @@
   // 10 M-event page at once took half a second of its load. A search decodes them all, once:
   // as one string when they are all ASCII (a byte a character, as keys mostly are).
   class KeyTexts {
-    constructor(bytes, lengths) {
-      this.length = lengths.length;
-      this.bytes = bytes.slice(); // not a view of the whole stream, which can go
-      this.starts = new Float64Array(lengths.length + 1);
-      for (let i = 0; i < lengths.length; i++) this.starts[i + 1] = this.starts[i] + lengths[i];
+    // `bytes`: every text, one after the other; key i's are [starts[i], starts[i + 1]).
+    constructor(bytes, starts) {
+      this.length = starts.length - 1;
+      this.bytes = bytes;
+      this.starts = starts;
       this.decoder = new TextDecoder();
       this.lower = undefined; // every text in lower case, when all are ASCII (null if not)
     }
@@ -225,18 +225,54 @@
     }
   }
 
-  // The keys' texts after the columns (html_payload_layout.hpp): `count` lengths in bytes, then
-  // the texts.
+  // The keys' texts after the columns (html_payload_layout.hpp): `count` heads -- back, shared
+  // (when back is not 0), rest -- then the rest of each text; each text is put back together
+  // from the bytes it shares with the one `back` before it and its rest.
   function readKeys(bytes, at, sizes) {
     const count = Number(sizes.count) || 0;
-    const lengths = new Float64Array(count);
-    const textAt = readColumn(bytes, at, at + Number(sizes[L.KEY_LENGTHS] || 0), lengths, 'varint', "the keys' lengths");
-    const end = textAt + Number(sizes[L.KEY_TEXT] || 0);
+    const headsEnd = at + Number(sizes[L.KEY_LENGTHS] || 0);
+    const restAt = headsEnd;
+    const end = restAt + Number(sizes[L.KEY_TEXT] || 0);
     if (end > bytes.length) throw new Error("the keys' texts run past the decompressed data");
+    const head = new Float64Array(3 * count); // back, shared, rest
+    let p = at;
     let total = 0;
-    for (let i = 0; i < count; i++) total += lengths[i];
-    if (textAt + total !== end) throw new Error("the keys' lengths add up to " + total + ' bytes, their texts take ' + (end - textAt));
-    return { keys: new KeyTexts(bytes.subarray(textAt, end), lengths), end };
+    const one = new Float64Array(1);
+    for (let i = 0; i < count; i++) {
+      p = readVarints(bytes, p, headsEnd, one);
+      const back = one[0];
+      let shared = 0;
+      if (back !== 0) {
+        p = readVarints(bytes, p, headsEnd, one);
+        shared = one[0];
+      }
+      p = readVarints(bytes, p, headsEnd, one);
+      if (back > L.KEYS_BACK || back > i || p > headsEnd) throw new Error("key " + i + "'s head is not one the page writes");
+      head[3 * i] = back;
+      head[3 * i + 1] = shared;
+      head[3 * i + 2] = one[0];
+      total += shared + one[0];
+    }
+    if (p !== headsEnd) throw new Error("the keys' heads take " + (p - at) + ' bytes, not ' + (headsEnd - at));
+    const texts = new Uint8Array(total);
+    const starts = new Float64Array(count + 1);
+    let rest = restAt;
+    for (let i = 0; i < count; i++) {
+      let q = starts[i];
+      const back = head[3 * i];
+      if (back !== 0) {
+        const from = starts[i - back];
+        const shared = head[3 * i + 1];
+        if (shared > starts[i - back + 1] - from) throw new Error('key ' + i + ' shares more than key ' + (i - back) + ' has');
+        for (let k = 0; k < shared; k++) texts[q++] = texts[from + k];
+      }
+      const n = head[3 * i + 2];
+      if (rest + n > end) throw new Error("the keys' texts take more bytes than " + (end - restAt));
+      for (let k = 0; k < n; k++) texts[q++] = bytes[rest++]; // a few bytes: no subarray each
+      starts[i + 1] = q;
+    }
+    if (rest !== end) throw new Error("the keys' texts take " + (rest - restAt) + ' bytes, not ' + (end - restAt));
+    return { keys: new KeyTexts(texts, starts), end };
   }
 
   // The whole stream: every thread's columns, then the keys; it must end where they do.
