@@ -230,11 +230,10 @@ void write_keys(const ByteSink& sink, const Trace& trace, PayloadColumns& sizes)
         std::size_t shared = 0;
         for (std::size_t b = 1; b <= std::min(i, before.size()); ++b) {
             const std::string& earlier = before[(i - b) % before.size()];
-            const auto [mismatch, unused] = std::mismatch(
-                text.begin(),
-                text.begin() + static_cast<std::ptrdiff_t>(std::min(text.size(), earlier.size())),
-                earlier.begin());
-            const auto common = static_cast<std::size_t>(mismatch - text.begin());
+            const std::size_t common =
+                common_prefix(reinterpret_cast<const unsigned char*>(text.data()),
+                              reinterpret_cast<const unsigned char*>(earlier.data()),
+                              std::min(text.size(), earlier.size()));
             if (common > shared) {
                 back = b;
                 shared = common;
