@@ -33,9 +33,9 @@ import os from 'node:os';
 import path from 'node:path';
 import {fileURLToPath, pathToFileURL} from 'node:url';
 import {parseArgs} from 'node:util';
-import zlib from 'node:zlib';
 
 import {findChromium} from '../tests/browser/chromium.mjs';
+import {fixed, grouped, reportColumns, reportSize} from './html_page_weight.mjs';
 
 const browserTests = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'tests',
                                'browser');
@@ -140,102 +140,11 @@ function writePage(toyc, outDir, extraArgs) {
   return {page, events: summary ? Number(summary[1].replace(/,/g, '')) : null};
 }
 
-/**
- * The size of the payload: the texts of <script id="qprof-columns"> (compressed columns) and
- * <script id="qprof-trace"> (JSON).
- */
-function payloadBytes(page) {
-  const data = fs.readFileSync(page);
-  let total = null;
-  for (const script of ['id="qprof-columns"', 'id="qprof-trace"']) {
-    let start = data.indexOf(script);
-    if (start >= 0) {
-      start = data.indexOf('>', start) + 1;
-      total = (total ?? 0) + data.indexOf('</script>', start) - start;
-    }
-  }
-  return total;
-}
-
-/** "1,234,567", as Python's format(n, ","). */
-function grouped(count) {
-  return count.toLocaleString('en-US');
-}
-
-/** A number with `decimals` digits, right-aligned in `width` characters (printf's %W.Df). */
-function fixed(value, decimals, width = 0) {
-  return value.toFixed(decimals).padStart(width);
-}
-
 /** A string quoted as Python's repr() quotes it (the Python benchmark's output). */
 function quoted(text) {
   const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
   const escaped = text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\t/g, '\\t');
   return quote + (quote === "'" ? escaped.replace(/'/g, "\\'") : escaped) + quote;
-}
-
-function reportSize(page) {
-  const size = fs.statSync(page).size;
-  const payload = payloadBytes(page);
-  console.log(`page: ${grouped(size)} bytes (${fixed(size / 1e6, 2)} MB)`);
-  if (payload === null) {
-    console.log('payload: no <script id="qprof-columns"> or "qprof-trace" found');
-  } else {
-    console.log(`payload: ${grouped(payload)} bytes (${fixed(payload / 1e6, 2)} MB, ` +
-                `${fixed(100 * payload / size, 0)} % of the page); the rest, ` +
-                `${fixed((size - payload) / 1e6, 2)} MB, is markup, style and script`);
-  }
-  return size;
-}
-
-/** The text of the page's <script id="ID">, or null. */
-function scriptText(data, id) {
-  let start = data.indexOf(`id="${id}"`);
-  if (start < 0) return null;
-  start = data.indexOf('>', start) + 1;
-  return data.subarray(start, data.indexOf('</script>', start)).toString('latin1');
-}
-
-/**
- * How the payload's columns split the page: per column (every thread's together), its bytes
- * decompressed and compressed alone (zlib, level 6, as base64: an estimate of its share of the
- * page, which compresses them all as one stream); then the keys' lengths and texts, and the
- * hits whose key the page left out (html_payload_layout.hpp, kColumnsBudgetBytes).
- */
-function reportColumns(page) {
-  const data = fs.readFileSync(page);
-  const columnsText = scriptText(data, 'qprof-columns');
-  const json = scriptText(data, 'qprof-trace');
-  if (columnsText === null || json === null) return;
-  const payload = JSON.parse(json);
-  const bytes = zlib.inflateSync(Buffer.from(columnsText.trim(), 'base64'));
-  const parts = new Map(); // name -> buffers
-  let at = 0;
-  for (const thread of payload.threads ?? []) {
-    for (const [name, size] of Object.entries(thread.bytes ?? {})) {
-      if (!parts.has(name)) parts.set(name, []);
-      parts.get(name).push(bytes.subarray(at, at + size));
-      at += size;
-    }
-  }
-  const keys = payload.keys ?? {};
-  const lengths = Number(keys.lengths ?? 0);
-  parts.set("keys' lengths", [bytes.subarray(at, at + lengths)]);
-  parts.set("keys' texts", [bytes.subarray(at + lengths, at + lengths + Number(keys.text ?? 0))]);
-  console.log(`columns: ${grouped(bytes.length)} bytes decompressed, ${fixed(columnsText.length / 1e6, 2)} MB ` +
-              'as base64; each alone compressed, as base64:');
-  for (const [name, buffers] of parts) {
-    const whole = Buffer.concat(buffers);
-    const alone = Math.ceil(zlib.deflateSync(whole, {level: 6}).length / 3) * 4;
-    console.log(`  ${name.padEnd(16)} ${grouped(whole.length).padStart(13)} bytes  ` +
-                `${fixed(alone / 1e6, 2, 7)} MB`);
-  }
-  if (keys.hits_left_out) {
-    console.log(`keys: ${grouped(Number(keys.count))} in the page; the keys of ` +
-                `${grouped(keys.hits_left_out)} hits left out (too heavy with them)`);
-  } else if (keys.count) {
-    console.log(`keys: ${grouped(Number(keys.count))} in the page, every node's`);
-  }
 }
 
 // The navigation's own timings, in ms since navigation start (as performance.now()).
