@@ -365,8 +365,10 @@ class HtmlReporter : public Reporter {
   public:
     std::string_view name() const override { return "html"; }
     std::string_view description() const override {
+        static_assert(layout::kColumnsBudgetBytes == 38'000'000, "the text below says 38 MB");
         return "the query trace as nested boxes, with providers, search and details (a browser "
-               "page)";
+               "page; hits' keys are left out of it, and it says so, when with them its trace "
+               "would pass 38 MB)";
     }
     std::string_view file_suffix() const override { return "html"; }
     void configure(const ReportOptions& options) override { options_ = options; }

@@ -21,6 +21,7 @@
     let h = '<h2>' + (pinned ? 'Selected' : 'Preview') + '</h2><dl>';
     h += row('provider', 'Provider', qp.providerName(t, n));
     if (key !== null) h += row('key', outcome === qp.ACTIVITY ? 'Argument' : 'Key', key);
+    else if (qp.keyLeftOut(t, n)) h += row('key', 'Key', qp.layout.HIT_KEY_LEFT_OUT);
     h += row('outcome', 'Outcome', qp.OUTCOMES[outcome] || '?');
     const colour = qp.colourClassOf(T, n);
     if (colour) h += row('class', 'Colour class', colour.name);
@@ -65,7 +66,7 @@
   // are read.
   qp.awaitedRun = function awaitedRun(t, n) {
     const T = qp.threads[t];
-    if (!T.key || T.key[n] === 0) return null;
+    if (!T.key || T.key[n] <= 0) return null;
     const p = qp.providerOf(T, n);
     const key = T.key[n];
     const begin = T.start[n];

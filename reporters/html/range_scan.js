@@ -162,8 +162,8 @@
           acc.edges.set(id, edge);
         }
       }
-      const key = keys ? keys[n] : 0;
-      if (key !== 0 && outcome !== BLOCKED) {
+      const key = keys ? keys[n] : 0; // -1: a hit whose key the page left out
+      if (key > 0 && outcome !== BLOCKED) {
         const id = p * (qp.keys.length + 1) + key;
         const k = acc.asks.get(id) || [key, 0, 0, 0];
         k[1]++;

@@ -68,7 +68,7 @@
   function slowestRuns(s) {
     if (s.slowest.length === 0) return '';
     return nodeList('slowest-runs', 'Slowest runs', s.slowest.map(([t, n, ns, key]) =>
-      [t, n, ns, key > 0 && qp.keys[key - 1] != null ? String(qp.keys[key - 1]) : null]));
+      [t, n, ns, key > 0 ? qp.keys.at(key - 1) ?? null : null]));
   }
 
   const LONGEST_WAITS = 10;
@@ -97,7 +97,7 @@
     return nodeList('longest-waits', 'Longest waits', longestWaits(p).map(([t, n, ns]) => [t, n, ns, qp.keyText(t, n)]));
   }
 
-  const keyCell = (key) => '<td><code>' + qp.escape(qp.keys[key - 1] != null ? String(qp.keys[key - 1]) : '?') + '</code></td>';
+  const keyCell = (key) => '<td><code>' + qp.escape(qp.keys.at(key - 1) ?? '?') + '</code></td>';
 
   const timeCell = (ns) => '<td>' + qp.escape(qp.durationText(ns || 0)) + '</td>';
 
@@ -113,9 +113,17 @@
     if (s.keys.length === 0) {
       return qp.keys.length === 0 ? '<p class="hint">Keys were not recorded: run with -Z profile-queries-and-keys to see the most-asked keys.</p>' : '';
     }
-    let h = '<h3>Most-asked keys</h3><table id="top-keys"><thead><tr><th>Key</th><th>Asked</th><th>Hits</th><th>Time</th></tr></thead><tbody>';
+    // A range or a process counts what the page holds: with hits' keys left out, a key's runs.
+    const runsOnly = qp.rangeStats !== null && qp.hitKeysLeftOut > 0;
+    let h = '<h3>Most-asked keys</h3>';
+    if (runsOnly) {
+      h += '<p class="hint" id="top-keys-runs-only">Hits\' keys are ' + qp.layout.HIT_KEY_LEFT_OUT +
+        ': these statistics, of a time range or a process, count a key\'s runs only (those of the whole run count every hit).</p>';
+    }
+    h += '<table id="top-keys"><thead><tr><th>Key</th><th>' + (runsOnly ? 'Runs' : 'Asked') + '</th><th>Hits</th><th>Time</th></tr></thead><tbody>';
     for (const [key, asked, hits, ns] of s.keys) {
-      h += '<tr>' + keyCell(key) + '<td>' + qp.thousands(asked) + '</td><td>' + qp.thousands(hits) + '</td>' + timeCell(ns) + '</tr>';
+      h += '<tr>' + keyCell(key) + '<td>' + qp.thousands(asked) + '</td><td>' +
+        qp.escape(runsOnly ? qp.layout.HIT_KEY_LEFT_OUT : qp.thousands(hits)) + '</td>' + timeCell(ns) + '</tr>';
     }
     return h + '</tbody></table>';
   }
@@ -213,8 +221,21 @@
     bringStatsIntoView();
   }
 
+  // The header says, beside what the run did not record, that the page left hits' keys out.
+  function noteHitKeysLeftOut() {
+    const list = document.querySelector('#summary dl');
+    if (qp.hitKeysLeftOut === 0 || !list) return;
+    const item = document.createElement('div');
+    item.innerHTML = '<dt>Not in this page</dt><dd id="hit-keys-left-out">the keys of ' +
+      qp.escape(qv.countText(qp.hitKeysLeftOut, 'hit', 'hits')) + ': a page leaves out hits\' keys ' +
+      'when its trace would pass ' + qp.escape(qv.bytesText(qp.layout.COLUMNS_BUDGET_BYTES)) +
+      ' with them. The statistics of the whole run, and keys.txt, count every hit of every key.</dd>';
+    list.appendChild(item);
+  }
+
   qp.initStats = function initStats(payload) {
     qp.stats = Array.isArray(payload.stats) ? payload.stats : [];
+    noteHitKeysLeftOut();
     showProviderOfHash();
     window.addEventListener('hashchange', showProviderOfHash);
     for (const id of ['where-time-went', 'provider-table']) {

@@ -175,7 +175,9 @@
     qp.counterNames = (payload.counters || []).map(String);
     qp.hitsRecorded = payload.hits_recorded !== false; // -Z profile-queries-events=-hits: false
     qp.memoryRecorded = payload.memory_recorded === true; // -Z profile-queries-memory
-    qp.keys = []; // the keys' texts travel compressed after the columns
+    // Hits whose key a heavy page left out (html_payload_layout.hpp, kColumnsBudgetBytes).
+    qp.hitKeysLeftOut = Number((payload.keys || {})[L.HITS_LEFT_OUT]) || 0;
+    qp.keys = { length: 0, at: () => undefined }; // the keys' texts travel compressed after the columns
     const bytes = await qp.inflate(columnsText, payload.compression || L.COMPRESSION);
     ({ threads: qp.threads, keys: qp.keys } = qp.readPayload(bytes, payload));
   };
@@ -187,11 +189,16 @@
     return p ? p.name : '?';
   };
   function keyOf(T, n) {
-    if (!T.key || T.key[n] === 0) return null;
-    const k = qp.keys[T.key[n] - 1];
+    if (!T.key || T.key[n] <= 0) return null;
+    const k = qp.keys.at(T.key[n] - 1);
     return k == null ? null : String(k);
   }
   qp.keyText = (t, n) => keyOf(qp.threads[t], n);
+  // Whether node n is a hit whose key the page left out: the details and the timeline say so.
+  qp.keyLeftOut = (t, n) => {
+    const T = qp.threads[t];
+    return T.key !== null && T.key[n] === -1;
+  };
   // The name a node is shown by: an activity's argument follows its name, as in C++'s
   // Trace::name_of: "codegen unit(math)".
   function nameOf(T, n) {

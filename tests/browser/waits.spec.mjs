@@ -98,7 +98,7 @@ async function checkKeyTime(page) {
   const slow = rows.find((r) => r[0] === 'slow.cc');
   // The slowest run of check is slow.cc's: its duration as the page writes durations.
   const run = await js(page, `(() => { const s = JSON.parse(document.getElementById('qprof-trace').textContent).stats
-      .find(s => s.slowest.length && qp.keys[s.slowest[0][3] - 1] === 'slow.cc');
+      .find(s => s.slowest.length && qp.keys.at(s.slowest[0][3] - 1) === 'slow.cc');
       return s ? qv.durationText(s.slowest[0][2]) : null; })()`);
   if (!slow || run === null || slow[3] !== run) {
     throw new CheckFailed(`check's keys ${say(rows)} do not give slow.cc the time of its run (${run})`);
