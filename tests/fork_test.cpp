@@ -9,8 +9,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <qprof/detail/key_record.hpp>
 #include <string>
 #include <thread>
@@ -121,11 +119,6 @@ void fork_children(int (*in_child)(), const char* doing) {
     }
 }
 
-std::vector<unsigned char> file_bytes(const std::filesystem::path& path) {
-    std::ifstream in{path, std::ios::binary};
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 }  // namespace
 
 TEST_CASE("a child forked while recording ends cleanly and leaves the parent's profile alone") {
@@ -163,7 +156,8 @@ TEST_CASE("a child forked while recording ends cleanly and leaves the parent's p
     session.finish();
 
     CHECK(qprof::test::totals_of(session.trace(), "before_fork").count == kForks);
-    const std::vector<unsigned char> bytes = file_bytes(dir.path() / "profile_queries.qprof");
+    const std::vector<unsigned char> bytes =
+        qprof::test::read_bytes(dir.path() / "profile_queries.qprof");
     const qprof::detail::ReadResult read = qprof::detail::read_stream(bytes, {});
     CHECK(read.diagnostics.empty());
     CHECK_FALSE(read.damaged);

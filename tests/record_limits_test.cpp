@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
-#include <fstream>
-#include <iterator>
 #include <limits>
 #include <memory>
 #include <qprof/detail/record_limits.hpp>
@@ -37,9 +35,8 @@ RawRun record_and_read(const qprof::test::TempDir& dir, std::string& err, Record
         session.finish();
         err = captured.text();
     }
-    std::ifstream in{dir.path() / "profile_queries.qprof", std::ios::binary};
-    const std::vector<unsigned char> bytes{std::istreambuf_iterator<char>(in),
-                                           std::istreambuf_iterator<char>()};
+    const std::vector<unsigned char> bytes =
+        qprof::test::read_bytes(dir.path() / "profile_queries.qprof");
     RawRun run{qprof::detail::read_stream(bytes, {}), {}};
     for (const auto& diagnostic : run.read.diagnostics) {
         FAIL_CHECK("at byte " << diagnostic.offset << ": " << diagnostic.text);
