@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "raw_reader.hpp"
+#include "sanitizers.hpp"
 #include "test_support.hpp"
 #include "trace_completion.hpp"
 
@@ -97,12 +98,12 @@ TEST_CASE("names longer than a stream block can hold are cut, with one warning")
 }
 
 TEST_CASE("threads past what a stream can name run unrecorded, with one warning") {
-#if defined(__SANITIZE_THREAD__)
-    WARN(
-        "skipped under ThreadSanitizer, which keeps state for each of these 65,541 threads: "
-        "minutes and gigabytes; the normal and AddressSanitizer builds run it");
-    return;
-#endif
+    if (qprof::test::kThreadSanitizer) {
+        WARN(
+            "skipped under ThreadSanitizer, which keeps state for each of these 65,541 threads: "
+            "minutes and gigabytes; the normal and AddressSanitizer builds run it");
+        return;
+    }
     using qprof::detail::kMaxRecordedThreads;
     qprof::test::TempDir dir;
     std::string err;
