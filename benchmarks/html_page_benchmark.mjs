@@ -3,7 +3,9 @@
 //
 // Runs toyc once (at its default size about a million queries; `-- --items 110000` makes about
 // ten million) with the html reporter, then reports the page's size (and how much of it is the
-// payload: compressed columns and JSON) and loads it --runs times, each time in a fresh
+// payload: compressed columns and JSON; and how the columns split it, each column of every
+// thread compressed alone as an estimate, and how many hits' keys a heavy page left out) and
+// loads it --runs times, each time in a fresh
 // Chromium so that no cache or warmed-up JIT helps: DOMContentLoaded, the load event,
 // qprof.readyAt (time to interactive), the latency of a first click on a fold, the timeline's
 // drawing and range statistics, and a search for the provider asked most (its time, and the
@@ -16,6 +18,14 @@
 //
 //   node benchmarks/html_page_benchmark.mjs --toyc build/examples/toyc [--runs 5] [-- TOYC ARGS...]
 //   node benchmarks/html_page_benchmark.mjs --program build/benchmarks/shallow_queries -- --nodes 150000
+//
+// With keys, at ten million events (a hit's key a random earlier node's in shallow_queries, so
+// that the page leaves hits' keys out; toyc's keep theirs):
+//
+//   node benchmarks/html_page_benchmark.mjs --program build/benchmarks/shallow_queries --runs 3 \
+//       -- --nodes 1430000 -Z profile-queries-and-keys
+//   node benchmarks/html_page_benchmark.mjs --toyc build/examples/toyc --runs 3 \
+//       -- --items 110000 -Z profile-queries-and-keys
 import {spawnSync} from 'node:child_process';
 import fs from 'node:fs';
 import {createRequire} from 'node:module';
@@ -25,6 +35,7 @@ import {fileURLToPath, pathToFileURL} from 'node:url';
 import {parseArgs} from 'node:util';
 
 import {findChromium} from '../tests/browser/chromium.mjs';
+import {fixed, grouped, reportColumns, reportSize} from './html_page_weight.mjs';
 
 const browserTests = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'tests',
                                'browser');
@@ -129,52 +140,11 @@ function writePage(toyc, outDir, extraArgs) {
   return {page, events: summary ? Number(summary[1].replace(/,/g, '')) : null};
 }
 
-/**
- * The size of the payload: the texts of <script id="qprof-columns"> (compressed columns) and
- * <script id="qprof-trace"> (JSON).
- */
-function payloadBytes(page) {
-  const data = fs.readFileSync(page);
-  let total = null;
-  for (const script of ['id="qprof-columns"', 'id="qprof-trace"']) {
-    let start = data.indexOf(script);
-    if (start >= 0) {
-      start = data.indexOf('>', start) + 1;
-      total = (total ?? 0) + data.indexOf('</script>', start) - start;
-    }
-  }
-  return total;
-}
-
-/** "1,234,567", as Python's format(n, ","). */
-function grouped(count) {
-  return count.toLocaleString('en-US');
-}
-
-/** A number with `decimals` digits, right-aligned in `width` characters (printf's %W.Df). */
-function fixed(value, decimals, width = 0) {
-  return value.toFixed(decimals).padStart(width);
-}
-
 /** A string quoted as Python's repr() quotes it (the Python benchmark's output). */
 function quoted(text) {
   const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
   const escaped = text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\t/g, '\\t');
   return quote + (quote === "'" ? escaped.replace(/'/g, "\\'") : escaped) + quote;
-}
-
-function reportSize(page) {
-  const size = fs.statSync(page).size;
-  const payload = payloadBytes(page);
-  console.log(`page: ${grouped(size)} bytes (${fixed(size / 1e6, 2)} MB)`);
-  if (payload === null) {
-    console.log('payload: no <script id="qprof-columns"> or "qprof-trace" found');
-  } else {
-    console.log(`payload: ${grouped(payload)} bytes (${fixed(payload / 1e6, 2)} MB, ` +
-                `${fixed(100 * payload / size, 0)} % of the page); the rest, ` +
-                `${fixed((size - payload) / 1e6, 2)} MB, is markup, style and script`);
-  }
-  return size;
 }
 
 // The navigation's own timings, in ms since navigation start (as performance.now()).
@@ -379,6 +349,7 @@ async function main() {
   try {
     const {page, events} = writePage(path.resolve(args.toyc), outDir, args.toycArgs);
     const size = reportSize(page);
+    reportColumns(page);
     const runs = [];
     for (let index = 1; index <= args.runs; ++index) {
       const run = await measureOnce(playwright, executablePath, pathToFileURL(page).href);

@@ -37,7 +37,8 @@ std::uint32_t load32(const unsigned char* p) {
 
 std::uint32_t hash_of(std::uint32_t word) { return (word * 2'654'435'761u) >> (32 - kHashBits); }
 
-// How many bytes `a` and `b` have in common at their start, at most `limit`: a word at a time.
+}  // namespace
+
 std::size_t common_prefix(const unsigned char* a, const unsigned char* b, std::size_t limit) {
     std::size_t length = 0;
     for (; length + 8 <= limit; length += 8) {
@@ -54,8 +55,6 @@ std::size_t common_prefix(const unsigned char* a, const unsigned char* b, std::s
     }
     return length;
 }
-
-}  // namespace
 
 Deflater::Deflater(Sink sink, Container container)
     : sink_(std::move(sink)),

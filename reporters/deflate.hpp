@@ -25,6 +25,10 @@
 
 namespace qprof::detail {
 
+// How many bytes `a` and `b` have in common at their start, at most `limit`, a word at a time:
+// an LZ77 match's length, and what a key's text in the HTML payload takes from another's.
+std::size_t common_prefix(const unsigned char* a, const unsigned char* b, std::size_t limit);
+
 class Deflater {
   public:
     using Sink = std::function<void(std::string_view)>;

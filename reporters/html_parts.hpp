@@ -139,21 +139,33 @@ std::string chip_text(const Trace& trace, const Preorder& order, std::uint32_t p
 // however long it lasted.
 void sort_heaviest_first(const Preorder& order, const Work& work, std::vector<Piece>& drawn);
 
-// The whole trace for the viewer (docs/html-report.md): first its columns, compressed, as
-// base64; then JSON with the rest and the size of each column (name, bytes) of each thread.
-using PayloadColumns = std::vector<std::vector<std::pair<std::string_view, std::uint64_t>>>;
+// The whole trace for the viewer (docs/html-report.md): first its columns and its keys'
+// texts, compressed, as base64; then JSON with the rest and the size of each part: of each
+// column (name, bytes) of each thread, and of the keys' lengths and texts.
+struct PayloadColumns {
+    std::vector<std::vector<std::pair<std::string_view, std::uint64_t>>> threads;
+    std::uint64_t key_count = 0;
+    std::uint64_t key_length_bytes = 0;
+    std::uint64_t key_text_bytes = 0;
+    std::uint64_t hit_keys = 0;       // hits whose key the key column holds
+    std::uint64_t hits_left_out = 0;  // hits whose key it leaves out (layout::kKeyLeftOut)
+};
+// Without `hit_keys`, hits' keys are left out of the key column (layout::kColumnsBudgetBytes).
 PayloadColumns write_payload_columns(std::ostream& out, const Trace& trace,
                                      const std::vector<Preorder>& orders,
-                                     const Importance& important);
+                                     const Importance& important, bool hit_keys = true);
 // For tests: the HTML reporter makes the columns on at most this many threads of its own (2,
 // the default: one encodes, one compresses), as if no more could start.
 void allow_payload_threads(int threads);
-// The same columns uncompressed, given to `sink` in pieces (of at most 64 Ki values each): the
-// bytes write_payload_columns compresses, in the same pieces.
+// For tests: the size of the columns' text past which the HTML reporter leaves hits' keys out
+// (layout::kColumnsBudgetBytes unless a test pretends the page is that heavy).
+void set_columns_budget(std::uint64_t bytes);
+// The same columns and keys uncompressed, given to `sink` in pieces (of at most 64 Ki values
+// each): the bytes write_payload_columns compresses, in the same pieces.
 using ByteSink = std::function<void(std::string_view)>;
 PayloadColumns encode_payload_columns(const ByteSink& sink, const Trace& trace,
                                       const std::vector<Preorder>& orders,
-                                      const Importance& important);
+                                      const Importance& important, bool hit_keys = true);
 struct ProviderStats;
 void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preorder>& orders,
                    const Importance& important, const std::vector<ProviderStats>& stats,

@@ -1,15 +1,19 @@
 // The trace as the viewer reads it: per thread, one column per field in pre-order, varint
 // coded, compressed as one zlib stream and written as base64 (html_payload_layout.hpp);
-// beside it, JSON with the rest (providers, keys, statistics) and each column's size, so that
-// the viewer can check what it decompressed. toyc's ten million nodes make 5.7 MB of text.
+// then the keys' texts in the same stream; beside it, JSON with the rest (providers,
+// statistics) and each part's size, so that the viewer can check what it decompressed. toyc's ten
+// million nodes make 5.7 MB of text.
 
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <span>
 #include <vector>
 
 #include "base64.hpp"
 #include "deflate.hpp"
+#include "format.hpp"
+#include "html_key_codes.hpp"
 #include "html_parts.hpp"
 #include "html_payload_layout.hpp"
 #include "html_stats.hpp"
@@ -80,10 +84,10 @@ std::vector<std::int64_t> start_gaps(const Preorder& order) {
 }
 
 // The values of `field` for nodes [from, to) into `values`: one loop per field, so that the
-// field is not decided per value.
+// field is not decided per value. The keys' codes go on from where `keys` left them.
 void field_values(Field field, const Trace& trace, const Preorder& order,
                   const Importance& important, const std::vector<std::int64_t>& gaps,
-                  std::uint32_t from, std::uint32_t to, std::uint64_t* values) {
+                  KeyCodes& keys, std::uint32_t from, std::uint32_t to, std::uint64_t* values) {
     const auto fill = [&](auto value_of) {
         for (std::uint32_t n = from; n < to; ++n) {
             values[n - from] = value_of(n);
@@ -101,8 +105,10 @@ void field_values(Field field, const Trace& trace, const Preorder& order,
         case Field::gap:
             return fill([&](std::uint32_t n) { return static_cast<std::uint64_t>(gaps[n]); });
         case Field::key:
-            return fill(
-                [&](std::uint32_t n) { return std::uint64_t{thread.keys[order.post_index(n)]}; });
+            return fill([&](std::uint32_t n) {
+                return keys.encode(thread.keys[order.post_index(n)],
+                                   order.node(n).outcome == Outcome::hit, order.end(n) - n);
+            });
         case Field::allocated:
             return fill([&](std::uint32_t n) {
                 return thread.memory[order.post_index(n)].allocated_bytes;
@@ -118,12 +124,11 @@ void field_values(Field field, const Trace& trace, const Preorder& order,
     }
 }
 
-// `values` as `encoding` writes them, at `out`; returns the byte after the last. `before` is
-// the value before the first, for deltas, and becomes the last.
-char* encode(Encoding encoding, std::span<const std::uint64_t> values, std::uint64_t& before,
-             char* out) {
+// `values` as `encoding` writes them, at `out`; returns the byte after the last.
+char* encode(Encoding encoding, std::span<const std::uint64_t> values, char* out) {
     switch (encoding) {
         case Encoding::varint:
+        case Encoding::key_codes:  // field_values gave the codes
             for (const std::uint64_t value : values) {
                 out = put_varint(out, value);
             }
@@ -133,15 +138,6 @@ char* encode(Encoding encoding, std::span<const std::uint64_t> values, std::uint
                 out = put_varint(out, zigzag(static_cast<std::int64_t>(value)));
             }
             break;
-        case Encoding::delta_varint:
-            for (const std::uint64_t value : values) {
-                out = put_varint(out, zigzag(static_cast<std::int64_t>(value - before)));
-                before = value;
-            }
-            break;
-    }
-    if (!values.empty()) {
-        before = values.back();
     }
     return out;
 }
@@ -149,17 +145,16 @@ char* encode(Encoding encoding, std::span<const std::uint64_t> values, std::uint
 // One column of one thread into the compressor; returns its size in bytes.
 std::uint64_t write_column(const ByteSink& sink, const Column& column, const Trace& trace,
                            const Preorder& order, const Importance& important,
-                           const std::vector<std::int64_t>& gaps) {
+                           const std::vector<std::int64_t>& gaps, KeyCodes& keys) {
     // Written through a pointer: appending to a string byte by byte cost more than the values.
     const auto bytes =
         std::make_unique_for_overwrite<char[]>(std::size_t{kValuesPerWrite} * kMaxVarintBytes);
     const auto values = std::make_unique_for_overwrite<std::uint64_t[]>(kValuesPerWrite);
     std::uint64_t size = 0;
-    std::uint64_t before = 0;
     for (std::uint32_t from = 0; from < order.size(); from += kValuesPerWrite) {
         const std::uint32_t to = std::min(order.size(), from + kValuesPerWrite);
-        field_values(column.field, trace, order, important, gaps, from, to, values.get());
-        char* const end = encode(column.encoding, {values.get(), to - from}, before, bytes.get());
+        field_values(column.field, trace, order, important, gaps, keys, from, to, values.get());
+        char* const end = encode(column.encoding, {values.get(), to - from}, bytes.get());
         const auto used = static_cast<std::size_t>(end - bytes.get());
         sink({bytes.get(), used});
         size += used;
@@ -220,32 +215,85 @@ void write_processes(std::ostream& out, const Trace& trace) {
     out << ']';
 }
 
+// The keys' heads, then the rest of their texts (layout::kKeyLengths): each key's text after
+// what it shares with one of the kKeysBack before it (html_payload_layout.hpp). The texts are
+// held until the heads are written, in pieces of about kValuesPerWrite bytes.
+void write_keys(const ByteSink& sink, const Trace& trace, PayloadColumns& sizes) {
+    std::string heads;
+    std::string texts;
+    std::array<std::string, layout::kKeysBack> before;  // key i - b at [(i - b) % kKeysBack]
+    char varint[kMaxVarintBytes];
+    const auto put = [&](std::uint64_t value) { heads.append(varint, put_varint(varint, value)); };
+    for (std::size_t i = 0; i < trace.key_texts.size(); ++i) {
+        std::string text = valid_utf8(trace.key_texts[i]);
+        std::size_t back = 0;
+        std::size_t shared = 0;
+        for (std::size_t b = 1; b <= std::min(i, before.size()); ++b) {
+            const std::string& earlier = before[(i - b) % before.size()];
+            const std::size_t common =
+                common_prefix(reinterpret_cast<const unsigned char*>(text.data()),
+                              reinterpret_cast<const unsigned char*>(earlier.data()),
+                              std::min(text.size(), earlier.size()));
+            if (common > shared) {
+                back = b;
+                shared = common;
+            }
+        }
+        put(back);
+        if (back != 0) {
+            put(shared);
+        }
+        put(text.size() - shared);
+        texts.append(text, shared);
+        before[i % before.size()] = std::move(text);
+        if (heads.size() >= kValuesPerWrite) {
+            sink(heads);
+            sizes.key_length_bytes += heads.size();
+            heads.clear();
+        }
+    }
+    if (!heads.empty()) {
+        sink(heads);
+        sizes.key_length_bytes += heads.size();
+    }
+    for (std::size_t at = 0; at < texts.size(); at += kValuesPerWrite) {
+        sink(std::string_view{texts}.substr(at, kValuesPerWrite));
+    }
+    sizes.key_count = trace.key_texts.size();
+    sizes.key_text_bytes = texts.size();
+}
+
 }  // namespace
 
 PayloadColumns encode_payload_columns(const ByteSink& sink, const Trace& trace,
                                       const std::vector<Preorder>& orders,
-                                      const Importance& important) {
+                                      const Importance& important, bool hit_keys) {
     PayloadColumns sizes;
+    KeyCodes keys{trace.key_texts.size(), hit_keys};
     for (const Preorder& order : orders) {
-        auto& thread = sizes.emplace_back();
+        auto& thread = sizes.threads.emplace_back();
         const std::vector<std::int64_t> gaps = start_gaps(order);
+        keys.start_thread();
         for (const Column& column : layout::kColumns) {
             if (present(column, order)) {
-                thread.emplace_back(column.name,
-                                    write_column(sink, column, trace, order, important, gaps));
+                thread.emplace_back(
+                    column.name, write_column(sink, column, trace, order, important, gaps, keys));
             }
         }
     }
+    write_keys(sink, trace, sizes);
+    sizes.hit_keys = keys.hit_keys();
+    sizes.hits_left_out = keys.hits_left_out();
     return sizes;
 }
 
 PayloadColumns write_payload_columns(std::ostream& out, const Trace& trace,
                                      const std::vector<Preorder>& orders,
-                                     const Importance& important) {
+                                     const Importance& important, bool hit_keys) {
     Base64Writer text{out};
     Deflater deflater{[&](std::string_view bytes) { text.write(bytes); }, Deflater::zlib};
     PayloadColumns sizes = encode_payload_columns(
-        [&](std::string_view bytes) { deflater.write(bytes); }, trace, orders, important);
+        [&](std::string_view bytes) { deflater.write(bytes); }, trace, orders, important, hit_keys);
     deflater.finish();
     text.finish();
     return sizes;
@@ -275,11 +323,13 @@ void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preo
         out << ",\n\"classes\":";
         write_colour_classes(out, trace);
     }
-    out << ",\n\"keys\":[";
-    for (std::size_t i = 0; i < trace.key_texts.size(); ++i) {
-        out << (i > 0 ? "," : "") << json_string(trace.key_texts[i]);
+    out << ",\n\"keys\":{\"count\":" << columns.key_count << ",\"" << layout::kKeyLengths
+        << "\":" << columns.key_length_bytes << ",\"" << layout::kKeyText
+        << "\":" << columns.key_text_bytes;
+    if (columns.hits_left_out > 0) {  // only then: a page with every key stays as it was
+        out << ",\"" << layout::kHitsLeftOut << "\":" << columns.hits_left_out;
     }
-    out << "],\n\"stats\":";
+    out << "},\n\"stats\":";
     write_stats(out, stats);
     write_counter_names(out, trace);
     const bool merged = trace.runs.size() > 1;
@@ -294,9 +344,9 @@ void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preo
             out << ",\"process\":" << orders[i].thread().run;
         }
         out << ",\"bytes\":{";
-        for (std::size_t c = 0; c < columns[i].size(); ++c) {
-            out << (c > 0 ? "," : "") << '"' << columns[i][c].first
-                << "\":" << columns[i][c].second;
+        for (std::size_t c = 0; c < columns.threads[i].size(); ++c) {
+            out << (c > 0 ? "," : "") << '"' << columns.threads[i][c].first
+                << "\":" << columns.threads[i][c].second;
         }
         out << '}';
         write_activity_cpu(out, orders[i]);

@@ -11,7 +11,7 @@
 namespace qprof::detail::html::layout {
 
 inline constexpr std::string_view kFormat = "qprof-html-trace";
-inline constexpr int kVersion = 2;
+inline constexpr int kVersion = 4;
 
 // A node's tag: provider << kProviderShift | important | unfinished | outcome.
 inline constexpr std::uint32_t kOutcomeMask = 0b111;  // Outcome: 0 miss, 1 hit, 2 blocked ...
@@ -24,10 +24,9 @@ inline constexpr std::uint32_t kImportantFlag = 1u << 4;
 inline constexpr int kProviderShift = 5;
 
 // How a column's values become bytes: each value, each signed value zigzagged (0, -1, 1, -2
-// ... as 0, 1, 2, 3 ...), or its difference from the value before it, zigzagged, as an
-// unsigned LEB128 varint (7 bits a byte, low bits first, the top bit set on every byte but the
-// last).
-enum class Encoding { varint, zigzag_varint, delta_varint };
+// ... as 0, 1, 2, 3 ...), or a key's code (KeyCode, below), as an unsigned LEB128 varint (7
+// bits a byte, low bits first, the top bit set on every byte but the last).
+enum class Encoding { varint, zigzag_varint, key_codes };
 
 enum class Field { tag, size, dur, gap, key, allocated, allocations, retained };
 
@@ -57,8 +56,9 @@ inline constexpr std::array<Column, 8> kColumns = {{
     // end -- to its start; 0 for a hit, which sits at the cursor without moving it. An idle
     // thread's gap may pass 2^31.
     {Field::gap, "gap", Encoding::varint, Presence::always, "Float64Array"},
-    // 0 when none, else 1 + index into `keys`.
-    {Field::key, "key", Encoding::delta_varint, Presence::keys, "Int32Array"},
+    // 0 when none, else 1 + index into `keys`, told from the keys around it (KeyCode); -1 in
+    // the viewer for a hit whose key the page left out.
+    {Field::key, "key", Encoding::key_codes, Presence::keys, "Int32Array"},
     // What was allocated on the node's thread while it was open, its children's included
     // (qprof::MemoryUse): bytes, allocations, and bytes allocated less bytes freed, which is
     // negative when it freed older memory. 0 for hits and unfinished scopes.
@@ -67,6 +67,54 @@ inline constexpr std::array<Column, 8> kColumns = {{
     {Field::retained, "retained", Encoding::zigzag_varint, Presence::memory, "Float64Array"},
 }};
 inline constexpr std::string_view kCompression = "deflate";
+
+// A node's key as the key column codes it, from the keys around it: a hit's key is mostly its
+// parent's, its previous sibling's, or the one that followed that sibling's key before (a
+// build tool asks a node's dirty bit, then its file's time; a compiler asks type_of(f), then
+// generics_of(f)), and a run's key mostly a new one. A difference of key indexes, which hits
+// make random, cost 2.6 bytes a hit compressed; these codes, the first that fits, 1 byte or
+// less but for the keys that fit none.
+//
+// Walking each thread in pre-order, with what every earlier node (of every earlier thread too)
+// taught: `parent` is the parent's key (0 for a root or none), `previous` the previous
+// sibling's (for a root the previous root's; 0 for a first child or none), `newest` the
+// highest key so far, `following[k]` the key of the node after the last sibling keyed k.
+// Each node with a key then sets following[previous] (when previous is not 0) and newest.
+// A node with no key, or whose key is left out, counts as key 0 for its siblings and children.
+enum KeyCode : std::uint32_t {
+    kKeyNone = 0,        // no key
+    kKeyLeftOut = 1,     // a hit whose key the page leaves out (kHitKeysLeftOut)
+    kKeyNewest = 2,      // newest + 1: keys are numbered as the program first used them
+    kKeyOfParent = 3,    // parent
+    kKeyOfPrevious = 4,  // previous
+    kKeyFollowing = 5,   // following[previous]
+    kKeyExplicit = 6,    // kKeyExplicit + zigzag(key - (newest + 1)): every other key
+};
+
+// A page leaves out hits' keys (and only them: every run keeps its key) when its compressed
+// columns, as base64, would take more than this with them: the page's budget is 40 MB at ten
+// million events, and a hit's key that fits no code takes about 4 bytes of it. The JSON then
+// says how many hits' keys are left out, "keys":{...,"hits_left_out":N}, and the page says so
+// wherever a hit's key would show (kHitKeyLeftOut). The statistics, computed from the whole
+// trace, still count every hit of every key, as keys.txt does.
+inline constexpr std::uint64_t kColumnsBudgetBytes = 38'000'000;
+inline constexpr std::string_view kHitsLeftOut = "hits_left_out";
+inline constexpr std::string_view kHitKeyLeftOut = "not in this page";
+
+// The keys' texts (Trace::key_texts, each as valid UTF-8) follow every thread's columns in the
+// same stream: first each key's head, then the rest of each text, one after the other. A head
+// is a varint `back`, then when it is not 0 a varint `shared`, then a varint `rest`: the text
+// is the first `shared` bytes of the text of the key `back` before it (one of the kKeysBack
+// before it; back 0: none), then its next `rest` bytes of the texts. Keys mostly follow keys
+// like them ("src/module3/file801.cc" after "src/module3/file800.cc", two keys back when two
+// kinds of key alternate): shallow_queries' 2.5 million keys at 10 M events took 15.9 MB of
+// its page whole, 11.2 MB so. The JSON gives their count and the bytes of each part,
+// "keys":{"count":N, "lengths":B,"text":B}, for the viewer to check what it decompressed.
+// Compressed with the columns, not written as JSON: a build scan's 700,000 keys made 17.7 MB of
+// JSON, 4.0 MB so.
+inline constexpr std::size_t kKeysBack = 4;
+inline constexpr std::string_view kKeyLengths = "lengths";
+inline constexpr std::string_view kKeyText = "text";
 
 // Colour classes take the palette's --class-0 ... --class-5 (reporters/viewer_common/theme.css)
 // by their place in Trace::colour_classes, round again after the sixth: a provider's
@@ -85,5 +133,10 @@ inline constexpr std::string_view kHitsNotRecorded = "hits not recorded";
 // many characters (code points of the key as valid UTF-8), the last an ellipsis when cut:
 // "type_of(fn_12)", "type_of(a very long key tha…)".
 inline constexpr std::size_t kLabelKeyChars = 24;
+
+// A provider's "callers" in the statistics name, in place of a provider index, this one for
+// the calls that no query made: its runs at a thread's top level. Without it, a provider that
+// only the program's own loop asks seemed called by nobody, or only by the few that hit it.
+inline constexpr int kTopLevelCaller = -1;
 
 }  // namespace qprof::detail::html::layout

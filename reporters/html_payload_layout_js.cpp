@@ -17,8 +17,8 @@ const char* encoding_name(Encoding encoding) {
             return "varint";
         case Encoding::zigzag_varint:
             return "zigzag-varint";
-        case Encoding::delta_varint:
-            return "delta-varint";
+        case Encoding::key_codes:
+            return "key-codes";
     }
     return "varint";
 }
@@ -60,8 +60,19 @@ int main(int argc, char** argv) {
         << "  IMPORTANT: " << kImportantFlag << ",\n"
         << "  PROVIDER_SHIFT: " << kProviderShift << ",\n"
         << "  COMPRESSION: '" << kCompression << "',\n"
+        << "  KEY_LENGTHS: '" << kKeyLengths << "',\n"
+        << "  KEY_TEXT: '" << kKeyText << "',\n"
+        << "  KEYS_BACK: " << kKeysBack << ",\n"
+        << "  KEY_CODES: Object.freeze({ NONE: " << kKeyNone << ", LEFT_OUT: " << kKeyLeftOut
+        << ", NEWEST: " << kKeyNewest << ", PARENT: " << kKeyOfParent
+        << ", PREVIOUS: " << kKeyOfPrevious << ", FOLLOWING: " << kKeyFollowing
+        << ", EXPLICIT: " << kKeyExplicit << " }),\n"
+        << "  HITS_LEFT_OUT: '" << kHitsLeftOut << "',\n"
+        << "  HIT_KEY_LEFT_OUT: '" << kHitKeyLeftOut << "',\n"
+        << "  COLUMNS_BUDGET_BYTES: " << kColumnsBudgetBytes << ",\n"
         << "  HITS_NOT_RECORDED: '" << kHitsNotRecorded << "',\n"
         << "  LABEL_KEY_CHARS: " << kLabelKeyChars << ",\n"
+        << "  TOP_LEVEL_CALLER: " << kTopLevelCaller << ",\n"
         << "  COLUMNS: Object.freeze([\n";
     for (const Column& column : kColumns) {
         out << "    Object.freeze({ name: '" << column.name << "', encoding: '"

@@ -13,6 +13,7 @@
 
 #include "base64.hpp"
 #include "deflate.hpp"
+#include "html_payload_layout.hpp"
 
 namespace qprof::detail::html {
 
@@ -20,6 +21,9 @@ namespace {
 
 // How many threads PayloadPipeline may start: 2 unless a test pretends that fewer can.
 std::atomic<int> payload_threads_allowed{2};
+// Past this size of the columns' text, hits' keys are left out: kColumnsBudgetBytes unless a
+// test pretends that a small page is that heavy.
+std::atomic<std::uint64_t> columns_budget{layout::kColumnsBudgetBytes};
 
 // A thread for PayloadPipeline's `index`th task; throws as std::jthread does when none can start.
 template <typename Body>
@@ -89,7 +93,7 @@ class PieceQueue {
 class PayloadPipeline {
   public:
     PayloadPipeline(const Trace& trace, const std::vector<Preorder>& orders,
-                    const Importance& important) {
+                    const Importance& important, bool hit_keys) {
         auto compress = [this] {
             try {
                 Base64Writer text{text_};
@@ -105,11 +109,11 @@ class PayloadPipeline {
                 pieces_.abandon();
             }
         };
-        auto encode = [this, &trace, &orders, &important] {
+        auto encode = [this, &trace, &orders, &important, hit_keys] {
             try {
                 columns_ =
                     encode_payload_columns([this](std::string_view bytes) { pieces_.push(bytes); },
-                                           trace, orders, important);
+                                           trace, orders, important, hit_keys);
             } catch (...) {
                 encode_failed_ = std::current_exception();
             }
@@ -119,7 +123,7 @@ class PayloadPipeline {
             compressor_ = start_payload_thread(0, compress);
         } catch (const std::system_error&) {
             try {
-                columns_ = write_payload_columns(text_, trace, orders, important);
+                columns_ = write_payload_columns(text_, trace, orders, important, hit_keys);
             } catch (...) {
                 encode_failed_ = std::current_exception();
             }
@@ -132,8 +136,8 @@ class PayloadPipeline {
         }
     }
 
-    // Writes the columns' text to `out` once they are made; returns their sizes.
-    const PayloadColumns& write(std::ostream& out) {
+    // Waits until the columns are made; returns their sizes.
+    const PayloadColumns& finish() {
         for (std::jthread* thread : {&encoder_, &compressor_}) {
             if (thread->joinable()) {
                 thread->join();
@@ -144,9 +148,10 @@ class PayloadPipeline {
                 std::rethrow_exception(failed);
             }
         }
-        out << text_.view();
         return columns_;
     }
+    std::uint64_t text_bytes() const { return text_.view().size(); }
+    void write(std::ostream& out) const { out << text_.view(); }
 
   private:
     std::ostringstream text_;
@@ -162,14 +167,33 @@ class PayloadPipeline {
 
 PayloadText::PayloadText(const Trace& trace, const std::vector<Preorder>& orders,
                          const Importance& important)
-    : pipeline_(std::make_unique<PayloadPipeline>(trace, orders, important)) {}
+    : trace_(trace),
+      orders_(orders),
+      important_(important),
+      pipeline_(std::make_unique<PayloadPipeline>(trace, orders, important, true)) {}
 
 PayloadText::~PayloadText() = default;
 
-const PayloadColumns& PayloadText::write(std::ostream& out) { return pipeline_->write(out); }
+const PayloadColumns& PayloadText::write(std::ostream& out) {
+    // Made again without hits' keys when they weigh the page past its budget: the other
+    // columns cannot be known compressed without compressing them, and only a page that heavy
+    // pays for it twice.
+    if (pipeline_->finish().hit_keys > 0 &&
+        pipeline_->text_bytes() > columns_budget.load(std::memory_order_relaxed)) {
+        pipeline_.reset();  // its text first: it may be tens of MB
+        pipeline_ = std::make_unique<PayloadPipeline>(trace_, orders_, important_, false);
+    }
+    const PayloadColumns& columns = pipeline_->finish();
+    pipeline_->write(out);
+    return columns;
+}
 
 void allow_payload_threads(int threads) {
     payload_threads_allowed.store(threads, std::memory_order_relaxed);
+}
+
+void set_columns_budget(std::uint64_t bytes) {
+    columns_budget.store(bytes, std::memory_order_relaxed);
 }
 
 }  // namespace qprof::detail::html

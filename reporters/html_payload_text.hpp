@@ -2,7 +2,8 @@
 // are most of the page's work, and the end of a run waits for them. One thread encodes the
 // columns, another compresses them (DEFLATE, then base64) piece by piece as they come, so the
 // caller waits for the longer of the two instead of their sum; in line when no thread can
-// start (html_parts.hpp: allow_payload_threads). Used by html_reporter.cpp.
+// start (html_parts.hpp: allow_payload_threads). Made again without hits' keys when they weigh
+// it past layout::kColumnsBudgetBytes. Used by html_reporter.cpp.
 #pragma once
 
 #include <memory>
@@ -29,6 +30,9 @@ class PayloadText {
     const PayloadColumns& write(std::ostream& out);
 
   private:
+    const Trace& trace_;
+    const std::vector<Preorder>& orders_;
+    const Importance& important_;
     std::unique_ptr<PayloadPipeline> pipeline_;
 };
 

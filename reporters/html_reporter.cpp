@@ -164,8 +164,8 @@ void write_provider_table(std::ostream& out, const Trace& trace,
             out << " <small class=\"colour-class" << colour_css(p) << "\">"
                 << html_escape(trace.colour_class_of(p)) << "</small>";
         }
-        out << (s.waits > 0 ? " <small class=\"waits\">" + with_thousands(s.waits) + " waits, " +
-                                  duration_text(s.wait_ns) + "</small>"
+        out << (s.waits > 0 ? " <small class=\"waits\">" + count_text(s.waits, "wait", "waits") +
+                                  ", " + duration_text(s.wait_ns) + "</small>"
                             : "")
             << "</td>";
         write_number_cell(out, runs, with_thousands(s.runs));
@@ -365,8 +365,10 @@ class HtmlReporter : public Reporter {
   public:
     std::string_view name() const override { return "html"; }
     std::string_view description() const override {
+        static_assert(layout::kColumnsBudgetBytes == 38'000'000, "the text below says 38 MB");
         return "the query trace as nested boxes, with providers, search and details (a browser "
-               "page)";
+               "page; hits' keys are left out of it, and it says so, when with them its trace "
+               "would pass 38 MB)";
     }
     std::string_view file_suffix() const override { return "html"; }
     void configure(const ReportOptions& options) override { options_ = options; }

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "html_parts.hpp"
+#include "html_payload_layout.hpp"
 
 namespace qprof::detail::html {
 
@@ -46,19 +47,28 @@ void finish_keys(std::vector<ProviderStats>& stats,
     }
 }
 
-// The kTopCallers callers and callees of each provider, from (caller, callee) edges.
+// The kTopCallers callers and callees of each provider, from (caller, callee) edges; the top
+// level is a caller only.
 void finish_calls(std::vector<ProviderStats>& stats,
                   const std::unordered_map<std::uint64_t, CallEdge>& edges) {
     for (const auto& [id, edge] : edges) {
         const auto caller = static_cast<std::uint32_t>(id >> 32);
         const auto callee = static_cast<std::uint32_t>(id);
         stats[callee].callers.push_back(CallEdge{caller, edge.calls, edge.ns});
-        stats[caller].callees.push_back(CallEdge{callee, edge.calls, edge.ns});
+        if (caller != kTopLevel) {
+            stats[caller].callees.push_back(CallEdge{callee, edge.calls, edge.ns});
+        }
     }
-    auto before = [](const CallEdge& a, const CallEdge& b) {
+    // As the payload writes it, the top level is -1: ties put it before every provider, as
+    // the viewer's range statistics (range_scan.js) order it.
+    auto rank = [](std::uint32_t provider) {
+        return provider == kTopLevel ? std::int64_t{layout::kTopLevelCaller}
+                                     : std::int64_t{provider};
+    };
+    auto before = [&](const CallEdge& a, const CallEdge& b) {
         return a.ns != b.ns         ? a.ns > b.ns
                : a.calls != b.calls ? a.calls > b.calls
-                                    : a.provider < b.provider;
+                                    : rank(a.provider) < rank(b.provider);
     };
     for (ProviderStats& provider : stats) {
         for (std::vector<CallEdge>* list : {&provider.callers, &provider.callees}) {
@@ -73,8 +83,13 @@ void finish_calls(std::vector<ProviderStats>& stats,
 void write_edges(std::ostream& out, std::string_view name, const std::vector<CallEdge>& edges) {
     out << ",\"" << name << "\":[";
     for (std::size_t i = 0; i < edges.size(); ++i) {
-        out << (i > 0 ? "," : "") << '[' << edges[i].provider << ',' << edges[i].calls << ','
-            << edges[i].ns << ']';
+        out << (i > 0 ? "," : "") << '[';
+        if (edges[i].provider == kTopLevel) {
+            out << layout::kTopLevelCaller;
+        } else {
+            out << edges[i].provider;
+        }
+        out << ',' << edges[i].calls << ',' << edges[i].ns << ']';
     }
     out << ']';
 }
@@ -223,23 +238,23 @@ struct Gathered {
             durations[p].push_back(ns);
             keep_if_slow(s.slowest, RunRef{t, n, ns, key});
         }
-        if (has_parent) {
-            // A provider is mostly called by the same caller as last time: that edge, per
-            // callee, is found without hashing (elements of an unordered_map never move).
-            const std::uint64_t id = std::uint64_t{parent_provider} << 32 | p;
-            auto& [last_id, edge] = last_edge[p];
-            if (id != last_id) [[unlikely]] {
-                last_id = id;
-                edge = &edges[id];
-            }
-            ++edge->calls;
-            edge->ns += ns;
+        // A provider is mostly called by the same caller as last time: that edge, per
+        // callee, is found without hashing (elements of an unordered_map never move).
+        const std::uint64_t caller = has_parent ? parent_provider : kTopLevel;
+        const std::uint64_t id = caller << 32 | p;
+        auto& [last_id, edge] = last_edge[p];
+        if (id != last_id) [[unlikely]] {
+            last_id = id;
+            edge = &edges[id];
         }
+        ++edge->calls;
+        edge->ns += ns;
         if (key != 0 && outcome != Outcome::blocked) {
             KeyAsks& k = asks[std::uint64_t{p} << 32 | key];
             k.key = key;
             ++k.asked;
             k.hits += outcome == Outcome::hit;
+            k.ns += outcome == Outcome::hit ? 0 : ns;
         }
     }
 
@@ -412,7 +427,7 @@ void write_stats(std::ostream& out, const std::vector<ProviderStats>& stats) {
         out << "],\"keys\":[";
         for (std::size_t i = 0; i < s.keys.size(); ++i) {
             out << (i > 0 ? "," : "") << '[' << s.keys[i].key << ',' << s.keys[i].asked << ','
-                << s.keys[i].hits << ']';
+                << s.keys[i].hits << ',' << s.keys[i].ns << ']';
         }
         out << ']';
         write_edges(out, "callers", s.callers);

@@ -30,10 +30,16 @@ struct KeyAsks {
     std::uint32_t key = 0;  // index + 1 into Trace::key_texts
     std::uint64_t asked = 0;
     std::uint64_t hits = 0;
+    std::int64_t ns = 0;  // its runs' inclusive time, summed: what the key cost
 };
 
+// The caller of a thread's roots in CallEdge::provider: the top level, no provider (written
+// as layout::kTopLevelCaller).
+inline constexpr std::uint32_t kTopLevel = ~std::uint32_t{0};
+
 // Calls between two providers, merged over the whole run (speedscope's sandwich): how often
-// `provider` called or was called by the other, and the inclusive time of those calls.
+// `provider` called or was called by the other, and the inclusive time of those calls. A
+// provider's callers include kTopLevel for its runs, hits and waits at a thread's top level.
 struct CallEdge {
     std::uint32_t provider = 0;
     std::uint64_t calls = 0;  // hits included: a hit is a call the cache answered
@@ -65,7 +71,7 @@ struct ProviderStats {
     std::array<std::uint64_t, kHistogramBuckets> histogram{};
     std::vector<RunRef> slowest;    // longest first, ties in thread and call order
     std::vector<KeyAsks> keys;      // most asked first, ties by key text order of first use
-    std::vector<CallEdge> callers;  // most time first, then most calls, then provider order
+    std::vector<CallEdge> callers;  // most time first, then most calls, kTopLevel, providers
     std::vector<CallEdge> callees;
 };
 

@@ -8,6 +8,8 @@
 //   location.message(4, line);          // field 4 of the enclosing message
 #pragma once
 
+#include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -30,12 +32,22 @@ class ProtoWriter {
         out_.append(data);
     }
     void message(std::uint32_t field, const ProtoWriter& nested) { bytes(field, nested.out_); }
+    // Sized first, then written in place: appended a byte at a time to a list, then copied, the
+    // samples of a 200,000-deep chain (1,000 frames each) took a third longer (48 instead of
+    // 35 CPU-seconds for registry_test under ThreadSanitizer).
     void packed(std::uint32_t field, std::span<const std::uint64_t> values) {
-        ProtoWriter list;
+        std::size_t size = 0;
         for (const std::uint64_t value : values) {
-            list.raw_varint(value);
+            size += varint_size(value);
         }
-        bytes(field, list.out_);
+        tag(field, 2);
+        raw_varint(size);
+        const std::size_t start = out_.size();
+        out_.resize(start + size);
+        char* next = out_.data() + start;
+        for (const std::uint64_t value : values) {
+            next = put_varint(next, value);
+        }
     }
     const std::string& data() const { return out_; }
 
@@ -44,11 +56,21 @@ class ProtoWriter {
         raw_varint(std::uint64_t{field} << 3 | wire_type);
     }
     void raw_varint(std::uint64_t value) {
+        char varint[kMaxVarintSize];
+        out_.append(varint, put_varint(varint, value));
+    }
+    static constexpr std::size_t kMaxVarintSize = 10;  // 7 bits a byte
+    static std::size_t varint_size(std::uint64_t value) {
+        return (static_cast<std::size_t>(std::bit_width(value | 1)) + 6) / 7;
+    }
+    // Writes `value` at `out`; returns the end of what it wrote.
+    static char* put_varint(char* out, std::uint64_t value) {
         while (value >= 0x80) {
-            out_ += static_cast<char>((value & 0x7f) | 0x80);
+            *out++ = static_cast<char>((value & 0x7f) | 0x80);
             value >>= 7;
         }
-        out_ += static_cast<char>(value);
+        *out++ = static_cast<char>(value);
+        return out;
     }
 
     std::string out_;

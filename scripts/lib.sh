@@ -16,6 +16,12 @@ QPROF_PACKAGES=(meson ninja-build g++ pkg-config libboost1.81-dev catch2 libbenc
 # (Playwright Test) and ESLint, comes with ensure_node_packages.
 # shellcheck disable=SC2034
 QPROF_TEST_PACKAGES=(chromium fonts-dejavu-core cmake golang-go)
+# clang builds the fuzzers (libclang-rt-14-dev holds libclang_rt.fuzzer, their runtime) and
+# scripts/run-tests' ASan + UBSan build, which the fuzzers are built in: QPROF_FUZZ_OPTIONS.
+# shellcheck disable=SC2034
+QPROF_CLANG_PACKAGES=(clang libclang-rt-14-dev)
+# shellcheck disable=SC2034
+QPROF_FUZZ_OPTIONS=(-Dfuzzing=true "-Db_sanitize=address,undefined" -Db_lundef=false)
 
 say() { printf '==> %s\n' "$*"; }
 die() {

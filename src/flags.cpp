@@ -33,7 +33,8 @@ constexpr FlagSpec kFlags[] = {
      "record every query and write reports at the end (default reporters: counts, html)",
      detail::apply_profile_queries},
     {"profile-queries-and-keys", "[=REPORTER,...]",
-     "the same, and record the key of every query (default reporters: counts, keys, html)",
+     "the same, and record the key of every query (default reporters: counts, keys, html; a "
+     "page too heavy with its hits' keys leaves them out: see html below)",
      detail::apply_profile_queries_and_keys},
     {"profile-queries-memory", "",
      "record too what each scope allocates, through the allocation hook the program includes "

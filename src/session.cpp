@@ -1,16 +1,9 @@
 // The session: flags in, recording, collector, reports out.
 #include <unistd.h>
 
-#include <algorithm>
 #include <atomic>
-#include <cerrno>
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <ctime>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <qprof/config.hpp>
@@ -29,6 +22,7 @@
 #include "report_files.hpp"
 #include "report_writer.hpp"
 #include "run_info.hpp"
+#include "session_setup.hpp"
 #include "testing.hpp"
 #include "text.hpp"
 #include "trace_completion.hpp"
@@ -181,103 +175,6 @@ void set_active_session(Session* session) {
     run_switch_hook();
 }
 
-detail::ClockKind choose_clock(ClockChoice choice) {
-    if (detail::manual_clock_is_set()) {
-        return detail::ClockKind::manual;
-    }
-    const bool tsc_usable = detail::tsc_is_usable();
-    if (choice == ClockChoice::tsc && !tsc_usable) {
-        throw FlagError(
-            "qprof: '-Z profile-clock=tsc' needs a CPU with an invariant time-stamp counter, "
-            "and this one has none. Use '-Z profile-clock=steady' (or leave the flag out).");
-    }
-    if (choice == ClockChoice::steady || !tsc_usable) {
-        return detail::ClockKind::steady;
-    }
-    return detail::ClockKind::tsc;
-}
-
-void warn_unused_flags(const SessionOptions& options) {
-    const SessionOptions defaults;
-    if (options.output_dir != defaults.output_dir || options.clock != defaults.clock ||
-        options.report != defaults.report || options.name_pattern != defaults.name_pattern) {
-        std::cerr << "qprof: note: -Z profile-queries-dir, -Z profile-queries-name, -Z "
-                     "profile-clock and the report options (-Z profile-queries-important, "
-                     "-folded, -chrome) have no effect without -Z profile-queries\n";
-    }
-}
-
-bool wants_raw(const SessionOptions& options) {
-    return std::find(options.reporters.begin(), options.reporters.end(), detail::kRawReporter) !=
-           options.reporters.end();
-}
-
-detail::CollectMode collect_mode(const SessionOptions& options, bool build_trace) {
-    if (!build_trace) {  // measuring the recorder; a raw stream still needs its keys
-        return wants_raw(options) ? detail::CollectMode::totals : detail::CollectMode::none;
-    }
-    // With no report at all, the trace is what the program reads (Session::trace()).
-    const bool totals_only =
-        !options.reporters.empty() &&
-        std::none_of(options.reporters.begin(), options.reporters.end(),
-                     [](const std::string& name) { return make_reporter(name)->needs_nodes(); });
-    return totals_only ? detail::CollectMode::totals : detail::CollectMode::trees;
-}
-
-std::unique_ptr<detail::RawWriter> open_raw(const SessionOptions& options, detail::ClockKind clock,
-                                            const detail::RecordingStart& start, const RunInfo& run,
-                                            const detail::ColourRules& colours,
-                                            detail::ReportFiles& files) {
-    std::string path;
-    const int fd = files.create(make_reporter(detail::kRawReporter)->file_suffix(), path);
-    if (fd < 0) {
-        throw OutputError("qprof: cannot create " + path + ": " + std::strerror(errno) +
-                          ". Choose a writable directory with '-Z profile-queries-dir=PATH'.");
-    }
-    const detail::RawSession session{
-        .block = {.start_tick = start.tick,
-                  .start_steady_ns = start.steady_ns,
-                  .clock = clock,
-                  .keys = options.record_keys,
-                  .report = options.report,
-                  .process = run},
-        .selection = options.events,
-        .colours = &colours,
-    };
-    try {
-        return std::make_unique<detail::RawWriter>(fd, path, session);
-    } catch (const std::runtime_error& error) {
-        throw OutputError(std::string{"qprof: "} + error.what() +
-                          ". Choose a writable directory with '-Z profile-queries-dir=PATH'.");
-    }
-}
-
-// The stem of the report files; the program name as a file name (no '/', no control bytes).
-std::string expand_name(const std::string& pattern, std::string program) {
-    for (char& c : program) {
-        if (c == '/' || detail::is_control_char(static_cast<unsigned char>(c))) {
-            c = '_';
-        }
-    }
-    try {
-        return detail::expand_name_pattern(pattern, program, ::getpid(), std::time(nullptr));
-    } catch (const std::invalid_argument& error) {
-        throw FlagError(std::string{"qprof: bad report name '"} + pattern + "': " + error.what() +
-                        ".");
-    }
-}
-
-// begin_recording refuses a second session with std::logic_error; users catch SessionError.
-detail::RecordingStart begin_sole_recording(detail::ClockKind clock, const SessionOptions& opts) {
-    try {
-        return detail::begin_recording(clock, opts.record_keys, opts.record_memory, opts.events);
-    } catch (const std::logic_error& error) {
-        throw SessionError(std::string{error.what()} +
-                           ". Let the first qprof::Session end (or call its finish()) before "
-                           "creating the next.");
-    }
-}
-
 }  // namespace
 
 SessionStart Session::from_args(int& argc, char** argv) noexcept {
@@ -312,7 +209,7 @@ Session::Session(SessionOptions options, bool build_trace) : state_(std::make_un
         return;
     }
     if (!opts.profile_queries) {
-        warn_unused_flags(opts);
+        detail::warn_unused_flags(opts);
         return;
     }
     for (const std::string& name : opts.reporters) {
@@ -328,7 +225,7 @@ Session::Session(SessionOptions options, bool build_trace) : state_(std::make_un
     state_->options.output_dir = detail::absolute_dir(opts.output_dir).string();
     detail::check_output_dir(opts.output_dir);
     state_->files.emplace(opts.output_dir,
-                          expand_name(opts.name_pattern, program_invocation_short_name));
+                          detail::expand_name(opts.name_pattern, program_invocation_short_name));
     if (QPROF_CONFIG_PROFILING == 0) {
         std::cerr << "qprof: warning: qprof was built with -Dprofiling=disabled, so its macros "
                      "record nothing; rebuild with -Dprofiling=enabled to profile\n";
@@ -339,23 +236,24 @@ Session::Session(SessionOptions options, bool build_trace) : state_(std::make_un
         throw FlagError(std::string{"qprof: bad colour rule in SessionOptions::colours: "} +
                         error.what() + ".");
     }
-    state_->clock = choose_clock(opts.clock);
-    const detail::RecordingStart start = begin_sole_recording(state_->clock, opts);
+    state_->clock = detail::choose_clock(opts.clock);
+    const detail::RecordingStart start = detail::begin_sole_recording(state_->clock, opts);
     state_->generation = start.generation;
     state_->calibration.start_tick = start.tick;
     state_->start_steady_ns = start.steady_ns;
     state_->run = detail::this_process_run(opts.command_line);
-    if (wants_raw(opts)) {
+    if (detail::wants_raw(opts)) {
         try {
-            state_->raw =
-                open_raw(opts, state_->clock, start, state_->run, state_->colours, *state_->files);
+            state_->raw = detail::open_raw(opts, state_->clock, start, state_->run, state_->colours,
+                                           *state_->files);
         } catch (...) {
             detail::end_recording();
             throw;
         }
     }
-    state_->collector = std::make_unique<detail::Collector>(
-        start.generation, collect_mode(opts, build_trace), opts.record_keys, state_->raw.get());
+    state_->collector = std::make_unique<detail::Collector>(start.generation,
+                                                            detail::collect_mode(opts, build_trace),
+                                                            opts.record_keys, state_->raw.get());
     state_->recording = true;
     state_->pid = ::getpid();
     state_->started = true;

@@ -6,8 +6,6 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 
 #include "raw_reader.hpp"
@@ -30,9 +28,8 @@ bool ended_by(const qprof::test::CommandResult& result, int signal) {
 
 // The run the raw stream holds, completed as the qprof tool completes it.
 qprof::Trace raw_trace(const qprof::test::TempDir& dir, bool expect_end) {
-    std::ifstream in{dir.path() / "profile_queries.qprof", std::ios::binary};
-    const std::vector<unsigned char> bytes{std::istreambuf_iterator<char>(in),
-                                           std::istreambuf_iterator<char>()};
+    const std::vector<unsigned char> bytes =
+        qprof::test::read_bytes(dir.path() / "profile_queries.qprof");
     qprof::detail::ReadResult read = qprof::detail::read_stream(bytes, {});
     REQUIRE_FALSE(read.foreign);
     REQUIRE(read.runs.size() == 1);

@@ -9,6 +9,7 @@
 
 #include "cli/input.hpp"
 #include "deep_trace.hpp"
+#include "sanitizers.hpp"
 #include "test_support.hpp"
 
 using qprof::test::CommandResult;
@@ -17,16 +18,10 @@ using qprof::test::TempDir;
 
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-
 // The tool run with `arguments`; without a sanitizer (which reserves terabytes of address
 // space) it may use at most 2 GB, so that a regression fails fast instead of swapping.
 CommandResult qprof_tool(const std::string& arguments, const TempDir& dir) {
-    const std::string limit = kSanitized ? "" : "ulimit -v 2000000; ";
+    const std::string limit = qprof::test::kSanitized ? "" : "ulimit -v 2000000; ";
     CommandResult run =
         qprof::test::run_command(limit + std::string(QPROF_TOOL) + " " + arguments, dir);
     INFO("qprof " << arguments << "\n" << run.err);

@@ -131,6 +131,19 @@ TEST_CASE("qprof report writes, from toyc's stream, the very reports toyc wrote"
     CHECK_FALSE(std::filesystem::exists(bytes.path() / "profile_queries.folded"));
 }
 
+TEST_CASE("qprof report writes, from a stream with keys, the very page toyc wrote") {
+    TempDir live;
+    const std::string stream =
+        toyc_run("--items 300 --threads 2 -Z profile-queries-and-keys=raw", "raw,html", live);
+    TempDir offline;
+    const CommandResult run =
+        qprof_tool("report " + stream + " --reporters=html -o " + offline.path().string(), offline);
+    REQUIRE(run.status == 0);
+    const std::string page = read_file(live.path() / "profile_queries.html");
+    CHECK_THAT(page, Catch::Contains("\"keys\":{\"count\":"));  // every key: the page's columns
+    CHECK(read_file(offline.path() / "profile_queries.html") == page);
+}
+
 TEST_CASE("qprof diff of a small and a larger toyc run shows growth and a new activity") {
     TempDir small_dir;
     TempDir large_dir;

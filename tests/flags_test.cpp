@@ -233,6 +233,10 @@ TEST_CASE("-Z help lists every flag and every reporter") {
     }
     CHECK_THAT(help, Catch::Contains("counts") && Catch::Contains("profile_queries.counts.txt"));
     CHECK_THAT(help, Catch::Contains("html") && Catch::Contains("profile_queries.html"));
+    // when the page leaves out hits' keys (html_payload_layout.hpp, kColumnsBudgetBytes)
+    CHECK_THAT(help, Catch::Contains("a page too heavy with its hits' keys leaves them out") &&
+                         Catch::Contains("hits' keys are left out of it, and it says so, when "
+                                         "with them its trace would pass 38 MB"));
 }
 
 // The rule as reporters/html_pieces.cpp (Importance) applies it and the page's legend states

@@ -14,10 +14,12 @@
 #include "deep_trace.hpp"
 #include "html_parts.hpp"
 #include "html_payload_layout.hpp"
+#include "html_payload_stream.hpp"
 #include "html_workload.hpp"
 #include "test_support.hpp"
 
 using qprof::detail::Preorder;
+using qprof::test::element_text;
 using qprof::test::trace_of;
 using qprof::test::html_workload::compile;
 using qprof::test::html_workload::html_of;
@@ -25,38 +27,9 @@ using qprof::test::html_workload::type_of;
 
 namespace {
 
-// The text of the page's element that starts with `open`.
-std::string element_text(const std::string& page, const std::string& open) {
-    const std::size_t start = page.find(open);
-    REQUIRE(start != std::string::npos);
-    const std::size_t text = page.find('>', start) + 1;
-    return page.substr(text, page.find("</script>", text) - text);
-}
-
-// The payload's columns as Python's zlib decompresses them, each LEB128 varint as a number
-// (the key column's zigzag differences summed back).
 std::vector<std::vector<std::uint64_t>> payload_columns(const std::string& page,
                                                         std::size_t nodes) {
-    const std::string bytes = qprof::test::decompress_with_python(
-        element_text(page, "<script type=\"application/octet-stream\" id=\"qprof-columns\">"),
-        "base64-zlib");
-    std::vector<std::vector<std::uint64_t>> columns;
-    std::size_t at = 0;
-    while (at < bytes.size()) {
-        auto& column = columns.emplace_back();
-        for (std::size_t n = 0; n < nodes; ++n) {
-            std::uint64_t value = 0;
-            for (int shift = 0;; shift += 7) {
-                const auto byte = static_cast<unsigned char>(bytes.at(at++));
-                value |= std::uint64_t{byte & 0x7fu} << shift;
-                if (byte < 0x80) {
-                    break;
-                }
-            }
-            column.push_back(value);
-        }
-    }
-    return columns;
+    return qprof::test::payload_stream(page).columns(nodes);
 }
 
 }  // namespace
@@ -132,24 +105,6 @@ TEST_CASE("the payload's outcome names are outcome_name's, code for code") {
     }
     CHECK(static_cast<std::size_t>(qprof::Outcome::activity) + 1 == layout::kOutcomeNames.size());
     CHECK(layout::kOutcomeNames.size() - 1 <= layout::kOutcomeMask);  // every code fits the tag
-}
-
-TEST_CASE("with keys, the payload has a key column of differences") {
-    qprof::SessionOptions options = qprof::test::recording_options();
-    options.record_keys = true;
-    const qprof::Trace trace = trace_of(compile, options);
-    const std::string page = html_of(trace);
-    const auto columns = payload_columns(page, 28);
-    REQUIRE(columns.size() == 5);
-    const Preorder order{trace.threads.at(0)};
-    std::int64_t key = 0;
-    for (std::uint32_t n = 0; n < order.size(); ++n) {
-        const std::uint64_t zigzag = columns[4][n];
-        key += (zigzag & 1) != 0 ? -static_cast<std::int64_t>((zigzag + 1) / 2)
-                                 : static_cast<std::int64_t>(zigzag / 2);
-        INFO(n);
-        CHECK(key == static_cast<std::int64_t>(order.thread().keys[order.post_index(n)]));
-    }
 }
 
 TEST_CASE("with keys, a query's label names its key after its provider, shortened") {

@@ -109,7 +109,7 @@ TEST_CASE("runs and hits are counted apart; mean, median and max are of the runs
     CHECK(typeck.median_ns == 1'000'000);  // of 1, 1, 3, 7: the lower middle one
 }
 
-TEST_CASE("the most-asked keys come first, with their hits") {
+TEST_CASE("the most-asked keys come first, with their hits and their runs' time") {
     const qprof::Trace trace = keyed_trace();
     const std::vector<ProviderStats> stats = stats_of(trace);
     const ProviderStats& type_of = stats_named(trace, stats, "type_of");
@@ -117,7 +117,18 @@ TEST_CASE("the most-asked keys come first, with their hits") {
     CHECK(trace.key_texts[type_of.keys[0].key - 1] == "0");  // asked by all four typecks
     CHECK(type_of.keys[0].asked == 4);
     CHECK(type_of.keys[0].hits == 3);
+    CHECK(type_of.keys[0].ns == 1'000'000);  // its one run; hits take no time
     CHECK(type_of.keys[3].asked == 1);
+    // Every key of typeck ran once: its time is that run's, the slowest's 7 ms among them.
+    const ProviderStats& typeck = stats_named(trace, stats, "typeck");
+    std::int64_t keyed_ns = 0;
+    for (const auto& key : typeck.keys) {
+        keyed_ns += key.ns;
+        if (key.key == typeck.slowest[0].key) {
+            CHECK(key.ns == 7'000'000);
+        }
+    }
+    CHECK(keyed_ns == typeck.total_ns);
 }
 
 TEST_CASE("PROFILE_WAIT is a wait: never a run, never self time of work") {
@@ -256,7 +267,11 @@ TEST_CASE("callers and callees are merged over the whole run") {
     CHECK(typeck.callees[0].calls == 10);  // 4 runs and 6 hits
     CHECK(typeck.callees[0].ns == 4'000'000);
     const ProviderStats& analysis = stats_named(trace, stats, "analysis");
-    CHECK(analysis.callers.empty());        // a root
+    // A root: the thread's top level called it, no provider.
+    REQUIRE(analysis.callers.size() == 1);
+    CHECK(analysis.callers[0].provider == qprof::detail::html::kTopLevel);
+    CHECK(analysis.callers[0].calls == analysis.runs);
+    CHECK(analysis.callers[0].ns == analysis.total_ns);
     REQUIRE(analysis.callees.size() == 2);  // typeck (12 ms), then join workers (1 ms)
     CHECK(trace.providers[analysis.callees[0].provider].provider == "typeck");
     CHECK(trace.providers[analysis.callees[1].provider].provider == "join workers");

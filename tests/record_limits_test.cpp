@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
-#include <fstream>
-#include <iterator>
 #include <limits>
 #include <memory>
 #include <qprof/detail/record_limits.hpp>
@@ -14,6 +12,7 @@
 #include <vector>
 
 #include "raw_reader.hpp"
+#include "sanitizers.hpp"
 #include "test_support.hpp"
 #include "trace_completion.hpp"
 
@@ -37,9 +36,8 @@ RawRun record_and_read(const qprof::test::TempDir& dir, std::string& err, Record
         session.finish();
         err = captured.text();
     }
-    std::ifstream in{dir.path() / "profile_queries.qprof", std::ios::binary};
-    const std::vector<unsigned char> bytes{std::istreambuf_iterator<char>(in),
-                                           std::istreambuf_iterator<char>()};
+    const std::vector<unsigned char> bytes =
+        qprof::test::read_bytes(dir.path() / "profile_queries.qprof");
     RawRun run{qprof::detail::read_stream(bytes, {}), {}};
     for (const auto& diagnostic : run.read.diagnostics) {
         FAIL_CHECK("at byte " << diagnostic.offset << ": " << diagnostic.text);
@@ -100,12 +98,12 @@ TEST_CASE("names longer than a stream block can hold are cut, with one warning")
 }
 
 TEST_CASE("threads past what a stream can name run unrecorded, with one warning") {
-#if defined(__SANITIZE_THREAD__)
-    WARN(
-        "skipped under ThreadSanitizer, which keeps state for each of these 65,541 threads: "
-        "minutes and gigabytes; the normal and AddressSanitizer builds run it");
-    return;
-#endif
+    if (qprof::test::kThreadSanitizer) {
+        WARN(
+            "skipped under ThreadSanitizer, which keeps state for each of these 65,541 threads: "
+            "minutes and gigabytes; the normal and AddressSanitizer builds run it");
+        return;
+    }
     using qprof::detail::kMaxRecordedThreads;
     qprof::test::TempDir dir;
     std::string err;

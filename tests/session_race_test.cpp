@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "sanitizers.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -28,25 +29,6 @@ std::vector<std::string> reports_in(const qprof::test::TempDir& dir) {
     }
     return names;
 }
-
-// Whether the sanitizer this test runs under stops a forked child of a threaded process that
-// starts a thread (ThreadSanitizer), or can leave its allocator locked in it (AddressSanitizer).
-constexpr bool kSanitized =
-#if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
-    true;
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
-    true;
-#else
-    false;
-#endif
-#else
-    false;
-#endif
-
-}  // namespace
-
-namespace {
 
 // The race ends the program normally, with its report written once: by the finish that took
 // the session, and by nothing again.
@@ -73,8 +55,10 @@ TEST_CASE("a Session destroyed while exit() finishes it waits, and the reports a
 }
 
 TEST_CASE("a child forked while the first session sets the process up can start a session") {
-    if (kSanitized) {
-        return;  // the child starts a collector thread: see kSanitized
+    // The child starts a collector thread: ThreadSanitizer stops a forked child of a threaded
+    // process that starts a thread, and AddressSanitizer can leave its allocator locked in it.
+    if (qprof::test::kSanitized) {
+        return;
     }
     const qprof::test::TempDir dir;
     const qprof::test::CommandResult run = run_race("fork-while-setting-up", dir);

@@ -125,6 +125,14 @@ std::string read_file(const std::filesystem::path& path) {
     return text.str();
 }
 
+std::vector<unsigned char> read_bytes(const std::filesystem::path& path) {
+    std::ifstream file{path, std::ios::binary};
+    std::vector<unsigned char> bytes(std::filesystem::file_size(path));
+    file.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    REQUIRE(static_cast<std::size_t>(file.gcount()) == bytes.size());
+    return bytes;
+}
+
 std::vector<std::string> keyed_nodes(const Trace& trace, std::size_t thread) {
     std::vector<std::string> texts;
     const ThreadTrace& tree = trace.threads.at(thread);

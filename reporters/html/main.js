@@ -18,6 +18,8 @@
     },
     // The text a chip (a fold with data-provider) should read, from what is drawn beside it.
     chipText: (t, chip) => (qp.threads && qp.threads[t] ? qp.chipTextOf(t, chip) : null),
+    // How often the viewer read a chip's members from the DOM: in all, and of one chip at most.
+    chipScans: () => qp.chipScans(),
     reveal: (t, n) => (valid(t, n) ? qp.reveal(t, n) : false),
     // The timeline: its view, tracks and selection; the x of a time; the statistics of a
     // time range as range_scan.js computes them (the whole run: 0 to Infinity).

@@ -21,6 +21,7 @@
     let h = '<h2>' + (pinned ? 'Selected' : 'Preview') + '</h2><dl>';
     h += row('provider', 'Provider', qp.providerName(t, n));
     if (key !== null) h += row('key', outcome === qp.ACTIVITY ? 'Argument' : 'Key', key);
+    else if (qp.keyLeftOut(t, n)) h += row('key', 'Key', qp.layout.HIT_KEY_LEFT_OUT);
     h += row('outcome', 'Outcome', qp.OUTCOMES[outcome] || '?');
     const colour = qp.colourClassOf(T, n);
     if (colour) h += row('class', 'Colour class', colour.name);
@@ -35,6 +36,7 @@
     h += row('subtree', 'Subtree', qp.thousands(T.size[n]) + (T.size[n] === 1 ? ' node' : ' nodes'));
     h += row('unfinished', 'Unfinished', qp.isUnfinished(T, n) ? 'yes' : 'no');
     if (qp.threads.length > 1) h += row('thread', 'Thread', T.name);
+    if (qp.isWait(T, n)) h += waitedForHtml(t, n);
     h += '</dl>';
     h += pathHtml(t, n);
     if (pinned && T.size[n] > 1 && !qp.isSmall(T, n)) h += '<p class="hint">Enter or a second click opens or closes it; \u2190 goes to the parent.</p>';
@@ -49,11 +51,57 @@
     for (let a = T.parent[n]; a >= 0; a = T.parent[a]) path.push(a);
     if (path.length === 0) return '';
     path.reverse();
-    const link = (a) => '<a href="#" data-thread="' + t + '" data-n="' + a + '">' + qp.escape(qp.providerName(t, a)) + '</a>';
+    const link = (a) => '<a href="#" data-thread="' + t + '" data-n="' + a + '">' + qp.escape(qp.keyedName(t, a)) + '</a>';
     const half = PATH_SHOWN / 2;
     const shownPath = path.length <= PATH_SHOWN ? path.map(link)
       : path.slice(0, half).map(link).concat(['\u2026 ' + qp.thousands(path.length - PATH_SHOWN) + ' more \u2026'], path.slice(-half).map(link));
     return '<p class="path" data-field="path">Path from the root: ' + shownPath.join(' \u203a ') + '</p>';
+  }
+
+  // The run wait n waited for: a qprof::Query that found another thread computing its key
+  // waits for that run. Of the runs of its provider and key on its process's other threads
+  // that were going on when it began, the one that ended nearest its end (the wait ends when
+  // the run does); null for a wait without a key (PROFILE_WAIT) or whose run was not
+  // recorded. The starts ascend in pre-order, so only the nodes that started before the wait
+  // are read.
+  qp.awaitedRun = function awaitedRun(t, n) {
+    const T = qp.threads[t];
+    if (!T.key || T.key[n] <= 0) return null;
+    const p = qp.providerOf(T, n);
+    const key = T.key[n];
+    const begin = T.start[n];
+    const end = begin + T.dur[n];
+    let best = null;
+    qp.threads.forEach((U, u) => {
+      // In a merged build, a process's threads wait for its own threads only.
+      if (u === t || !U.key || qp.processOf(u) !== qp.processOf(t)) return;
+      for (let m = 0; m < U.len && U.start[m] <= begin; m++) {
+        if (U.key[m] !== key || qp.providerOf(U, m) !== p || qp.isHit(U, m) || qp.isWait(U, m)) continue;
+        const runEnd = U.start[m] + U.dur[m];
+        const gap = Math.abs(end - runEnd);
+        if (runEnd >= begin && (best === null || gap < best.gap)) best = { t: u, n: m, gap };
+      }
+    });
+    return best;
+  };
+
+  // What a wait waited for, a link to it, and a button that selects the wait's time on the
+  // timeline: the statistics then say what every thread did meanwhile.
+  function waitedForHtml(t, n) {
+    const T = qp.threads[t];
+    const run = qp.awaitedRun(t, n);
+    let what = run === null
+      ? qp.escape(T.key && T.key[n] !== 0 ? 'no run of its key on another thread was recorded' : 'other threads (no key says which run)')
+      : '<a href="#" data-thread="' + run.t + '" data-n="' + run.n + '" data-awaited>' +
+        qp.escape(qp.keyedName(run.t, run.n) + ' \u00b7 ' + qp.durationText(qp.threads[run.t].dur[run.n]) + ' \u00b7 ' +
+          qp.threads[run.t].name) + '</a>';
+    const end = T.start[n] + T.dur[n];
+    // A waiter wakes when its thread is scheduled again: on a busy machine, well after the run.
+    const late = run === null ? 0 : end - (qp.threads[run.t].start[run.n] + qp.threads[run.t].dur[run.n]);
+    if (late > 0) what += ' <small>(it ended ' + qp.escape(qp.durationText(late)) + ' before the wait did)</small>';
+    return '<dt>Waited for</dt><dd data-field="waited-for">' + what + '</dd><dt>Meanwhile</dt><dd>' +
+      '<button type="button" class="range-of" data-from="' + T.start[n] + '" data-to="' + end + '">' +
+      'Statistics of its time</button></dd>';
   }
 
   function backLink() {
@@ -131,9 +179,12 @@
 
   // ---- provider table ----
 
-  // Sorted by total time as written; names sort A to Z (reporters/viewer_common/table.js).
+  // By self time, most first, as html_reporter.cpp writes the rows; names sort A to Z
+  // (reporters/viewer_common/table.js). A time range rewrites the rows' numbers and sorts
+  // them again (range.js).
   function initTable() {
-    qv.sortableTable(document.getElementById('provider-table'), { key: 'total', textKeys: ['provider'] });
+    qp.resortProviderTable = qv.sortableTable(document.getElementById('provider-table'),
+      { key: 'self', textKeys: ['provider'] });
   }
 
   // ---- thread selector and shape lists ----

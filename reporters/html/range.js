@@ -74,7 +74,7 @@
   function providerCell(row, s) {
     const name = row.replace(/<\/td>[\s\S]*$/, '').replace(/ <small class="waits">[\s\S]*?<\/small>/, '');
     const waits = s && s.waits > 0
-      ? ' <small class="waits">' + qp.thousands(s.waits) + ' waits, ' + qp.escape(qp.durationText(s.wait_ns)) + '</small>'
+      ? ' <small class="waits">' + qv.countText(s.waits, 'wait', 'waits') + ', ' + qp.escape(qp.durationText(s.wait_ns)) + '</small>'
       : '';
     return name + waits + '</td>';
   }
@@ -97,6 +97,7 @@
       if (s) r.innerHTML = first + rowCells(s, qp.providers[p] && qp.providers[p].activity);
     }
     if (!qp.rangeStats) savedRows = null;
+    if (qp.resortProviderTable) qp.resortProviderTable(); // the range's numbers, in the order shown
   }
 
   function rangeText() {
@@ -118,7 +119,7 @@
       el.hidden = !qp.range;
       const text = el.querySelector('.range-text');
       if (qp.range && text) {
-        text.textContent = 'Statistics of the ' + qp.thousands(events()) + ' events within ' + rangeText() +
+        text.textContent = 'Statistics of the ' + qv.countText(events(), 'event', 'events') + ' within ' + rangeText() +
           (qp.statsProcess >= 0 ? ' in ' + qp.processName(qp.statsProcess) : '') +
           '. Threads: ' + threadsText() + '.';
       }

@@ -59,6 +59,7 @@
       slowest: new Array(P).fill(null), floor: new Float64Array(P).fill(-1),
       calls: dense ? new Float64Array(P * P) : null, callNs: dense ? new Float64Array(P * P) : null,
       edges: dense ? null : new Map(), asks: new Map(),
+      topCalls: new Float64Array(P), topNs: new Float64Array(P), // calls from the top level
       runP: runs.p, runNs: runs.ns, runCount: 0,
     };
   }
@@ -140,7 +141,10 @@
         if (M !== null) addMemory(acc.memory, p * 6, M, n, outermost);
       }
       const q = parent[n];
-      if (q >= 0) {
+      if (q < 0) { // a root: the thread's top level called it, as html_stats.cpp counts it
+        acc.topCalls[p]++;
+        acc.topNs[p] += ns;
+      } else {
         const caller = tag[q] >>> L.PROVIDER_SHIFT;
         const id = caller * P + p;
         // Self time: a run's children come off its time, when the run is in the range (then
@@ -158,12 +162,13 @@
           acc.edges.set(id, edge);
         }
       }
-      const key = keys ? keys[n] : 0;
-      if (key !== 0 && outcome !== BLOCKED) {
+      const key = keys ? keys[n] : 0; // -1: a hit whose key the page left out
+      if (key > 0 && outcome !== BLOCKED) {
         const id = p * (qp.keys.length + 1) + key;
-        const k = acc.asks.get(id) || [key, 0, 0];
+        const k = acc.asks.get(id) || [key, 0, 0, 0];
         k[1]++;
         if (outcome === qp.HIT) k[2]++;
+        else k[3] += ns; // its runs' time, as html_stats.cpp sums it
         acc.asks.set(id, k);
       }
     }
@@ -242,6 +247,9 @@
       for (let id = 0; id < acc.calls.length; id++) if (acc.calls[id] > 0) edge(id, acc.calls[id], acc.callNs[id]);
     } else {
       for (const [id, [calls, ns]] of acc.edges) edge(id, calls, ns);
+    }
+    for (let p = 0; p < P; p++) {
+      if (acc.topCalls[p] > 0 && stats[p]) stats[p].callers.push([L.TOP_LEVEL_CALLER, acc.topCalls[p], acc.topNs[p]]);
     }
     const asks = new Array(P).fill(null);
     for (const [id, k] of acc.asks) {

@@ -11,7 +11,6 @@
   // `at` is the rank of the match shown last (0: the slowest), where Enter goes on from;
   // `timer` a search not yet run; `found` what scan() found.
   const search = { query: '', at: null, timer: 0, found: null };
-  let lowerKeys = null; // the keys' texts in lower case, made at the first search
 
   const hasKeys = () => qp.keys.length > 0 && qp.threads.some((T) => T.key !== null);
 
@@ -19,10 +18,7 @@
     const names = new Uint8Array(qp.providers.length);
     qp.providers.forEach((p, i) => { if (p.name.toLowerCase().includes(query)) names[i] = 1; });
     if (!hasKeys()) return { names, keys: null };
-    if (lowerKeys === null) lowerKeys = qp.keys.map((k) => String(k).toLowerCase());
-    const keys = new Uint8Array(lowerKeys.length);
-    lowerKeys.forEach((k, i) => { if (k.includes(query)) keys[i] = 1; });
-    return { names, keys };
+    return { names, keys: qp.keys.matching(query) };
   }
 
   // Whether the sorted list holds a value in [from, to).
@@ -161,13 +157,15 @@
 
   function statusText(found) {
     const { count, byName, threads } = found;
-    if (count === 0) return 'No matches';
+    // A hit whose key the page left out matches by its provider's name only: say so.
+    const leftOut = hasKeys() && qp.hitKeysLeftOut > 0 ? " (hits' keys " + qp.layout.HIT_KEY_LEFT_OUT + ')' : '';
+    if (count === 0) return 'No matches' + leftOut;
     const where = !hasKeys() ? '' : byName === count ? ', in provider names'
       : byName === 0 ? ', in keys' : ', in provider names and keys';
     const [t, n] = matchAt(found, search.at);
     return 'match ' + qp.thousands(search.at + 1) + ' of ' + qp.thousands(count) + ', slowest first (' +
       qp.durationText(qp.threads[t].dur[n]) + ') \u00b7 ' + qp.thousands(count) +
-      (count === 1 ? ' match in ' : ' matches in ') + threads + (threads === 1 ? ' thread' : ' threads') + where;
+      (count === 1 ? ' match in ' : ' matches in ') + threads + (threads === 1 ? ' thread' : ' threads') + where + leftOut;
   }
 
   // The nodes of thread t that match, grouped by depth, or null without a search: `list`

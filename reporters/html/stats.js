@@ -17,7 +17,8 @@
   function numbers(s, activity) {
     let h = '<dl>';
     h += row('runs', 'Runs', qp.thousands(s.runs));
-    if (!activity) {
+    // A scope that only waits (PROFILE_WAIT) is never asked of a cache.
+    if (!activity && !(s.runs === 0 && s.hits === 0 && s.waits > 0)) {
       h += row('hits', 'Hits', qp.hitsRecorded ? qp.thousands(s.hits) : qp.layout.HITS_NOT_RECORDED);
       h += row('hit-rate', 'Hit rate', qp.hitsRecorded ? qv.rateText(s.hits, s.runs + s.hits) : qp.layout.HITS_NOT_RECORDED);
     }
@@ -52,12 +53,11 @@
     return h + '</div>';
   }
 
-  function slowestRuns(s) {
-    if (s.slowest.length === 0) return '';
-    let h = '<h3>Slowest runs</h3><ol id="slowest-runs">';
-    for (const [t, n, ns, key] of s.slowest) {
+  // A list of nodes ([thread, n, ns, key text or null]), each a link that reveals it.
+  function nodeList(id, title, nodes) {
+    let h = '<h3>' + title + '</h3><ol id="' + id + '">';
+    for (const [t, n, ns, keyText] of nodes) {
       const T = qp.threads[t];
-      const keyText = key > 0 && qp.keys[key - 1] != null ? String(qp.keys[key - 1]) : null;
       h += '<li><a href="#" data-thread="' + t + '" data-n="' + n + '" data-ns="' + ns + '">' +
         qp.escape(qp.durationText(ns)) + '</a>' + (keyText !== null ? ' <code>' + qp.escape(keyText) + '</code>' : '') +
         (qp.threads.length > 1 && T ? ' <small>' + qp.escape(T.name) + '</small>' : '') + '</li>';
@@ -65,33 +65,80 @@
     return h + '</ol>';
   }
 
-  const keyCell = (key) => '<td><code>' + qp.escape(qp.keys[key - 1] != null ? String(qp.keys[key - 1]) : '?') + '</code></td>';
+  function slowestRuns(s) {
+    if (s.slowest.length === 0) return '';
+    return nodeList('slowest-runs', 'Slowest runs', s.slowest.map(([t, n, ns, key]) =>
+      [t, n, ns, key > 0 ? qp.keys.at(key - 1) ?? null : null]));
+  }
 
-  // An activity's keys are its arguments (PROFILE_ACTIVITY_ARG): its runs per argument.
+  const LONGEST_WAITS = 10;
+
+  // Provider p's longest waits in the statistics in force (a range, a process's threads):
+  // [thread, n, ns], longest first, ties in thread and call order. Waits are few, and each
+  // thread keeps them (T.waits, with their ancestors), so this reads no other node.
+  function longestWaits(p) {
+    const found = [];
+    const threads = qp.statsThreads || [...qp.threads.keys()];
+    for (const t of threads) {
+      const T = qp.threads[t];
+      for (const n of T.waits.keys()) {
+        if (!qp.isWait(T, n) || qp.providerOf(T, n) !== p) continue;
+        if (qp.range && (T.start[n] < qp.range.from || T.start[n] + T.dur[n] > qp.range.to)) continue;
+        found.push([t, n, T.dur[n]]);
+      }
+    }
+    found.sort((a, b) => b[2] - a[2] || a[0] - b[0] || a[1] - b[1]);
+    return found.slice(0, LONGEST_WAITS);
+  }
+
+  // A wait is not a run, so the slowest runs never list it: its own list leads to it.
+  function waitsList(s, p) {
+    if (!(s.waits > 0)) return '';
+    return nodeList('longest-waits', 'Longest waits', longestWaits(p).map(([t, n, ns]) => [t, n, ns, qp.keyText(t, n)]));
+  }
+
+  const keyCell = (key) => '<td><code>' + qp.escape(qp.keys.at(key - 1) ?? '?') + '</code></td>';
+
+  const timeCell = (ns) => '<td>' + qp.escape(qp.durationText(ns || 0)) + '</td>';
+
+  // An activity's keys are its arguments (PROFILE_ACTIVITY_ARG): its runs per argument. Each
+  // key with the time its runs took: which requests, which files cost the most.
   function topKeys(s, activity) {
     if (activity) {
       if (s.keys.length === 0) return '';
-      let h = '<h3>Most-run arguments</h3><table id="top-arguments"><thead><tr><th>Argument</th><th>Runs</th></tr></thead><tbody>';
-      for (const [key, runs] of s.keys) h += '<tr>' + keyCell(key) + '<td>' + qp.thousands(runs) + '</td></tr>';
+      let h = '<h3>Most-run arguments</h3><table id="top-arguments"><thead><tr><th>Argument</th><th>Runs</th><th>Time</th></tr></thead><tbody>';
+      for (const [key, runs, , ns] of s.keys) h += '<tr>' + keyCell(key) + '<td>' + qp.thousands(runs) + '</td>' + timeCell(ns) + '</tr>';
       return h + '</tbody></table>';
     }
     if (s.keys.length === 0) {
       return qp.keys.length === 0 ? '<p class="hint">Keys were not recorded: run with -Z profile-queries-and-keys to see the most-asked keys.</p>' : '';
     }
-    let h = '<h3>Most-asked keys</h3><table id="top-keys"><thead><tr><th>Key</th><th>Asked</th><th>Hits</th></tr></thead><tbody>';
-    for (const [key, asked, hits] of s.keys) {
-      h += '<tr>' + keyCell(key) + '<td>' + qp.thousands(asked) + '</td><td>' + qp.thousands(hits) + '</td></tr>';
+    // A range or a process counts what the page holds: with hits' keys left out, a key's runs.
+    const runsOnly = qp.rangeStats !== null && qp.hitKeysLeftOut > 0;
+    let h = '<h3>Most-asked keys</h3>';
+    if (runsOnly) {
+      h += '<p class="hint" id="top-keys-runs-only">Hits\' keys are ' + qp.layout.HIT_KEY_LEFT_OUT +
+        ': these statistics, of a time range or a process, count a key\'s runs only (those of the whole run count every hit).</p>';
+    }
+    h += '<table id="top-keys"><thead><tr><th>Key</th><th>' + (runsOnly ? 'Runs' : 'Asked') + '</th><th>Hits</th><th>Time</th></tr></thead><tbody>';
+    for (const [key, asked, hits, ns] of s.keys) {
+      h += '<tr>' + keyCell(key) + '<td>' + qp.thousands(asked) + '</td><td>' +
+        qp.escape(runsOnly ? qp.layout.HIT_KEY_LEFT_OUT : qp.thousands(hits)) + '</td>' + timeCell(ns) + '</tr>';
     }
     return h + '</tbody></table>';
   }
 
-  // Callers and callees merged over the whole run; each name opens that provider.
+  // Callers and callees merged over the whole run; each name opens that provider. The calls
+  // no query made, the program's own at a thread's top level, are a caller too.
   function calls(id, title, edges) {
     if (!Array.isArray(edges) || edges.length === 0) return '';
     let h = '<h3>' + title + '</h3><table id="' + id + '" class="calls"><thead><tr><th>Provider</th><th>Calls</th><th>Time</th></tr></thead><tbody>';
     for (const [p, count, ns] of edges) {
       const name = qp.providers[p] ? qp.providers[p].name : '?';
-      h += '<tr><td><a href="#" data-provider="' + p + '">' + qp.escape(name) + '</a></td><td>' + qp.thousands(count) +
+      const who = p === qp.layout.TOP_LEVEL_CALLER
+        ? '<span class="top-level" title="no query: the program asked it at a thread\'s top level">(top level)</span>'
+        : '<a href="#" data-provider="' + p + '">' + qp.escape(name) + '</a>';
+      h += '<tr><td>' + who + '</td><td>' + qp.thousands(count) +
         '</td><td>' + qp.escape(qp.durationText(ns)) + '</td></tr>';
     }
     return h + '</tbody></table>';
@@ -106,7 +153,7 @@
     const colour = provider.colourClass;
     const tag = colour ? ' <small class="colour-class colour-' + colour.colour + '">' + qp.escape(colour.name) + '</small>' : '';
     return '<h2>' + (provider.activity ? 'Pass ' : 'Provider ') + '<span data-field="provider">' + qp.escape(provider.name) +
-      '</span>' + tag + '</h2>' + qp.statsScopeNote() + numbers(s, provider.activity) + histogram(s) + slowestRuns(s) + topKeys(s, provider.activity) +
+      '</span>' + tag + '</h2>' + qp.statsScopeNote() + numbers(s, provider.activity) + histogram(s) + slowestRuns(s) + waitsList(s, p) + topKeys(s, provider.activity) +
       calls('callers', 'Called by', s.callers) + calls('callees', 'Calls', s.callees);
   };
 
@@ -137,6 +184,11 @@
   }
 
   function onDetailsClick(e) {
+    const rangeOf = e.target.closest('button.range-of'); // a wait's "Statistics of its time"
+    if (rangeOf) {
+      qp.setRange(Number(rangeOf.dataset.from), Number(rangeOf.dataset.to));
+      return;
+    }
     const other = e.target.closest('a[data-provider]');
     if (other) {
       e.preventDefault();
@@ -169,8 +221,21 @@
     bringStatsIntoView();
   }
 
+  // The header says, beside what the run did not record, that the page left hits' keys out.
+  function noteHitKeysLeftOut() {
+    const list = document.querySelector('#summary dl');
+    if (qp.hitKeysLeftOut === 0 || !list) return;
+    const item = document.createElement('div');
+    item.innerHTML = '<dt>Not in this page</dt><dd id="hit-keys-left-out">the keys of ' +
+      qp.escape(qv.countText(qp.hitKeysLeftOut, 'hit', 'hits')) + ': a page leaves out hits\' keys ' +
+      'when its trace would pass ' + qp.escape(qv.bytesText(qp.layout.COLUMNS_BUDGET_BYTES)) +
+      ' with them. The statistics of the whole run, and keys.txt, count every hit of every key.</dd>';
+    list.appendChild(item);
+  }
+
   qp.initStats = function initStats(payload) {
     qp.stats = Array.isArray(payload.stats) ? payload.stats : [];
+    noteHitKeysLeftOut();
     showProviderOfHash();
     window.addEventListener('hashchange', showProviderOfHash);
     for (const id of ['where-time-went', 'provider-table']) {

@@ -89,6 +89,7 @@
     }
     h += qp.nodeMemoryRows(field, T, n); // with -Z profile-queries-memory
     if (key !== null) h += line(outcome === qp.ACTIVITY ? 'Argument' : 'Key', key);
+    else if (qp.keyLeftOut(at.t, n)) h += line('Key', qp.layout.HIT_KEY_LEFT_OUT);
     h += line('Starts at', qp.durationText(T.start[n]));
     if (qp.threads.length > 1) h += line('Thread', T.name);
     return h + '</dl>';

@@ -172,12 +172,14 @@
       name: String(p.name), activity: !!p.activity, region: !!p.region,
       colourClass: qp.colourClasses[(Number(p.class) || 0) - 1] || null,
     }));
-    qp.keys = payload.keys || [];
     qp.counterNames = (payload.counters || []).map(String);
     qp.hitsRecorded = payload.hits_recorded !== false; // -Z profile-queries-events=-hits: false
     qp.memoryRecorded = payload.memory_recorded === true; // -Z profile-queries-memory
+    // Hits whose key a heavy page left out (html_payload_layout.hpp, kColumnsBudgetBytes).
+    qp.hitKeysLeftOut = Number((payload.keys || {})[L.HITS_LEFT_OUT]) || 0;
+    qp.keys = { length: 0, at: () => undefined }; // the keys' texts travel compressed after the columns
     const bytes = await qp.inflate(columnsText, payload.compression || L.COMPRESSION);
-    qp.threads = qp.readThreads(bytes, payload.threads || []);
+    ({ threads: qp.threads, keys: qp.keys } = qp.readPayload(bytes, payload));
   };
 
   qp.counterName = (c) => (c < qp.counterNames.length ? qp.counterNames[c] : '?');
@@ -187,11 +189,16 @@
     return p ? p.name : '?';
   };
   function keyOf(T, n) {
-    if (!T.key || T.key[n] === 0) return null;
-    const k = qp.keys[T.key[n] - 1];
+    if (!T.key || T.key[n] <= 0) return null;
+    const k = qp.keys.at(T.key[n] - 1);
     return k == null ? null : String(k);
   }
   qp.keyText = (t, n) => keyOf(qp.threads[t], n);
+  // Whether node n is a hit whose key the page left out: the details and the timeline say so.
+  qp.keyLeftOut = (t, n) => {
+    const T = qp.threads[t];
+    return T.key !== null && T.key[n] === -1;
+  };
   // The name a node is shown by: an activity's argument follows its name, as in C++'s
   // Trace::name_of: "codegen unit(math)".
   function nameOf(T, n) {
@@ -270,12 +277,16 @@
     const most = qp.layout.LABEL_KEY_CHARS;
     return chars.length > most ? chars.slice(0, most - 1).join('') + '\u2026' : key;
   }
-  // An activity's argument is in its name already; a query's key follows it, shortened.
+  // An activity's argument is in its name already; a query's key follows it, shortened:
+  // "type_of(fn_12)". What a label, a path or a link names a node by.
+  function keyedName(T, n) {
+    const key = qp.outcomeOf(T, n) === ACTIVITY ? null : keyOf(T, n);
+    return nameOf(T, n) + (key ? '(' + labelKey(key) + ')' : '');
+  }
+  qp.keyedName = (t, n) => keyedName(qp.threads[t], n);
   qp.labelOf = function labelOf(T, n) {
     if (!qp.isImportant(T, n) || qp.isHit(T, n)) return null;
-    const key = qp.outcomeOf(T, n) === ACTIVITY ? null : keyOf(T, n);
-    return nameOf(T, n) + (key ? '(' + labelKey(key) + ')' : '') + ' \u00b7 ' + qp.durationText(T.dur[n]) +
-      ' \u00b7 ' + qp.shareText(T, n);
+    return keyedName(T, n) + ' \u00b7 ' + qp.durationText(T.dur[n]) + ' \u00b7 ' + qp.shareText(T, n);
   };
 
   // ' · P' when every top-level node of the run is provider P, ' · mostly P' when P has at

@@ -1,7 +1,8 @@
 // qprof viewers' common base, part 1 of 2: numbers and text as every page shows them. The
 // HTML report, the flame graph and the diff page each start with these files (see
 // reporters/embed_viewer.py), so a duration or a share reads the same on all three, and as the
-// C++ side prints it (src/format.hpp: duration_text, bytes_text, share_text, rate_text).
+// C++ side prints it (src/format.hpp: duration_text, bytes_text, share_text, rate_text,
+// count_text).
 //
 // This file declares the common namespace `qv`; the viewers' own scripts read it.
 const qv = {};
@@ -19,6 +20,9 @@ const qv = {};
     }
     return out;
   };
+
+  // (1, 'wait', 'waits') -> "1 wait", (1234, ...) -> "1,234 waits", as count_text in C++.
+  qv.countText = (count, singular, plural) => qv.thousands(count) + ' ' + (count === 1 ? singular : plural);
 
   // printf("%.Nf") rounds an exact tie to even; toFixed rounds it up. Ties are rare (the
   // value must be exactly representable, e.g. 12.25), but round numbers in tests hit them.

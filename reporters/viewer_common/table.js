@@ -37,12 +37,15 @@
 
   // `key` is the column the rows are already sorted by, `descending` its order. A click on
   // another column sorts text A to Z and numbers biggest first; a second click reverses.
+  // Returns a function that sorts the rows again by the column shown as sorted, for a page
+  // that rewrites their numbers (a time range): the order must stay the one aria-sort says.
   qv.sortableTable = function sortableTable(table, { key, descending = true, textKeys = [] }) {
-    if (!table || !table.tHead || !table.tBodies[0]) return;
+    if (!table || !table.tHead || !table.tBodies[0]) return () => {};
     const heads = Array.from(table.tHead.querySelectorAll('th[data-sort]'));
     const body = table.tBodies[0];
     Array.from(body.rows).forEach((r, i) => { r.dataset.order = String(i); });
     addSortButtons(heads, key, descending);
+    const sorted = () => heads.find((h) => h.dataset.sort === key);
     table.tHead.addEventListener('click', (e) => {
       const th = e.target.closest('th[data-sort]');
       if (!th) return;
@@ -55,5 +58,9 @@
         else h.removeAttribute('aria-sort');
       }
     });
+    return () => {
+      const th = sorted();
+      if (th) sortRows(body, th.cellIndex, textKeys.includes(key), descending);
+    };
   };
 })();

@@ -84,7 +84,10 @@ async function checkDrawn(page, url, document) {
   }
   rows.forEach((row, i) => {
     const data = document.providers[i];
-    const texts = [signedPercentText(data.change_percent), signedCountText(data.count_change)];
+    // The percent from the integers, as qprof diff computes it: the JSON's change_percent keeps
+    // three decimals, and 17.1503 written 17.150 rounds to 17.1 where qprof diff prints 17.2.
+    const percent = data.change_percent === null ? null : 100 * data.change_ns / data.base_self_ns;
+    const texts = [signedPercentText(percent), signedCountText(data.count_change)];
     if (row.percent !== texts[0] || row.count !== texts[1]) {
       throw new CheckFailed(`${row.name} reads ${row.percent} and ${row.count}, not ` +
                             `${texts[0]} and ${texts[1]} as qprof diff prints them`);

@@ -37,13 +37,15 @@ export class CheckFailed extends Error {}
 
 /**
  * What run.mjs passed: the programs under test and the folders (absent ones are undefined).
- * toyc, qprof, deepChain: executables; page: an existing page to check instead of writing one;
+ * toyc, qprof, deepChain, waitingThreads, keyedScan: executables; page: an existing page to check instead of writing one;
  * out: the test's folder in the build directory; screenshots: where to save the README's images.
  */
 export const inputs = {
   toyc: process.env.QPROF_TEST_TOYC,
   qprof: process.env.QPROF_TEST_QPROF,
   deepChain: process.env.QPROF_TEST_DEEP_CHAIN,
+  waitingThreads: process.env.QPROF_TEST_WAITING_THREADS,
+  keyedScan: process.env.QPROF_TEST_KEYED_SCAN,
   page: process.env.QPROF_TEST_PAGE,
   out: process.env.QPROF_TEST_OUT,
   screenshots: process.env.QPROF_TEST_SCREENSHOTS,

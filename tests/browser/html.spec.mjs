@@ -221,6 +221,8 @@ test('the html report', async ({page}) => {
   await check('C++ markup agrees with the viewer', () => tree.checkConsistency(ctx));
   await check("the provider table's C++ texts are the common formatting's",
               () => table.checkTableFormatting(ctx));
+  await check('the provider table is in the order its title says',
+              () => table.checkSortedAsSaid(ctx, 'on load'));
   await check("the decompressed columns agree with the payload's stats",
               () => table.checkColumnsAgreeWithStats(ctx));
   ctx.firstTree ??= await js(page, "__qprofTest.selectedTree()?.id ?? 'tree-0'");
@@ -277,6 +279,7 @@ test('the html report', async ({page}) => {
               () => timelineSearch.checkSearchDims(ctx));
   await check('a search walks its matches slowest first, each visible on the timeline',
               () => timelineSearch.checkSearchSlowestFirst(ctx));
+  await check("a chip's members are read from the page once", () => search.checkChipReads(ctx));
   // After the screenshots: both scroll the page, and the second reveals a deep chain.
   await check('a provider clicked at the top shows its statistics in view', () => checkStatsInView(ctx));
   await check("'Deepest nodes' has no two lines alike, and each reveals its node",

@@ -21,6 +21,8 @@ const FLAGS = {
   '--toyc': 'QPROF_TEST_TOYC',
   '--qprof': 'QPROF_TEST_QPROF',
   '--deep-chain': 'QPROF_TEST_DEEP_CHAIN',
+  '--waiting-threads': 'QPROF_TEST_WAITING_THREADS',
+  '--keyed-scan': 'QPROF_TEST_KEYED_SCAN',
   '--page': 'QPROF_TEST_PAGE',
   '--out': 'QPROF_TEST_OUT',
   '--screenshots': 'QPROF_TEST_SCREENSHOTS',

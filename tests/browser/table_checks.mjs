@@ -101,3 +101,30 @@ function sortDirection(values, when) {
   throw new CheckFailed(`${when} the Runs column is not sorted: rows ${at}-${at + 2} have ` +
                         listText(values.slice(at - 1, at + 2)));
 }
+
+/**
+ * The provider table's shown rows are in the order its title says (the column with aria-sort,
+ * its direction): on load the rows C++ wrote, after a time range the rows the viewer rewrote.
+ * The table once said "Total ▼" over rows sorted by self time, and kept the whole run's order
+ * under a range's numbers.
+ */
+export async function checkSortedAsSaid(ctx, when) {
+  const found = await js(ctx.page, `(() => {
+      const th = document.querySelector('#provider-table thead th[aria-sort]');
+      if (!th) return null;
+      const rows = [...document.querySelectorAll('#provider-table tbody tr')].filter(r => !r.hidden);
+      return {key: th.dataset.sort, direction: th.getAttribute('aria-sort'),
+              rows: rows.map(r => [r.cells[0].textContent, Number(r.cells[th.cellIndex].dataset.value)])};
+  })()`);
+  if (found === null) throw new CheckFailed(`${when}, no column of #provider-table has aria-sort`);
+  if (found.key === 'provider') throw new CheckFailed(`${when}, the table is sorted by name: check a numeric column`);
+  if (found.rows.length < 3) throw new CheckFailed(`${when}, the table shows fewer than 3 rows`);
+  const sign = found.direction === 'descending' ? -1 : 1;
+  const at = found.rows.findIndex((row, i) => i > 0 && Math.sign(row[1] - found.rows[i - 1][1]) === -sign);
+  if (at > 0) {
+    throw new CheckFailed(`${when}, the table says it is sorted by ${found.key}, ${found.direction}, ` +
+                          `but row ${at} ${say(found.rows[at - 1])} comes before row ${at + 1} ` +
+                          say(found.rows[at]));
+  }
+  return `${found.rows.length} rows by ${found.key}, ${found.direction}`;
+}

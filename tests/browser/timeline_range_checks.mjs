@@ -5,6 +5,7 @@
 // Each check takes the test's context `ctx` ({page, problems, ...}: what the checks learn on
 // the way, see html.spec.mjs) and returns a detail string or throws CheckFailed (harness.mjs).
 import {CheckFailed, click, js, settle} from './harness.mjs';
+import {checkSortedAsSaid} from './table_checks.mjs';
 import {canvasBox, drag, rowY, showRow} from './timeline_page.mjs';
 
 /** The provider table's shown rows: [provider, its cells' values joined by commas]. */
@@ -51,6 +52,7 @@ export async function checkRangeFiltersStats(ctx) {
                           `differ from the range's own statistics ` +
                           JSON.stringify(wanted.slice(0, 5)));
   }
+  await checkSortedAsSaid(ctx, 'in the range');
   const names = await js(page, "JSON.parse(document.getElementById('qprof-trace').textContent)" +
                                '.threads.map(t => t.name)');
   const missing = names.slice(0, 6).filter((name) => !note.includes(name + ' '));
