@@ -1,4 +1,4 @@
-// The texts and classes of profile_queries.html. reporters/html/trace.js makes the same ones
+// The texts and classes of profile_queries.html. reporters/html/texts.js makes the same ones
 // for what the viewer draws later; the browser test compares the two.
 #include <algorithm>
 #include <unordered_map>
@@ -92,7 +92,7 @@ std::string node_class(const Trace& trace, const Preorder& order, const Work& wo
 }
 
 // A key as a label shows it: valid UTF-8, cut to layout::kLabelKeyChars characters, the last
-// "…" when cut (labelKey in trace.js).
+// "…" when cut (labelKey in texts.js).
 std::string label_key(std::string_view key) {
     std::string text = valid_utf8(key);
     std::size_t chars = 0;

@@ -1,4 +1,4 @@
-// qprof viewer, part 5 of 17, drawing continued from render.js: deep chains as flat lists.
+// qprof viewer, part 6 of 18, drawing continued from render.js: deep chains as flat lists.
 // From qp.DEEP_DEPTH on a node is a row: its element holds only its label and its children are the
 // rows after it, so the boxes of a chain 100,000 deep are siblings in its ancestor at depth
 // DEEP_DEPTH - 1 and lay out in linear time. Which row holds which is told by the node

@@ -1,4 +1,4 @@
-// qprof viewer, part 4 of 17, drawing continued from render.js: the operations that change
+// qprof viewer, part 5 of 18, drawing continued from render.js: the operations that change
 // what is drawn -- expanding a fold or a chip, opening or closing a node, opening the path to
 // a node -- and the DOM helpers the trees' scripts share. The DOM is the only record of what
 // is open: a node is open when it has a rendered child node, closed when its children are one

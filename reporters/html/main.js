@@ -1,4 +1,4 @@
-// qprof viewer, part 17 of 17: start-up and the hooks the browser tests use (window.qprof). The
+// qprof viewer, part 18 of 18: start-up and the hooks the browser tests use (window.qprof). The
 // script sits at the end of <body>, so the whole page is parsed by now; the payload's columns
 // decompress in the browser's own DecompressionStream, after which every handler is attached
 // at once and `ready` resolves. Until then the page shows its initial view.

@@ -1,4 +1,4 @@
-// qprof viewer, part 7 of 17: everything around the trees -- the details panel, the provider
+// qprof viewer, part 8 of 18: everything around the trees -- the details panel, the provider
 // table's sorting, the thread selector and the widest/deepest lists. The search: search.js.
 (() => {
   'use strict';

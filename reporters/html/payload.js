@@ -1,4 +1,4 @@
-// qprof viewer, part 2 of 17: the payload, decoded. The base64 of #qprof-columns is
+// qprof viewer, part 3 of 18: the payload, decoded. The base64 of #qprof-columns is
 // decompressed in the browser's own DecompressionStream and its varints read into typed
 // arrays, column by column and thread by thread in the layout's order (html_payload_layout.hpp),
 // the key column's codes turned back into keys, then the keys' texts that follow them; each thread's depth, parent and start times are

@@ -1,4 +1,4 @@
-// qprof viewer, part 13 of 17: the processes of a merged build (`qprof merge`). The payload
+// qprof viewer, part 14 of 18: the processes of a merged build (`qprof merge`). The payload
 // lists them in order of start and gives each thread its process; the timeline groups each
 // process's tracks under a band of its own (timeline_geometry.js), and a selector above the
 // provider table limits the statistics to one process's threads (range_scan.js counts them).

@@ -1,4 +1,4 @@
-// qprof viewer, part 12 of 17: the statistics of a time range, shown. A range selected on the
+// qprof viewer, part 13 of 18: the statistics of a time range, shown. A range selected on the
 // timeline (or a process chosen, processes.js) limits the provider table and a provider's
 // statistics to its events, counted by range_scan.js; notes above the table and in the
 // timeline's bar say which events are counted, and clear the range.

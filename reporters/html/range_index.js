@@ -1,4 +1,4 @@
-// qprof viewer, part 10 of 17: the index the statistics of a time range read (range_scan.js),
+// qprof viewer, part 11 of 18: the index the statistics of a time range read (range_scan.js),
 // one per thread, made in the browser's idle time once the page is ready; a range asked for
 // before its thread's index is done finishes it at once.
 (() => {

@@ -1,4 +1,4 @@
-// qprof viewer, part 11 of 17: the statistics of a time range, counted. One pass per thread over
+// qprof viewer, part 12 of 18: the statistics of a time range, counted. One pass per thread over
 // the events that lie wholly inside the range (a run from its start to its end, a hit at its
 // place) sums per provider what reporters/html_stats.cpp's provider_stats writes, by the same
 // rules, so that the whole run gives the payload's "stats" back (the browser test compares

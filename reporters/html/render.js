@@ -1,4 +1,4 @@
-// qprof viewer, part 3 of 17: drawing. Which nodes a list of siblings shows open, folded or
+// qprof viewer, part 4 of 18: drawing. Which nodes a list of siblings shows open, folded or
 // one by one (the rules html_pieces.cpp and html_tree.cpp follow for the initial view), and
 // their markup as HTML strings (the same markup the C++ reporter writes). The operations that
 // change what is drawn use them: expand.js.

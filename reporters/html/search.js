@@ -1,4 +1,4 @@
-// qprof viewer, part 8 of 17: the search, from the box above the trees. Its matches are
+// qprof viewer, part 9 of 18: the search, from the box above the trees. Its matches are
 // marked in the trees (and so are the folds and chips that hold one), the slowest are drawn
 // and walked with Enter, and on the timeline what does not match is dimmed (timeline_draw.js).
 (() => {

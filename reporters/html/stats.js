@@ -1,4 +1,4 @@
-// qprof viewer, part 9 of 17: a provider's statistics. A click on a provider (the header's
+// qprof viewer, part 10 of 18: a provider's statistics. A click on a provider (the header's
 // lists, a row of the provider table) shows in the details panel its numbers, its slowest
 // runs and its most-asked keys, all computed by the C++ reporter (payload "stats"); a click on
 // a run reveals it in the tree, with its path from the root.

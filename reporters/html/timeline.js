@@ -1,4 +1,4 @@
-// qprof viewer, part 16 of 17: the timeline, pointed at and linked. Hover details, a click
+// qprof viewer, part 17 of 18: the timeline, pointed at and linked. Hover details, a click
 // or the keyboard selects a slice (and the tree follows), wheel, keys and drags zoom and pan,
 // Shift+drag selects a time range for the statistics (range.js); the tree and the statistics
 // show their selections here. Geometry: timeline_geometry.js; drawing: timeline_draw.js.

@@ -1,4 +1,4 @@
-// qprof viewer, part 15 of 17: the timeline, drawn on a <canvas> where timeline_geometry.js
+// qprof viewer, part 16 of 18: the timeline, drawn on a <canvas> where timeline_geometry.js
 // places it: the query slices coloured by outcome as in the tree. Only what is in view is
 // walked: a subtree outside the shown time is skipped whole, and a slice narrower than a pixel
 // is drawn as one pixel column per row, its subtree left out, so that a frame costs about the

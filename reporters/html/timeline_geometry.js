@@ -1,4 +1,4 @@
-// qprof viewer, part 14 of 17: the timeline's geometry -- what is where. One track per thread
+// qprof viewer, part 15 of 18: the timeline's geometry -- what is where. One track per thread
 // on one time axis, under its header; its slices nested by depth, one row each, a track
 // showing a few rows until it is opened; under them a graph per counter; in a merged build a
 // band per process above its tracks. The view is a span of time scaled to the canvas's width;

@@ -1,4 +1,4 @@
-// qprof viewer, part 6 of 17: the trees as a widget. Roving-focus keyboard model, selection,
+// qprof viewer, part 7 of 18: the trees as a widget. Roving-focus keyboard model, selection,
 // mouse and hover, the thread shown, and reveal; all listeners are delegated on #trees.
 (() => {
   'use strict';
