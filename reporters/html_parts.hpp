@@ -71,6 +71,9 @@ struct Piece {
     // the folds of a sibling list held, drawn as one chip -- see merge_folds.
     std::optional<std::uint32_t> provider;
     std::vector<std::uint32_t> members;
+    // A node drawn on its own only because its run of other siblings was too small to fold:
+    // merge_folds takes it into its provider's chip.
+    bool loose = false;
 };
 inline constexpr std::uint32_t kSmallRun = 4;
 // Deep chains are drawn flattened: from this depth on a node is a row (class `deep`) of a flat
@@ -126,9 +129,11 @@ std::int64_t busy_ns(const Trace& trace, const std::vector<Work>& works);
 
 // A list of siblings with two folds or more -- a wide pass opened to its longest children
 // leaves one between every two of them, a wall of chips -- has its folds merged, one chip per
-// provider of their top-level nodes: "⋯ 3,412 typeck runs · 2.10 ms". A chip spans the first
-// fold's start to the last fold's end; its members are the nodes of its provider there that
-// the list does not draw. Not for rows (depth kDeepDepth and more): their lists nest.
+// provider of their top-level nodes: "⋯ 3,412 typeck runs · 2.10 ms". The loose nodes between
+// them (runs too small to fold) go into the chips too: otherwise hundreds of unlabelled boxes
+// of cheap nodes stood beside the chip. A chip spans its first member's start to its last
+// member's end, over all the chips; its members are the nodes of its provider there that the
+// list does not draw. Not for rows (depth kDeepDepth and more): their lists nest.
 void merge_folds(const Trace& trace, const Preorder& order, std::vector<Piece>& drawn);
 // "⋯ 3,000 typeck runs, 412 hits · 2.10 ms": the members by outcome, and their time.
 std::string chip_text(const Trace& trace, const Preorder& order, std::uint32_t provider,

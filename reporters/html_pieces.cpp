@@ -52,7 +52,7 @@ void merge_folds(const Trace& trace, const Preorder& order, std::vector<Piece>& 
     std::uint32_t from = order.size();
     std::uint32_t to = 0;
     for (Piece& piece : drawn) {
-        if (!piece.fold) {
+        if (!piece.fold && !piece.loose) {
             merged.push_back(std::move(piece));
             continue;
         }
@@ -151,7 +151,7 @@ std::vector<Piece> pieces_where(const Preorder& order, std::uint32_t from, std::
             result.push_back(Piece{run, run_end, true, std::nullopt, {}});
         } else if (run != kNoRun) {
             for (std::uint32_t n = run; n < run_end; n = order.end(n)) {
-                result.push_back(Piece{n, order.end(n), false, std::nullopt, {}});
+                result.push_back(Piece{n, order.end(n), false, std::nullopt, {}, true});
             }
         }
         run = kNoRun;

@@ -237,6 +237,46 @@ TEST_CASE("the folds of a sibling list are merged into one chip per provider") {
                                                    "data-to=\"\\d+\">"}));
 }
 
+// The same pass with fewer type_of runs after every other typeck: two, too few to fold.
+void wide_pass_with_short_runs() {
+    PROFILE_ACTIVITY("type checking");
+    for (int i = 0; i < 10; ++i) {
+        typeck_wide();
+        for (int id = 20; id < (i % 2 == 0 ? 26 : 22); ++id) {
+            type_of(id);
+        }
+    }
+}
+
+TEST_CASE("the short runs between a list's folds go into its chips, not into unlabelled boxes") {
+    const qprof::Trace trace = trace_of(wide_pass_with_short_runs);
+    const Preorder order{trace.threads.at(0)};
+    const std::string tree = std::regex_replace(initial_tree(trace, {6, 100}, 100),
+                                                std::regex{" class=\"node[^\"]*\""}, "");
+    INFO(tree);
+    // Five folds of six type_of runs and five runs of two: one chip of all forty.
+    const std::regex chip{
+        "<span class=\"fold\" data-from=\"(\\d+)\" data-to=\"(\\d+)\" "
+        "data-provider=\"\\d+\">([^<]*)</span>"};
+    std::smatch found;
+    REQUIRE(std::regex_search(tree, found, chip));
+    CHECK(found[3].str() == "\u22ef 40 type_of runs \u00b7 40.00 ms");
+    CHECK(found[1].str() == std::to_string(order.end(1)));
+    CHECK(found[2].str() == std::to_string(order.size()));
+    // Beside the chip, the pass's boxes are its ten typeck runs (opened on their children).
+    const std::regex box{"<div data-n=\"(\\d+)\">"};
+    std::size_t pass_boxes = 0;
+    for (auto it = std::sregex_iterator(tree.begin(), tree.end(), box);
+         it != std::sregex_iterator(); ++it) {
+        const auto n = static_cast<std::uint32_t>(std::stoul((*it)[1].str()));
+        if (order.depth(n) == 1) {
+            ++pass_boxes;
+            CHECK(order.end(n) - n == 15);  // typeck_wide: itself and 14 nodes below
+        }
+    }
+    CHECK(pass_boxes == 10);
+}
+
 // check_crate asks typeck with 6, 7, ... 25 sub-queries: all important, each longer.
 void check_crate() {
     PROFILE_QUERY(check_crate, 0);

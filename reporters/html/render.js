@@ -21,7 +21,7 @@
     const flush = (end) => {
       if (run < 0) return;
       if (end - run <= SMALL_RUN) {
-        for (let c = run; c < end; c += T.size[c]) out.push({ n: c });
+        for (let c = run; c < end; c += T.size[c]) out.push({ n: c, loose: true });
       } else {
         out.push({ fold: true, from: run, to: end });
       }
@@ -179,8 +179,8 @@
 
   // The twin of merge_folds in html_pieces.cpp: a list with two folds or more (a wide pass
   // opened to its longest children has one between every two) gets one chip per provider of
-  // their top-level nodes instead, spanning the first fold's start to the last fold's end. Not
-  // rows.
+  // their top-level nodes instead, and of the loose nodes between them (runs too small to
+  // fold), spanning the first member's start to the last member's end. Not rows.
   function mergeFolds(T, ps) {
     let folds = 0;
     for (const p of ps) if (p.fold) folds++;
@@ -190,10 +190,12 @@
     let from = Infinity;
     let to = 0;
     for (const p of ps) {
-      if (!p.fold) { out.push(p); continue; }
-      from = Math.min(from, p.from);
-      to = Math.max(to, p.to);
-      for (let c = p.from; c < p.to; c += T.size[c]) {
+      if (!p.fold && !p.loose) { out.push(p); continue; }
+      const start = p.fold ? p.from : p.n;
+      const end = p.fold ? p.to : p.n + T.size[p.n];
+      from = Math.min(from, start);
+      to = Math.max(to, end);
+      for (let c = start; c < end; c += T.size[c]) {
         const provider = qp.providerOf(T, c);
         let chip = chips.get(provider);
         if (!chip) {
