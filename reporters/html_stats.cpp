@@ -3,6 +3,7 @@
 #include "html_stats.hpp"
 
 #include <algorithm>
+#include <array>
 #include <unordered_map>
 #include <utility>
 
@@ -199,7 +200,7 @@ struct Gathered {
         : stats(trace.providers.size()),
           durations(trace.providers.size()),
           times(trace.providers.size()),
-          last_edge(trace.providers.size(), {~std::uint64_t{0}, nullptr}),
+          recent_edges(trace.providers.size()),
           provider_of_site(trace.sites.size()) {
         for (std::size_t site = 0; site < trace.sites.size(); ++site) {
             provider_of_site[site] = trace.sites[site].provider_index;
@@ -238,17 +239,10 @@ struct Gathered {
             durations[p].push_back(ns);
             keep_if_slow(s.slowest, RunRef{t, n, ns, key});
         }
-        // A provider is mostly called by the same caller as last time: that edge, per
-        // callee, is found without hashing (elements of an unordered_map never move).
         const std::uint64_t caller = has_parent ? parent_provider : kTopLevel;
-        const std::uint64_t id = caller << 32 | p;
-        auto& [last_id, edge] = last_edge[p];
-        if (id != last_id) [[unlikely]] {
-            last_id = id;
-            edge = &edges[id];
-        }
-        ++edge->calls;
-        edge->ns += ns;
+        CallEdge& edge = edge_of(p, caller << 32 | p);
+        ++edge.calls;
+        edge.ns += ns;
         if (key != 0 && outcome != Outcome::blocked) {
             KeyAsks& k = asks[std::uint64_t{p} << 32 | key];
             k.key = key;
@@ -258,12 +252,35 @@ struct Gathered {
         }
     }
 
+    // A provider is mostly called by one of the two callers that called it last (a query
+    // run at the top that asks itself again below, as a scan does, alternates them): those
+    // edges, per callee, are found without hashing (elements of an unordered_map never move).
+    struct RecentEdges {
+        std::array<std::uint64_t, 2> ids{~std::uint64_t{0}, ~std::uint64_t{0}};  // newest first
+        std::array<CallEdge*, 2> edges{};
+    };
+    [[gnu::always_inline]] CallEdge& edge_of(std::uint32_t callee, std::uint64_t id) {
+        RecentEdges& recent = recent_edges[callee];
+        if (id == recent.ids[0]) [[likely]] {
+            return *recent.edges[0];
+        }
+        if (id == recent.ids[1]) {
+            return *recent.edges[1];
+        }
+        return remember_edge(recent, id);
+    }
+    [[gnu::noinline]] CallEdge& remember_edge(RecentEdges& recent, std::uint64_t id) {
+        recent.ids = {id, recent.ids[0]};
+        recent.edges = {&edges[id], recent.edges[0]};
+        return *recent.edges[0];
+    }
+
     std::vector<ProviderStats> stats;
     std::vector<std::vector<std::int64_t>> durations;
     std::unordered_map<std::uint64_t, KeyAsks> asks;    // by provider << 32 | key
     std::unordered_map<std::uint64_t, CallEdge> edges;  // by caller << 32 | callee
     std::vector<Times> times;
-    std::vector<std::pair<std::uint64_t, CallEdge*>> last_edge;  // per callee
+    std::vector<RecentEdges> recent_edges;  // per callee
     std::vector<std::uint32_t> provider_of_site;
 };
 
