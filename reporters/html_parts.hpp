@@ -109,6 +109,9 @@ class Work {
     std::int64_t of(std::uint32_t n) const { return order_->duration_ns(n) - waits_[n]; }
     // The summed work of the top-level nodes of the sibling run [from, to).
     std::int64_t of_run(std::uint32_t from, std::uint32_t to) const;
+    // of_run(0, size()), the thread's busy time: summed as the work is found, since the page
+    // asks it twice and a walk over tens of thousands of roots costs a node's read each.
+    std::int64_t of_thread() const { return of_thread_; }
     // The waits in n's subtree, its own included.
     std::int64_t waits_inside(std::uint32_t n) const { return waits_[n]; }
     bool is_wait(std::uint32_t n) const { return order_->node(n).outcome == Outcome::blocked; }
@@ -117,6 +120,7 @@ class Work {
   private:
     const Preorder* order_;
     std::vector<std::int64_t> waits_;
+    std::int64_t of_thread_ = 0;
 };
 
 // The denominator of every share on the page: the busy time of all threads together (the

@@ -17,7 +17,7 @@ Importance::Importance(const ReportOptions& options, std::int64_t total_ns)
 std::int64_t busy_ns(const Trace& trace, const std::vector<Work>& works) {
     std::int64_t busy = 0;
     for (const Work& work : works) {
-        busy += work.of_run(0, work.size());  // waiting is not being busy
+        busy += work.of_thread();  // waiting is not being busy
     }
     return busy > 0 ? busy : trace.wall_ns;
 }
@@ -29,6 +29,8 @@ Work::Work(const Preorder& order) : order_(&order), waits_(order.size()) {
         }
         if (order.parent(n) != order.size()) {
             waits_[order.parent(n)] += waits_[n];
+        } else {  // a root: its subtree, after it, is done
+            of_thread_ += of(n);
         }
     }
 }

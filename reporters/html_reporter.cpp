@@ -66,7 +66,7 @@ void write_controls(std::ostream& out, const std::vector<Preorder>& orders,
         const Preorder& order = orders[i];
         out << "<option value=\"" << i << "\">" << html_escape(order.thread().name) << " \u00b7 "
             << count_text(order.size(), "event", "events") << " \u00b7 "
-            << duration_text(works[i].of_run(0, order.size())) << " busy"
+            << duration_text(works[i].of_thread()) << " busy"
             << "</option>";
     }
     out << "</select></label>\n"
