@@ -114,7 +114,7 @@ class Work {
     std::int64_t of_thread() const { return of_thread_; }
     // The waits in n's subtree, its own included.
     std::int64_t waits_inside(std::uint32_t n) const { return waits_[n]; }
-    bool is_wait(std::uint32_t n) const { return order_->node(n).outcome == Outcome::blocked; }
+    bool is_wait(std::uint32_t n) const { return order_->outcome(n) == Outcome::blocked; }
     std::uint32_t size() const { return order_->size(); }
 
   private:

@@ -316,11 +316,11 @@ void write_shapes(std::ostream& out, const Trace& trace, const std::vector<Preor
     const std::vector<NodeRef> widest = top_nodes(
         orders, kShapeListLength,
         [&](NodeRef a, NodeRef b) {
-            const std::uint32_t ea = orders[a.thread].node(a.n).extent;
-            const std::uint32_t eb = orders[b.thread].node(b.n).extent;
+            const std::uint32_t ea = orders[a.thread].extent(a.n);
+            const std::uint32_t eb = orders[b.thread].extent(b.n);
             return ea != eb ? ea > eb : longer(a, b);
         },
-        [&](NodeRef node) { return orders[node.thread].node(node.n).extent > 0; });
+        [&](NodeRef node) { return orders[node.thread].extent(node.n) > 0; });
     // The deepest nodes, first children only: siblings at the bottom of a chain say the same.
     std::vector<NodeRef> deepest;
     auto deeper = [&](NodeRef a, NodeRef b) {
