@@ -3,8 +3,15 @@
 #include "chunk_transport.hpp"
 
 #include <sys/mman.h>
+#if defined(__linux__)
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #include <array>
+#include <atomic>
+#include <chrono>
 #include <mutex>
 #include <new>
 #include <thread>
@@ -39,14 +46,14 @@ namespace {
 template <std::size_t Capacity>
 class ChunkList {
   public:
-    // False when the list holds Capacity chunks already.
-    bool push(Chunk* chunk) {
+    // The chunks held with this one, or 0 when the list holds Capacity chunks already.
+    std::size_t push(Chunk* chunk) {
         std::lock_guard lock{mutex_};
         if (count_ == Capacity) {
-            return false;
+            return 0;
         }
         chunks_[(first_ + count_++) % Capacity] = chunk;
-        return true;
+        return count_;
     }
     // The oldest chunk, or nullptr.
     Chunk* pop_oldest() {
@@ -98,14 +105,18 @@ Chunk* take_free_chunk() {
 }
 
 void give_back_chunk(Chunk* chunk) {
-    if (!transport().free.push(chunk)) {
+    if (transport().free.push(chunk) == 0) {
         delete chunk;
     }
 }
 
 void send_full_chunk(Chunk* chunk) {
-    while (!transport().full.push(chunk)) {
+    std::size_t waiting = 0;
+    while ((waiting = transport().full.push(chunk)) == 0) {
         std::this_thread::yield();  // the collector is a gigabyte behind: let it catch up
+    }
+    if (waiting == kWakeChunks) {  // once as the queue grows: a system call per 256 KiB at most
+        wake_collector();
     }
 }
 
@@ -134,6 +145,33 @@ bool pop_full_chunk(Chunk*& chunk) {
 }
 
 void recycle_chunk(Chunk* chunk) { give_back_chunk(chunk); }
+
+namespace {
+// A word, not a condition variable and its mutex: a writer wakes the collector holding no lock,
+// so that fork() has none more to hold, and a child inherits no waiter's state.
+std::atomic<std::uint32_t> g_collector_signal{0};
+}  // namespace
+
+std::uint32_t collector_signal() { return g_collector_signal.load(std::memory_order_acquire); }
+
+void wait_for_collector_signal(std::uint32_t seen, std::int64_t timeout_ns) {
+#if defined(__linux__)
+    const timespec timeout{static_cast<time_t>(timeout_ns / 1'000'000'000),
+                           static_cast<long>(timeout_ns % 1'000'000'000)};
+    ::syscall(SYS_futex, &g_collector_signal, FUTEX_WAIT_PRIVATE, seen, &timeout, nullptr, 0);
+#else
+    if (collector_signal() == seen) {
+        std::this_thread::sleep_for(std::chrono::nanoseconds{timeout_ns});
+    }
+#endif
+}
+
+void wake_collector() {
+    g_collector_signal.fetch_add(1, std::memory_order_release);
+#if defined(__linux__)
+    ::syscall(SYS_futex, &g_collector_signal, FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+#endif
+}
 
 void lock_chunk_lists_for_fork() {
     transport().full.mutex().lock();

@@ -2,6 +2,7 @@
 // the chunks the threads filled.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <qprof/detail/clock.hpp>
@@ -33,6 +34,16 @@ void end_recording();
 
 bool pop_full_chunk(Chunk*& chunk);
 void recycle_chunk(Chunk* chunk);
+
+// The collector's wake-up: a writer that leaves kWakeChunks full chunks waiting wakes it, so
+// that a burst of events is read while the program runs rather than all at the session's end.
+// Take the signal before looking for work, then wait for it to change: a wake in between is
+// not lost.
+inline constexpr std::size_t kWakeChunks = 4;
+std::uint32_t collector_signal();
+// Returns when the signal is no longer `seen`, after `timeout_ns` at most, or spuriously.
+void wait_for_collector_signal(std::uint32_t seen, std::int64_t timeout_ns);
+void wake_collector();
 
 // Calls fn(thread index, current chunk) for every live thread that joined `generation`,
 // holding the thread registry so that no thread exits meanwhile.

@@ -109,17 +109,21 @@ class Work {
   public:
     explicit Work(const Preorder& order);
     // A node's duration less the waits (blocked nodes) in its subtree: 0 for a wait or a hit.
-    std::int64_t of(std::uint32_t n) const { return order_->duration_ns(n) - waits_[n]; }
+    std::int64_t of(std::uint32_t n) const { return order_->duration_ns(n) - waits_inside(n); }
     // The summed work of the top-level nodes of the sibling run [from, to).
     std::int64_t of_run(std::uint32_t from, std::uint32_t to) const;
+    // of_run(0, size()), the thread's busy time: summed as the work is found, since the page
+    // asks it twice and a walk over tens of thousands of roots costs a node's read each.
+    std::int64_t of_thread() const { return of_thread_; }
     // The waits in n's subtree, its own included.
-    std::int64_t waits_inside(std::uint32_t n) const { return waits_[n]; }
-    bool is_wait(std::uint32_t n) const { return order_->node(n).outcome == Outcome::blocked; }
+    std::int64_t waits_inside(std::uint32_t n) const { return waits_.empty() ? 0 : waits_[n]; }
+    bool is_wait(std::uint32_t n) const { return order_->outcome(n) == Outcome::blocked; }
     std::uint32_t size() const { return order_->size(); }
 
   private:
     const Preorder* order_;
-    std::vector<std::int64_t> waits_;
+    std::vector<std::int64_t> waits_;  // by node; empty when the thread has no wait
+    std::int64_t of_thread_ = 0;
 };
 
 // The denominator of every share on the page: the busy time of all threads together (the

@@ -65,14 +65,18 @@ bool present(const Column& column, const Preorder& order) {
 }
 
 // Where each node starts, as the viewer rebuilds it (the gap column, html_payload_layout.hpp):
-// gaps are small numbers where starts would take many bytes each.
-std::vector<std::int64_t> start_gaps(const Preorder& order) {
-    std::vector<std::int64_t> gaps(order.size());
-    std::vector<std::int64_t> cursor(std::size_t{order.size()} + 1);  // by parent; roots last
+// gaps are small numbers where starts would take many bytes each. Neither array is zeroed
+// first (megabytes at a time): every gap is written, and every cursor before it is read (a
+// parent comes before its children), but the roots'.
+std::unique_ptr<std::int64_t[]> start_gaps(const Preorder& order) {
+    auto gaps = std::make_unique_for_overwrite<std::int64_t[]>(order.size());
+    const auto cursor = std::make_unique_for_overwrite<std::int64_t[]>(order.size() + 1);
+    cursor[order.size()] = 0;  // by parent; roots last
     for (std::uint32_t n = 0; n < order.size(); ++n) {
         std::int64_t& at = cursor[order.parent(n)];
         const Node& node = order.node(n);
         if (node.outcome == Outcome::hit) {
+            gaps[n] = 0;
             cursor[n] = at;
             continue;
         }
@@ -86,8 +90,8 @@ std::vector<std::int64_t> start_gaps(const Preorder& order) {
 // The values of `field` for nodes [from, to) into `values`: one loop per field, so that the
 // field is not decided per value. The keys' codes go on from where `keys` left them.
 void field_values(Field field, const Trace& trace, const Preorder& order,
-                  const Importance& important, const std::vector<std::int64_t>& gaps,
-                  KeyCodes& keys, std::uint32_t from, std::uint32_t to, std::uint64_t* values) {
+                  const Importance& important, const std::int64_t* gaps, KeyCodes& keys,
+                  std::uint32_t from, std::uint32_t to, std::uint64_t* values) {
     const auto fill = [&](auto value_of) {
         for (std::uint32_t n = from; n < to; ++n) {
             values[n - from] = value_of(n);
@@ -145,7 +149,7 @@ char* encode(Encoding encoding, std::span<const std::uint64_t> values, char* out
 // One column of one thread into the compressor; returns its size in bytes.
 std::uint64_t write_column(const ByteSink& sink, const Column& column, const Trace& trace,
                            const Preorder& order, const Importance& important,
-                           const std::vector<std::int64_t>& gaps, KeyCodes& keys) {
+                           const std::int64_t* gaps, KeyCodes& keys) {
     // Written through a pointer: appending to a string byte by byte cost more than the values.
     const auto bytes =
         std::make_unique_for_overwrite<char[]>(std::size_t{kValuesPerWrite} * kMaxVarintBytes);
@@ -272,12 +276,12 @@ PayloadColumns encode_payload_columns(const ByteSink& sink, const Trace& trace,
     KeyCodes keys{trace.key_texts.size(), hit_keys};
     for (const Preorder& order : orders) {
         auto& thread = sizes.threads.emplace_back();
-        const std::vector<std::int64_t> gaps = start_gaps(order);
+        const std::unique_ptr<std::int64_t[]> gaps = start_gaps(order);
         keys.start_thread();
         for (const Column& column : layout::kColumns) {
             if (present(column, order)) {
-                thread.emplace_back(
-                    column.name, write_column(sink, column, trace, order, important, gaps, keys));
+                thread.emplace_back(column.name, write_column(sink, column, trace, order, important,
+                                                              gaps.get(), keys));
             }
         }
     }

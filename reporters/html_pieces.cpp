@@ -17,18 +17,31 @@ Importance::Importance(const ReportOptions& options, std::int64_t total_ns)
 std::int64_t busy_ns(const Trace& trace, const std::vector<Work>& works) {
     std::int64_t busy = 0;
     for (const Work& work : works) {
-        busy += work.of_run(0, work.size());  // waiting is not being busy
+        busy += work.of_thread();  // waiting is not being busy
     }
     return busy > 0 ? busy : trace.wall_ns;
 }
 
-Work::Work(const Preorder& order) : order_(&order), waits_(order.size()) {
+Work::Work(const Preorder& order) : order_(&order) {
+    // Most threads wait for nothing: their work is their nodes' durations, and their busy time
+    // the roots', with no array of waits to zero and fill (a node's 8 bytes).
+    const auto heads = order.thread().nodes.heads();
+    if (std::none_of(heads.begin(), heads.end(),
+                     [](const NodeHead& head) { return head.outcome == Outcome::blocked; })) {
+        for (std::uint32_t n = 0; n < order.size(); n = order.end(n)) {
+            of_thread_ += order.duration_ns(n);
+        }
+        return;
+    }
+    waits_.resize(order.size());
     for (std::uint32_t n = order.size(); n-- > 0;) {  // children before their parent
         if (is_wait(n)) {
             waits_[n] = order.duration_ns(n);  // a wait is all waiting
         }
         if (order.parent(n) != order.size()) {
             waits_[order.parent(n)] += waits_[n];
+        } else {  // a root: its subtree, after it, is done
+            of_thread_ += of(n);
         }
     }
 }

@@ -66,7 +66,7 @@ void write_controls(std::ostream& out, const std::vector<Preorder>& orders,
         const Preorder& order = orders[i];
         out << "<option value=\"" << i << "\">" << html_escape(order.thread().name) << " \u00b7 "
             << count_text(order.size(), "event", "events") << " \u00b7 "
-            << duration_text(works[i].of_run(0, order.size())) << " busy"
+            << duration_text(works[i].of_thread()) << " busy"
             << "</option>";
     }
     out << "</select></label>\n"
@@ -316,11 +316,11 @@ void write_shapes(std::ostream& out, const Trace& trace, const std::vector<Preor
     const std::vector<NodeRef> widest = top_nodes(
         orders, kShapeListLength,
         [&](NodeRef a, NodeRef b) {
-            const std::uint32_t ea = orders[a.thread].node(a.n).extent;
-            const std::uint32_t eb = orders[b.thread].node(b.n).extent;
+            const std::uint32_t ea = orders[a.thread].extent(a.n);
+            const std::uint32_t eb = orders[b.thread].extent(b.n);
             return ea != eb ? ea > eb : longer(a, b);
         },
-        [&](NodeRef node) { return orders[node.thread].node(node.n).extent > 0; });
+        [&](NodeRef node) { return orders[node.thread].extent(node.n) > 0; });
     // The deepest nodes, first children only: siblings at the bottom of a chain say the same.
     std::vector<NodeRef> deepest;
     auto deeper = [&](NodeRef a, NodeRef b) {

@@ -3,6 +3,7 @@
 #include "html_stats.hpp"
 
 #include <algorithm>
+#include <array>
 #include <unordered_map>
 #include <utility>
 
@@ -80,20 +81,6 @@ void finish_calls(std::vector<ProviderStats>& stats,
     }
 }
 
-void write_edges(std::ostream& out, std::string_view name, const std::vector<CallEdge>& edges) {
-    out << ",\"" << name << "\":[";
-    for (std::size_t i = 0; i < edges.size(); ++i) {
-        out << (i > 0 ? "," : "") << '[';
-        if (edges[i].provider == kTopLevel) {
-            out << layout::kTopLevelCaller;
-        } else {
-            out << edges[i].provider;
-        }
-        out << ',' << edges[i].calls << ',' << edges[i].ns << ']';
-    }
-    out << ']';
-}
-
 // A provider's times as the page's own nodes add them up, in nanoseconds: the viewer sums the
 // same nodes for a time range (range_scan.js), so that the whole run gives these numbers exactly.
 // The trace's ProviderTotals are summed in clock ticks and converted once, which differs from
@@ -158,20 +145,6 @@ void add_times(const Trace& trace, const Preorder& order, const Work& work,
     }
 }
 
-// ,"alloc_bytes":N,"allocs":N,"retained_bytes":N and the same prefixed "self_".
-void write_memory(std::ostream& out, const ProviderStats& s) {
-    for (const auto& [prefix, use] :
-         {std::pair{"", &s.memory_total}, std::pair{"self_", &s.memory_self}}) {
-        out << ",\"" << prefix << "alloc_bytes\":" << use->allocated_bytes << ",\"" << prefix
-            << "allocs\":" << use->allocations << ",\"" << prefix
-            << "retained_bytes\":" << use->retained_bytes;
-    }
-}
-
-void write_run(std::ostream& out, const RunRef& run) {
-    out << '[' << run.thread << ',' << run.n << ',' << run.ns << ',' << run.key << ']';
-}
-
 }  // namespace
 
 std::size_t histogram_bucket(std::int64_t ns) {
@@ -199,7 +172,7 @@ struct Gathered {
         : stats(trace.providers.size()),
           durations(trace.providers.size()),
           times(trace.providers.size()),
-          last_edge(trace.providers.size(), {~std::uint64_t{0}, nullptr}),
+          recent_edges(trace.providers.size()),
           provider_of_site(trace.sites.size()) {
         for (std::size_t site = 0; site < trace.sites.size(); ++site) {
             provider_of_site[site] = trace.sites[site].provider_index;
@@ -238,17 +211,10 @@ struct Gathered {
             durations[p].push_back(ns);
             keep_if_slow(s.slowest, RunRef{t, n, ns, key});
         }
-        // A provider is mostly called by the same caller as last time: that edge, per
-        // callee, is found without hashing (elements of an unordered_map never move).
         const std::uint64_t caller = has_parent ? parent_provider : kTopLevel;
-        const std::uint64_t id = caller << 32 | p;
-        auto& [last_id, edge] = last_edge[p];
-        if (id != last_id) [[unlikely]] {
-            last_id = id;
-            edge = &edges[id];
-        }
-        ++edge->calls;
-        edge->ns += ns;
+        CallEdge& edge = edge_of(p, caller << 32 | p);
+        ++edge.calls;
+        edge.ns += ns;
         if (key != 0 && outcome != Outcome::blocked) {
             KeyAsks& k = asks[std::uint64_t{p} << 32 | key];
             k.key = key;
@@ -258,12 +224,41 @@ struct Gathered {
         }
     }
 
+    // A provider is mostly called by one of the two callers that called it last (a query
+    // run at the top that asks itself again below, as a scan does, alternates them): those
+    // edges, per callee, are found without hashing (elements of an unordered_map never move).
+    struct RecentEdges {
+        std::array<std::uint64_t, 2> ids{~std::uint64_t{0}, ~std::uint64_t{0}};  // newest first
+        std::array<CallEdge*, 2> edges{};
+    };
+    [[gnu::always_inline]] CallEdge& edge_of(std::uint32_t callee, std::uint64_t id) {
+        RecentEdges& recent = recent_edges[callee];
+        if (id == recent.ids[0]) [[likely]] {
+            return *recent.edges[0];
+        }
+        if (id == recent.ids[1]) {
+            return *recent.edges[1];
+        }
+        return remember_edge(recent, id);
+    }
+    [[gnu::noinline]] CallEdge& remember_edge(RecentEdges& recent, std::uint64_t id) {
+        recent.ids = {id, recent.ids[0]};
+        recent.edges = {&edges[id], recent.edges[0]};
+        return *recent.edges[0];
+    }
+
+    // `calls` hits of `callee` asked by `caller` (kTopLevel for a root), counted apart.
+    void add_hits(std::uint32_t caller, std::uint32_t callee, std::uint64_t calls) {
+        stats[callee].hits += calls;
+        edge_of(callee, std::uint64_t{caller} << 32 | callee).calls += calls;
+    }
+
     std::vector<ProviderStats> stats;
     std::vector<std::vector<std::int64_t>> durations;
     std::unordered_map<std::uint64_t, KeyAsks> asks;    // by provider << 32 | key
     std::unordered_map<std::uint64_t, CallEdge> edges;  // by caller << 32 | callee
     std::vector<Times> times;
-    std::vector<std::pair<std::uint64_t, CallEdge*>> last_edge;  // per callee
+    std::vector<RecentEdges> recent_edges;  // per callee
     std::vector<std::uint32_t> provider_of_site;
 };
 
@@ -282,6 +277,38 @@ void gather_in_preorder(const Trace& trace, std::uint32_t t, const Preorder& ord
         all.count(t, n, node.outcome, p, order.duration_ns(n), key, parent_provider, has_parent);
     }
 }
+
+// A thread's hits counted per caller and callee in a table, when it has no keys (a hit then
+// adds a call and nothing else) and the table is no bigger than the thread's nodes; added to
+// the statistics after its walk. A hit then costs an increment, not an edge's look-up: three
+// nodes in four are hits. The edges' order is the sort's in finish_calls, whatever adds them.
+class HitCalls {
+  public:
+    HitCalls(const ThreadTrace& thread, std::size_t providers)
+        : providers_(static_cast<std::uint32_t>(providers)) {
+        if (thread.keys.empty() && (providers + 1) * providers <= thread.nodes.size()) {
+            calls_.resize((providers + 1) * providers);
+        }
+    }
+    bool counting() const { return !calls_.empty(); }
+    // A hit of `callee`: its caller's provider, or none for a root.
+    void add(bool has_caller, std::uint32_t caller, std::uint32_t callee) {
+        ++calls_[(has_caller ? caller : providers_) * providers_ + callee];
+    }
+    void add_to(Gathered& all) const {
+        for (std::uint32_t caller = 0; caller <= providers_; ++caller) {
+            for (std::uint32_t callee = 0; callee < providers_; ++callee) {
+                if (const std::uint32_t calls = calls_[caller * providers_ + callee]) {
+                    all.add_hits(caller == providers_ ? kTopLevel : caller, callee, calls);
+                }
+            }
+        }
+    }
+
+  private:
+    std::uint32_t providers_;
+    std::vector<std::uint32_t> calls_;  // by caller (providers_: none) and callee
+};
 
 // The same in one walk of the thread's nodes as stored, post-order backwards: each parent
 // still comes before its children, the nodes are read in their order, and the ancestors' stack
@@ -302,6 +329,7 @@ void gather_backwards(std::uint32_t t, const Preorder& order, const Work& work, 
     std::vector<std::uint32_t> open_waits(all.times.size());
     std::vector<Open> stack;  // ancestors of the node walked, innermost last
     std::vector<Times>& times = all.times;
+    HitCalls hits{thread, times.size()};
     const auto close = [&](const Open& done) {
         --open[done.provider];
         if (done.wait) {
@@ -320,6 +348,10 @@ void gather_backwards(std::uint32_t t, const Preorder& order, const Work& work, 
         const bool has_parent = !stack.empty();
         const std::uint32_t caller = has_parent ? stack.back().provider : 0;
         const auto depth = static_cast<std::uint32_t>(stack.size());
+        if (head.outcome == Outcome::hit && hits.counting()) {
+            hits.add(has_parent, caller, p);
+            return;
+        }
         if (head.outcome == Outcome::hit) {  // a leaf here; its duration, 0, changes no sum
             all.count(t, (body != nullptr ? body->first : i) + depth, Outcome::hit, p, 0, key,
                       caller, has_parent);
@@ -351,6 +383,9 @@ void gather_backwards(std::uint32_t t, const Preorder& order, const Work& work, 
     });
     for (; !stack.empty(); stack.pop_back()) {
         close(stack.back());
+    }
+    if (hits.counting()) {
+        hits.add_to(all);
     }
 }
 
@@ -398,43 +433,6 @@ std::vector<ProviderStats> provider_stats_in_preorder(const Trace& trace,
         gather_in_preorder(trace, t, orders[t], work, all);
     }
     return finish(trace, all);
-}
-
-void write_stats(std::ostream& out, const std::vector<ProviderStats>& stats) {
-    out << '[';
-    for (const ProviderStats& s : stats) {
-        out << (s.provider > 0 ? ",\n" : "") << "{\"provider\":" << s.provider
-            << ",\"runs\":" << s.runs << ",\"hits\":" << s.hits << ",\"waits\":" << s.waits
-            << ",\"total_ns\":" << s.total_ns << ",\"self_ns\":" << s.self_ns
-            << ",\"wait_ns\":" << s.wait_ns << ",\"work_ns\":" << s.work_ns
-            << ",\"mean_ns\":" << s.mean_ns << ",\"median_ns\":" << s.median_ns
-            << ",\"max_ns\":" << s.max_ns;
-        if (s.cpu_ns >= 0) {
-            out << ",\"cpu_ns\":" << s.cpu_ns;
-        }
-        if (s.memory) {
-            write_memory(out, s);
-        }
-        out << ",\"histogram\":[";
-        for (std::size_t b = 0; b < s.histogram.size(); ++b) {
-            out << (b > 0 ? "," : "") << s.histogram[b];
-        }
-        out << "],\"slowest\":[";
-        for (std::size_t i = 0; i < s.slowest.size(); ++i) {
-            out << (i > 0 ? "," : "");
-            write_run(out, s.slowest[i]);
-        }
-        out << "],\"keys\":[";
-        for (std::size_t i = 0; i < s.keys.size(); ++i) {
-            out << (i > 0 ? "," : "") << '[' << s.keys[i].key << ',' << s.keys[i].asked << ','
-                << s.keys[i].hits << ',' << s.keys[i].ns << ']';
-        }
-        out << ']';
-        write_edges(out, "callers", s.callers);
-        write_edges(out, "callees", s.callees);
-        out << '}';
-    }
-    out << ']';
 }
 
 }  // namespace qprof::detail::html

@@ -33,11 +33,25 @@ class Preorder {
     std::uint32_t depth(std::uint32_t n) const { return depth_[n]; }
     // The parent of node n, or size() for a root.
     std::uint32_t parent(std::uint32_t n) const { return parent_[n]; }
-    std::uint32_t end(std::uint32_t n) const { return n + post_[n] - node(n).first + 1; }
+    // The end of n's subtree. These four read the head or the body alone, and a plain leaf hit's
+    // only its place: each is asked of every sibling in a run, tens of thousands at the top of a
+    // scan, where a whole node read for one field cost several loads and branches more.
+    std::uint32_t end(std::uint32_t n) const {
+        const std::uint32_t body = body_[n];
+        return body == NodeStore::kNoBody ? n + 1 : n + post_[n] - bodies_[body].first + 1;
+    }
+    Outcome outcome(std::uint32_t n) const { return heads_[post_[n]].outcome; }
+    std::uint32_t extent(std::uint32_t n) const {
+        const std::uint32_t body = body_[n];
+        return body == NodeStore::kNoBody ? 0 : bodies_[body].extent;
+    }
     // Hits take no time; everything else its inclusive duration.
     std::int64_t duration_ns(std::uint32_t n) const {
-        const Node node = this->node(n);
-        return node.outcome == Outcome::hit ? 0 : node.duration_ns();
+        const std::uint32_t body = body_[n];
+        if (body == NodeStore::kNoBody || heads_[post_[n]].outcome == Outcome::hit) {
+            return 0;
+        }
+        return bodies_[body].end - bodies_[body].start;
     }
     // Whether no hit has children (a hit adopts nodes only in a damaged stream).
     bool hits_are_leaves() const { return hits_are_leaves_; }

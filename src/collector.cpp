@@ -38,22 +38,16 @@ void Collector::run() {
     name_this_thread("qprof collector");
     // What the collector allocates is qprof's; a query a formatter runs counts its own.
     const OwnAllocations own;
-    std::unique_lock lock{mutex_};
-    while (!stopping_) {
-        wake_.wait_for(lock, kDrainInterval);
-        lock.unlock();
+    for (std::uint32_t seen = collector_signal(); !stopping_.load(); seen = collector_signal()) {
+        wait_for_collector_signal(seen, std::chrono::nanoseconds{kDrainInterval}.count());
         drain();
-        lock.lock();
     }
 }
 
 void Collector::join() {
     if (thread_.joinable()) {
-        {
-            std::lock_guard lock{mutex_};
-            stopping_ = true;
-        }
-        wake_.notify_one();
+        stopping_.store(true);
+        wake_collector();
         thread_.join();
     }
 }

@@ -1,12 +1,12 @@
 // The collector thread: takes the chunks the threads filled, in batches, and rebuilds each
 // thread's tree -- or only its totals, when no report needs the nodes -- and streams the
-// records to the raw file when one is written. It wakes every few milliseconds rather than on
-// every chunk, so it stays well behind the writers and never makes them wait.
+// records to the raw file when one is written. It wakes every few milliseconds, or when a few
+// full chunks wait (kWakeChunks, recording_control.hpp), rather than on every chunk, so it stays
+// behind the writers and never makes them wait, yet reads a burst while the program runs.
 #pragma once
 
-#include <condition_variable>
+#include <atomic>
 #include <cstdint>
-#include <mutex>
 #include <qprof/detail/recorder.hpp>
 #include <thread>
 #include <vector>
@@ -60,9 +60,7 @@ class Collector {
     std::vector<std::string> names_;  // the threads' names, fetched when a new thread shows up
     std::vector<bool> sealed_;        // threads taken at the end: later records are ignored
 
-    std::mutex mutex_;
-    std::condition_variable wake_;
-    bool stopping_ = false;
+    std::atomic<bool> stopping_{false};
     std::thread thread_;
 };
 

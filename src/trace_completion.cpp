@@ -148,16 +148,37 @@ void add_counter_series(ThreadTrace& thread, const MeasureBuilder& measures,
     }
 }
 
+// What a recorded site id becomes: its index in trace.sites and its provider's.
+struct NewSite {
+    std::uint32_t site = kUnused;
+    std::uint32_t provider = kUnused;
+};
+
+std::vector<NewSite> new_sites(const std::vector<std::uint32_t>& new_site, const Trace& trace) {
+    std::vector<NewSite> sites(new_site.size());
+    for (std::size_t id = 0; id < new_site.size(); ++id) {
+        if (new_site[id] != kUnused) {
+            sites[id] = {new_site[id], trace.sites[new_site[id]].provider_index};
+        }
+    }
+    return sites;
+}
+
 // A thread's nodes: site indexes into trace.sites, totals summed in ticks (by provider
 // index) into `ticks`, then times in nanoseconds.
-void complete_tree(ThreadTrace& thread, const std::vector<std::uint32_t>& new_site,
-                   const TickConverter& to_ns, const Trace& trace, std::vector<TickTotals>& ticks,
+void complete_tree(ThreadTrace& thread, const std::vector<NewSite>& new_sites,
+                   const TickConverter& to_ns, std::vector<TickTotals>& ticks,
                    ArgumentTicks& arguments) {
     TotalsAccumulator totals;
     auto next_cpu = thread.activity_cpu.begin();
-    thread.nodes.edit([&](std::uint32_t index, NodeHead& node, NodeBody* body) {
-        node.site = node.site < new_site.size() ? new_site[node.site] : kUnused;
-        const std::uint32_t provider = trace.sites[node.site].provider_index;
+    // One load a node for both indexes, from a table held in locals: the node's head, written
+    // here, might otherwise alias the vector's size and data and have them read again each time.
+    const NewSite* const sites = new_sites.data();
+    const std::size_t site_count = new_sites.size();
+    thread.nodes.edit([&, sites, site_count](std::uint32_t index, NodeHead& node, NodeBody* body) {
+        const NewSite site = node.site < site_count ? sites[node.site] : NewSite{};
+        node.site = site.site;
+        const std::uint32_t provider = site.provider;
         if (body == nullptr) {  // a plain leaf hit: no times, no memory, no CPU time
             totals.add_hit(provider, node.depth);
             return;
@@ -187,8 +208,8 @@ void complete_tree(ThreadTrace& thread, const std::vector<std::uint32_t>& new_si
 // Returns the totals in ticks by provider index; `arguments` by provider index too.
 std::vector<TickTotals> complete_trees(TraceInputs& inputs, const TickConverter& to_ns,
                                        Trace& trace, ArgumentTicks& arguments) {
-    const std::vector<std::uint32_t> new_site =
-        add_used_sites(inputs.sites, sites_used(inputs.trees), trace);
+    const std::vector<NewSite> sites =
+        new_sites(add_used_sites(inputs.sites, sites_used(inputs.trees), trace), trace);
     const std::vector<std::uint32_t> counter_of_site =
         add_measures(inputs.trees, inputs.sites, trace);
     std::vector<TickTotals> ticks;
@@ -207,7 +228,7 @@ std::vector<TickTotals> complete_trees(TraceInputs& inputs, const TickConverter&
             trace.memory_recorded = true;
         }
         thread.activity_cpu = std::move(builder.activity_cpu());
-        complete_tree(thread, new_site, to_ns, trace, ticks, arguments);
+        complete_tree(thread, sites, to_ns, ticks, arguments);
         trace.events += thread.nodes.size();
     }
     return ticks;
