@@ -186,6 +186,10 @@ void write_measure_tables(std::ostream& out, const Trace& trace);
 void write_counter_names(std::ostream& out, const Trace& trace);
 void write_thread_counters(std::ostream& out, const ThreadTrace& thread);
 
+// The widest and the deepest nodes, as two lists (html_shapes.cpp).
+void write_shapes(std::ostream& out, const Trace& trace, const std::vector<Preorder>& orders,
+                  const std::vector<Work>& works, std::int64_t total_ns);
+
 // The header: the run in numbers and where the time went (html_summary.cpp).
 struct ProviderStats;
 void write_run_header(std::ostream& out, const Trace& trace,

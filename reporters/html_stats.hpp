@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <ostream>
 #include <qprof/trace.hpp>
+#include <unordered_map>
 #include <vector>
 
 #include "preorder.hpp"
@@ -93,5 +94,16 @@ std::vector<ProviderStats> provider_stats_in_preorder(const Trace& trace,
 void write_stats(std::ostream& out, const std::vector<ProviderStats>& stats);
 
 std::size_t histogram_bucket(std::int64_t ns);
+
+// Finishing the statistics from what the walks gathered (html_stats_finish.cpp). A provider's
+// mean, median, max and histogram from the durations of its runs (reordered).
+void finish_durations(ProviderStats& stats, std::vector<std::int64_t>& durations);
+// The kTopKeys most-asked keys of each provider, from (provider << 32 | key) counts.
+void finish_keys(std::vector<ProviderStats>& stats,
+                 const std::unordered_map<std::uint64_t, KeyAsks>& asks);
+// The kTopCallers callers and callees of each provider, from (caller << 32 | callee) edges;
+// the top level is a caller only.
+void finish_calls(std::vector<ProviderStats>& stats,
+                  const std::unordered_map<std::uint64_t, CallEdge>& edges);
 
 }  // namespace qprof::detail::html

@@ -360,3 +360,40 @@ export async function chooseThread(ctx, value) {
   await settle(page);
   return 'by setting the value and firing change';
 }
+
+/**
+ * The viewer's twin of the C++ test "the short runs between a list's folds go into its chips":
+ * a list of siblings made up in the page -- important leaves (I), with one unimportant run (s)
+ * between two of them and six (f, folded) between others -- drawn by the viewer shows the
+ * important ones and one chip of all fourteen others, nothing unlabelled beside it.
+ */
+export async function checkShortRunsInChips(ctx) {
+  const found = await js(ctx.page, `(() => {
+      const L = qp.layout, miss = L.OUTCOMES.indexOf('miss');
+      const kids = 'IsIffffffIsIffffffI';
+      const len = kids.length + 1;
+      const T = {len, size: new Int32Array(len).fill(1), tag: new Int32Array(len),
+                 dur: new Float64Array(len).fill(1000), depth: new Int32Array(len).fill(1),
+                 parent: new Int32Array(len), start: new Float64Array(len), key: null,
+                 waits: new Map(), memory: null};
+      T.size[0] = len; T.depth[0] = 0; T.parent[0] = -1; T.dur[0] = len * 1000;
+      [...kids].forEach((k, i) => {
+        T.tag[i + 1] = miss | (k === 'I' ? L.IMPORTANT : 0);
+        T.start[i + 1] = i * 1000;
+      });
+      const box = document.createElement('div');
+      box.innerHTML = qp.render(T, qp.pieces(T, 1, len), 0);
+      const top = [...box.children];
+      return {important: top.filter(e => e.matches('.node') && e.querySelector(':scope > .label')).length,
+              unlabelled: top.filter(e => e.matches('.node') && !e.querySelector(':scope > .label')).length,
+              chips: top.filter(e => e.matches('.fold[data-provider]')).map(e => e.textContent),
+              folds: top.filter(e => e.matches('.fold:not([data-provider])')).length};
+  })()`);
+  const want = {important: 5, unlabelled: 0, chips: 1, folds: 0};
+  if (found.important !== want.important || found.unlabelled !== 0 || found.chips.length !== 1 ||
+      found.folds !== 0 || !/^\u22ef 14 \S+ runs /.test(found.chips[0])) {
+    throw new CheckFailed(`drawn: ${JSON.stringify(found)}; wanted 5 labelled nodes and one chip ` +
+                          'of 14 runs, nothing else');
+  }
+  return `5 important nodes and ${JSON.stringify(found.chips[0])}`;
+}
