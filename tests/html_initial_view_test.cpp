@@ -3,6 +3,7 @@
 // chips, and a chain too deep for recursion.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -215,23 +216,43 @@ void wide_pass() {
     }
 }
 
-TEST_CASE("the folds of a sibling list are merged into one chip per provider") {
-    const qprof::Trace trace = trace_of(wide_pass);
-    const Preorder order{trace.threads.at(0)};
-    const std::string tree = std::regex_replace(initial_tree(trace, {6, 100}, 100),
-                                                std::regex{" class=\"node[^\"]*\""}, "");
-    INFO(tree);
-    // Ten folds of six type_of runs between the typeck runs: one chip, after them.
-    const std::regex chip{
+// A wide pass's tree within 100 elements, without the nodes' classes.
+std::string wide_pass_tree(const qprof::Trace& trace) {
+    return std::regex_replace(initial_tree(trace, {6, 100}, 100),
+                              std::regex{" class=\"node[^\"]*\""}, "");
+}
+
+// The first chip of a tree: its data-from, data-to and text, and where its markup ends.
+struct FoundChip {
+    std::string from;
+    std::string to;
+    std::string text;
+    std::size_t end = 0;
+};
+std::optional<FoundChip> first_chip(const std::string& tree) {
+    static const std::regex chip{
         "<span class=\"fold\" data-from=\"(\\d+)\" data-to=\"(\\d+)\" "
         "data-provider=\"\\d+\">([^<]*)</span>"};
     std::smatch found;
-    REQUIRE(std::regex_search(tree, found, chip));
-    CHECK(found[3].str() == "\u22ef 60 type_of runs \u00b7 60.00 ms");
-    CHECK(found[1].str() == std::to_string(order.end(1)));  // after the first typeck
-    CHECK(found[2].str() == std::to_string(order.size()));
-    const auto after = static_cast<std::size_t>(found.position(0) + found.length(0));
-    CHECK(tree.find("data-provider", after) == std::string::npos);
+    if (!std::regex_search(tree, found, chip)) {
+        return std::nullopt;
+    }
+    return FoundChip{found[1].str(), found[2].str(), found[3].str(),
+                     static_cast<std::size_t>(found.position(0) + found.length(0))};
+}
+
+TEST_CASE("the folds of a sibling list are merged into one chip per provider") {
+    const qprof::Trace trace = trace_of(wide_pass);
+    const Preorder order{trace.threads.at(0)};
+    const std::string tree = wide_pass_tree(trace);
+    INFO(tree);
+    // Ten folds of six type_of runs between the typeck runs: one chip, after them.
+    const std::optional<FoundChip> chip = first_chip(tree);
+    REQUIRE(chip);
+    CHECK(chip->text == "\u22ef 60 type_of runs \u00b7 60.00 ms");
+    CHECK(chip->from == std::to_string(order.end(1)));  // after the first typeck
+    CHECK(chip->to == std::to_string(order.size()));
+    CHECK(tree.find("data-provider", chip->end) == std::string::npos);
     // The typeck runs are drawn; no fold of the pass's is left between them.
     CHECK_FALSE(std::regex_search(tree, std::regex{"</div><span class=\"fold\" data-from=\"\\d+\" "
                                                    "data-to=\"\\d+\">"}));
@@ -251,18 +272,15 @@ void wide_pass_with_short_runs() {
 TEST_CASE("the short runs between a list's folds go into its chips, not into unlabelled boxes") {
     const qprof::Trace trace = trace_of(wide_pass_with_short_runs);
     const Preorder order{trace.threads.at(0)};
-    const std::string tree = std::regex_replace(initial_tree(trace, {6, 100}, 100),
-                                                std::regex{" class=\"node[^\"]*\""}, "");
+    const std::string tree = wide_pass_tree(trace);
     INFO(tree);
     // Five folds of six type_of runs and five runs of two: one chip of all forty.
-    const std::regex chip{
-        "<span class=\"fold\" data-from=\"(\\d+)\" data-to=\"(\\d+)\" "
-        "data-provider=\"\\d+\">([^<]*)</span>"};
-    std::smatch found;
-    REQUIRE(std::regex_search(tree, found, chip));
-    CHECK(found[3].str() == "\u22ef 40 type_of runs \u00b7 40.00 ms");
-    CHECK(found[1].str() == std::to_string(order.end(1)));
-    CHECK(found[2].str() == std::to_string(order.size()));
+    const std::optional<FoundChip> chip = first_chip(tree);
+    REQUIRE(chip);
+    CHECK(chip->text == "\u22ef 40 type_of runs \u00b7 40.00 ms");
+    CHECK(chip->from == std::to_string(order.end(1)));
+    CHECK(chip->to == std::to_string(order.size()));
+    CHECK(tree.find("data-provider", chip->end) == std::string::npos);
     // Beside the chip, the pass's boxes are its ten typeck runs (opened on their children).
     const std::regex box{"<div data-n=\"(\\d+)\">"};
     std::size_t pass_boxes = 0;
