@@ -88,6 +88,10 @@ class InitialTree {
 
   private:
     static constexpr std::size_t kMinOpening = 8;  // elements worth opening a node for
+    // Children shown when a node opens to its longest ones: they are not important, so they
+    // have no label, and hundreds of them (a pass of thousands of cheap queries) told nothing
+    // the chip of the rest does not.
+    static constexpr std::size_t kLongestChildren = 20;
 
     // Adds pieces to what is drawn; queues their important nodes to be opened later.
     std::vector<Piece> show(std::uint32_t from, std::uint32_t to, Rule rule) {
@@ -114,7 +118,8 @@ class InitialTree {
     }
 
     // All important children when they fit and are not one fold again; else the longest
-    // children that fit in `room` elements; nullopt when not even the longest one does.
+    // children that fit in `room` elements, kLongestChildren at most; nullopt when not even the
+    // longest one does.
     std::optional<Rule> fitting_rule(std::uint32_t n, std::size_t room) const {
         const std::vector<Piece> important = pieces(order_, important_, n + 1, order_.end(n));
         if (cost(important) <= room && !(important.size() == 1 && important[0].fold)) {
@@ -127,7 +132,8 @@ class InitialTree {
             }
         }
         std::sort(durations.begin(), durations.end(), std::greater<>());
-        for (std::size_t k = std::min(durations.size(), room / 3); k > 0; k /= 2) {
+        for (std::size_t k = std::min({durations.size(), room / 3, kLongestChildren}); k > 0;
+             k /= 2) {
             if (cost(pieces(order_, important_, n + 1, order_.end(n), durations[k - 1])) <= room) {
                 return Rule{durations[k - 1]};
             }

@@ -319,6 +319,40 @@ TEST_CASE("a node whose children do not fit shows its longest ones, the rest fol
                                std::to_string(order.size() - (22 + 23 + 24 + 25 + 4)) + "\">+"));
 }
 
+// A pass of sixty items, none important: item i asks type_of i times, so each is longer.
+void many_items() {
+    PROFILE_QUERY(check_items, 0);
+    for (int item = 0; item < 60; ++item) {
+        PROFILE_QUERY(item_of, item);
+        for (int id = 0; id < item; ++id) {
+            type_of(id);
+        }
+    }
+}
+
+TEST_CASE("a node opened to its longest children shows twenty of them at most") {
+    const qprof::Trace trace = trace_of(many_items);
+    const Preorder order{trace.threads.at(0)};
+    // Room for all sixty closed items (two elements each), but only the twenty longest,
+    // items 40..59, are drawn: unlabelled, more would tell nothing the chip does not.
+    const std::string tree = std::regex_replace(initial_tree(trace, {1000, 50}, 300),
+                                                std::regex{" class=\"node[^\"]*\""}, "");
+    INFO(tree);
+    std::vector<std::uint32_t> items;
+    const std::regex box{"<div data-n=\"(\\d+)\">"};
+    for (auto it = std::sregex_iterator(tree.begin(), tree.end(), box);
+         it != std::sregex_iterator(); ++it) {
+        const auto n = static_cast<std::uint32_t>(std::stoul((*it)[1].str()));
+        if (order.depth(n) == 1) {
+            items.push_back(n);
+        }
+    }
+    REQUIRE(items.size() == 20);
+    for (const std::uint32_t n : items) {
+        CHECK(order.end(n) - n - 1 >= 40);  // item 40 or later: 40 type_of runs or more
+    }
+}
+
 TEST_CASE("a fold names the provider that takes its time") {
     const qprof::Trace trace = trace_of(compile);
     const Preorder order{trace.threads.at(0)};
