@@ -118,8 +118,8 @@ class InitialTree {
     }
 
     // All important children when they fit and are not one fold again; else the longest
-    // children that fit in `room` elements, kLongestChildren at most; nullopt when not even the
-    // longest one does.
+    // children that fit in `room` elements, kLongestChildren of them (more only when several
+    // tie at the threshold); nullopt when not even the longest one does.
     std::optional<Rule> fitting_rule(std::uint32_t n, std::size_t room) const {
         const std::vector<Piece> important = pieces(order_, important_, n + 1, order_.end(n));
         if (cost(important) <= room && !(important.size() == 1 && important[0].fold)) {
