@@ -189,12 +189,12 @@ class NodeStore {
     // builder's paths, which know which they have.
     void push_leaf_hit(NodeHead head) {
         start_block();
-        heads_.push_back(head);
+        append_head(head);
     }
     void push_back(NodeHead head, const NodeBody& body) {
         start_block();
         bits_.back() |= std::uint64_t{1} << (heads_.size() % 64);
-        heads_.push_back(head);
+        append_head(head);
         bodies_.push_back(body);
     }
     // Room for `nodes` nodes in all, `bodies` of them with a body, as std::vector::reserve.
@@ -226,6 +226,21 @@ class NodeStore {
         node.start = body.start;
         node.end = body.end;
         return node;
+    }
+
+    // A head goes into the array in one 8-byte store. Built in place, field by field, g++ wrote
+    // its bit-fields by reading their word back first: on memory not yet touched, that read
+    // maps the kernel's zero page and the write then replaces it, two page faults a page where
+    // one does, the second of them making every core running the program's threads flush its
+    // TLB (an interprocessor interrupt each). The empty asm hides where the word came from, so
+    // the compiler cannot take the store apart again.
+    void append_head(NodeHead head) {
+        std::uint64_t word = 0;
+        std::memcpy(&word, &head, sizeof word);
+#if defined(__GNUC__)
+        asm("" : "+r"(word));
+#endif
+        heads_.push_back(std::bit_cast<NodeHead>(word));
     }
 
     static bool is_plain_leaf_hit(const Node& node, std::size_t i) {
