@@ -5,7 +5,6 @@
 #include <catch2/catch.hpp>
 #include <optional>
 #include <regex>
-#include <sstream>
 
 #include "deep_trace.hpp"
 #include "html_parts.hpp"
@@ -19,23 +18,10 @@ using qprof::detail::html::SiblingOrder;
 using qprof::test::trace_of;
 using qprof::test::html_workload::compile;
 using qprof::test::html_workload::html_of;
+using qprof::test::html_workload::initial_tree;
+using qprof::test::html_workload::many_items;
 using qprof::test::html_workload::type_of;
 using qprof::test::html_workload::typeck_wide;
-
-namespace {
-
-// The initial view of thread 0's tree, within `budget` elements, with nodes important as
-// `importance` says.
-std::string initial_tree(const qprof::Trace& trace, const qprof::ReportOptions& importance,
-                         std::size_t budget, SiblingOrder sibling_order = SiblingOrder::call) {
-    const Preorder order{trace.threads.at(0)};
-    std::ostringstream out;
-    qprof::detail::html::write_initial_tree(
-        out, trace, order, Importance{importance, trace.wall_ns}, budget, sibling_order);
-    return out.str();
-}
-
-}  // namespace
 
 TEST_CASE("-Z profile-queries-important decides which nodes are labelled") {
     const qprof::Trace trace = trace_of(compile);
@@ -317,17 +303,6 @@ TEST_CASE("a node whose children do not fit shows its longest ones, the rest fol
     CHECK_THAT(tree,
                Catch::Contains("<span class=\"fold\" data-from=\"1\" data-to=\"" +
                                std::to_string(order.size() - (22 + 23 + 24 + 25 + 4)) + "\">+"));
-}
-
-// A pass of sixty items, none important: item i asks type_of i times, so each is longer.
-void many_items() {
-    PROFILE_QUERY(check_items, 0);
-    for (int item = 0; item < 60; ++item) {
-        PROFILE_QUERY(item_of, item);
-        for (int id = 0; id < item; ++id) {
-            type_of(id);
-        }
-    }
 }
 
 TEST_CASE("a node opened to its longest children shows twenty of them at most") {
