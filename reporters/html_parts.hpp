@@ -24,7 +24,9 @@ namespace qprof::detail::html {
 
 // Important: at least `percent` % of the page's time, or an extent of `extent` or more while
 // taking at least 0.1 % (or `percent`, if lower) -- so that a wide graph of cheap nodes does
-// not flood the page with labels. Shares are of `total_ns`, which every share on the page is of.
+// not take the page's room. Important nodes are drawn on their own, opened first and outlined;
+// every box is labelled, important or not. Shares are of `total_ns`, which every share on the
+// page is of.
 class Importance {
   public:
     // A wide node is important only if it also takes this share of the time (or PERCENT, when
@@ -134,8 +136,8 @@ std::int64_t busy_ns(const Trace& trace, const std::vector<Work>& works);
 // A list of siblings with two folds or more -- a wide pass opened to its longest children
 // leaves one between every two of them, a wall of chips -- has its folds merged, one chip per
 // provider of their top-level nodes: "⋯ 3,412 typeck runs · 2.10 ms". The loose nodes between
-// them (runs too small to fold) go into the chips too: otherwise hundreds of unlabelled boxes
-// of cheap nodes stood beside the chip. A chip spans its first member's start to its last
+// them (runs too small to fold) go into the chips too: otherwise hundreds of boxes of cheap
+// nodes stood beside the chip. A chip spans its first member's start to its last
 // member's end, over all the chips; its members are the nodes of its provider there that the
 // list does not draw. Not for rows (depth kDeepDepth and more): their lists nest.
 void merge_folds(const Trace& trace, const Preorder& order, std::vector<Piece>& drawn);

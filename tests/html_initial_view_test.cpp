@@ -1,6 +1,6 @@
-// profile_queries.html's initial view, as C++ writes it: which nodes are important and
-// labelled, pieces and folds, the budget of elements opened on load, heaviest first, shares,
-// chips, and a chain too deep for recursion.
+// profile_queries.html's initial view, as C++ writes it: pieces and folds, the budget of
+// elements opened on load, heaviest first, shares, chips, and a chain too deep for recursion.
+// Which boxes are labelled: html_labels_test.cpp.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <optional>
@@ -22,25 +22,6 @@ using qprof::test::html_workload::initial_tree;
 using qprof::test::html_workload::many_items;
 using qprof::test::html_workload::type_of;
 using qprof::test::html_workload::typeck_wide;
-
-TEST_CASE("-Z profile-queries-important decides which nodes are labelled") {
-    const qprof::Trace trace = trace_of(compile);
-    auto labels = [&](std::uint32_t extent, double percent) {
-        const std::string page = qprof::test::without_viewer(html_of(trace, {extent, percent}));
-        const std::regex label{"<span class=\"label\">([^<]*)</span>"};
-        std::vector<std::string> found;
-        for (auto it = std::sregex_iterator(page.begin(), page.end(), label);
-             it != std::sregex_iterator(); ++it) {
-            found.push_back((*it)[1]);
-        }
-        return found;
-    };
-    // 100 %: only the extent counts; analysis (9 children) and typeck (14) are wide enough.
-    CHECK(labels(7, 100).size() == 2);
-    CHECK(labels(20, 100).empty());
-    // 0 %: every node that is not a hit.
-    CHECK(labels(1000, 0).size() == 20);
-}
 
 TEST_CASE("pieces: important nodes alone, long runs folded, short runs drawn") {
     const qprof::Trace trace = trace_of(compile);
@@ -85,14 +66,16 @@ TEST_CASE("the initial view opens the longest important nodes within its budget"
     };
     // Roots are opened a level even past the budget; typeck, important, stays closed.
     CHECK(tree(3) ==
-          "<div data-n=\"0\"><div data-n=\"1\"></div></div><div data-n=\"2\"><span>analysis "
+          "<div data-n=\"0\"><span>parsing \u00b7 3.00 ms \u00b7 7.3 %</span><div "
+          "data-n=\"1\"><span>parse \u00b7 1.00 ms \u00b7 2.4 %</span></div></div><div "
+          "data-n=\"2\"><span>analysis "
           "\u00b7 35.00 ms \u00b7 85.4 %</span><div data-n=\"3\"><span>typeck \u00b7 15.00 ms "
           "\u00b7 36.6 %</span><span "
           "data-from=\"4\" data-to=\"18\">+14 queries \u00b7 17.1 % \u00b7 type_of</span></div>"
           "<span data-from=\"18\" data-to=\"28\">+10 queries \u00b7 24.4 % \u00b7 mostly "
           "type_of</span></div>");
     // With room, typeck opens to its longest children, though none of them is important.
-    CHECK_THAT(tree(55), Catch::Contains("<div data-n=\"16\"></div>"));
+    CHECK_THAT(tree(55), Catch::Contains("<div data-n=\"16\"><span>type_of \u00b7 "));
     // A trace of at most half the budget is drawn whole: no fold at all.
     CHECK(tree(56).find("data-from") == std::string::npos);
     CHECK_THAT(tree(56), Catch::Contains("data-n=\"27\""));  // the last node too
@@ -103,7 +86,8 @@ TEST_CASE("the initial view opens the longest important nodes within its budget"
           "data-n=\"3\"><span>typeck \u00b7 15.00 ms \u00b7 36.6 %</span><span data-from=\"4\" "
           "data-to=\"18\">+14 queries \u00b7 17.1 % \u00b7 type_of</span></div><span "
           "data-from=\"18\" data-to=\"28\">+10 queries \u00b7 24.4 % \u00b7 mostly "
-          "type_of</span></div><div data-n=\"0\"><div data-n=\"1\"></div></div>");
+          "type_of</span></div><div data-n=\"0\"><span>parsing \u00b7 3.00 ms \u00b7 7.3 "
+          "%</span><div data-n=\"1\"><span>parse \u00b7 1.00 ms \u00b7 2.4 %</span></div></div>");
 }
 
 // A merged build of many processes: each thread's initial view stays within its budget, and
@@ -255,7 +239,7 @@ void wide_pass_with_short_runs() {
     }
 }
 
-TEST_CASE("the short runs between a list's folds go into its chips, not into unlabelled boxes") {
+TEST_CASE("the short runs between a list's folds go into its chips, not into boxes beside them") {
     const qprof::Trace trace = trace_of(wide_pass_with_short_runs);
     const Preorder order{trace.threads.at(0)};
     const std::string tree = wide_pass_tree(trace);
@@ -309,7 +293,7 @@ TEST_CASE("a node opened to its longest children shows twenty of them at most") 
     const qprof::Trace trace = trace_of(many_items);
     const Preorder order{trace.threads.at(0)};
     // Room for all sixty closed items (two elements each), but only the twenty longest,
-    // items 40..59, are drawn: unlabelled, more would tell nothing the chip does not.
+    // items 40..59, are drawn: more would tell nothing the chip does not.
     const std::string tree = std::regex_replace(initial_tree(trace, {1000, 50}, 300),
                                                 std::regex{" class=\"node[^\"]*\""}, "");
     INFO(tree);

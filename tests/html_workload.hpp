@@ -1,7 +1,7 @@
-// The html reporter tests' program (html_reporter_test.cpp, html_initial_view_test.cpp): a
-// small compile whose nodes are important by extent, drawn, or folded (html_workload.cpp), a
-// pass of items each longer than the one before, and the page, or the initial view of a
-// thread, the html reporter writes of a trace.
+// The html reporter tests' program (html_reporter_test.cpp, html_initial_view_test.cpp,
+// html_labels_test.cpp): a small compile whose nodes are important by extent, drawn, or folded
+// (html_workload.cpp), a pass of items each longer than the one before, and the page, or the
+// initial view of a thread, the html reporter writes of a trace.
 #pragma once
 
 #include <cstddef>

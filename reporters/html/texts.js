@@ -111,8 +111,11 @@
     return nameOf(T, n) + (key ? '(' + labelKey(key) + ')' : '');
   }
   qp.keyedName = (t, n) => keyedName(qp.threads[t], n);
+  // Every box is labelled, important or not (a hit, a dot, has no room): a box drawn because
+  // it is long, or as a chip's member, is what a user hunting a slow query looks for. The twin
+  // of write_node in html_tree.cpp.
   qp.labelOf = function labelOf(T, n) {
-    if (!qp.isImportant(T, n) || qp.isHit(T, n)) return null;
+    if (qp.isHit(T, n)) return null;
     return keyedName(T, n) + ' \u00b7 ' + qp.durationText(T.dur[n]) + ' \u00b7 ' + qp.shareText(T, n);
   };
 

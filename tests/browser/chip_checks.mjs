@@ -1,20 +1,20 @@
 // The checks of the html page's chips, run by html.spec.mjs on toyc's page: a list of
 // siblings with several folds shows one chip per provider, a click draws its next page of
-// members, heaviest first, and the viewer merges short runs into chips as the C++ reporter
-// does.
+// members, heaviest first and each labelled, and the viewer merges short runs into chips as
+// the C++ reporter does.
 //
 // Each check takes the test's context `ctx` ({page, problems, ...}, see html.spec.mjs) and
 // returns a detail string or throws CheckFailed (harness.mjs).
 import {CheckFailed, call, click, js, settle} from './harness.mjs';
-import {chooseThread} from './tree_checks.mjs';
+import {chooseThread, labelProblem} from './tree_checks.mjs';
 
 // What the Python original's %r printed: a string quoted.
 const say = JSON.stringify;
 
 /**
  * A list of siblings with several folds shows one chip per provider instead (no wall of
- * chips); a click draws its next page of members, heaviest first, and the chip says what is
- * left. Which thread's tree holds a chip depends on toyc's timing, so when the shown tree has
+ * chips); a click draws its next page of members, heaviest first, each box labelled as any
+ * box is, and the chip says what is left. Which thread's tree holds a chip depends on toyc's timing, so when the shown tree has
  * none, the thread of one that does is chosen first (and the first thread again after).
  */
 export async function checkChipClick(ctx) {
@@ -73,8 +73,10 @@ async function chipClickOnShownTree(ctx) {
       const chip = document.querySelector(selector);
       const left = new Set(chip ? qp.chipMembers(t, chip) : []);
       const drawn = window.__chipBefore.filter(n => !left.has(n));
+      const tree = document.querySelector('#trees .tree[data-thread="' + t + '"]');
       return {left: left.size, text: chip?.textContent ?? null,
-              heaviest: JSON.stringify(drawn) === JSON.stringify(window.__chipExpected)};
+              heaviest: JSON.stringify(drawn) === JSON.stringify(window.__chipExpected),
+              labels: __qprofTest.boxLabels(drawn.map((n) => tree.querySelector('.node[data-n="' + n + '"]')))};
   }`, found.selector, found.t);
   const drawn = found.members - after.left;
   if (drawn <= 0 || drawn > 250 + 10) {
@@ -85,17 +87,20 @@ async function chipClickOnShownTree(ctx) {
     throw new CheckFailed(`clicking the chip ${say(found.text)} drew other members than its ` +
                           `${drawn} heaviest`);
   }
+  const problem = labelProblem(after.labels, `drawn by the chip ${say(found.text)}`);
+  if (problem) throw new CheckFailed(problem);
   if (after.text === found.text) {
     throw new CheckFailed(`after drawing ${drawn} members the chip still reads ${say(found.text)}`);
   }
-  return `${found.chips} chips; ${say(found.text)}: a click drew ${drawn}, then ${say(after.text)}`;
+  return `${found.chips} chips; ${say(found.text)}: a click drew ${drawn}, e.g. ` +
+    `${say(after.labels[0]?.[1])}, then ${say(after.text)}`;
 }
 
 /**
  * The viewer's twin of the C++ test "the short runs between a list's folds go into its chips":
  * a list of siblings made up in the page -- important leaves (I), with one unimportant run (s)
  * between two of them and six (f, folded) between others -- drawn by the viewer shows the
- * important ones and one chip of all fourteen others, nothing unlabelled beside it.
+ * important ones and one chip of all fourteen others, no box of those beside it.
  */
 export async function checkShortRunsInChips(ctx) {
   const found = await js(ctx.page, `(() => {
@@ -114,15 +119,15 @@ export async function checkShortRunsInChips(ctx) {
       const box = document.createElement('div');
       box.innerHTML = qp.render(T, qp.pieces(T, 1, len), 0);
       const top = [...box.children];
-      return {important: top.filter(e => e.matches('.node') && e.querySelector(':scope > .label')).length,
-              unlabelled: top.filter(e => e.matches('.node') && !e.querySelector(':scope > .label')).length,
+      return {important: top.filter(e => e.matches('.node.important')).length,
+              others: top.filter(e => e.matches('.node:not(.important)')).length,
               chips: top.filter(e => e.matches('.fold[data-provider]')).map(e => e.textContent),
               folds: top.filter(e => e.matches('.fold:not([data-provider])')).length};
   })()`);
-  const want = {important: 5, unlabelled: 0, chips: 1, folds: 0};
-  if (found.important !== want.important || found.unlabelled !== 0 || found.chips.length !== 1 ||
+  const want = {important: 5, others: 0, chips: 1, folds: 0};
+  if (found.important !== want.important || found.others !== 0 || found.chips.length !== 1 ||
       found.folds !== 0 || !/^\u22ef 14 \S+ runs /.test(found.chips[0])) {
-    throw new CheckFailed(`drawn: ${JSON.stringify(found)}; wanted 5 labelled nodes and one chip ` +
+    throw new CheckFailed(`drawn: ${JSON.stringify(found)}; wanted 5 important nodes and one chip ` +
                           'of 14 runs, nothing else');
   }
   return `5 important nodes and ${JSON.stringify(found.chips[0])}`;

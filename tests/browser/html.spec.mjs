@@ -219,7 +219,8 @@ test('the html report', async ({page}) => {
   await check('the timeline has one track per thread', () => timeline.checkTracks(ctx));
   await check('visible hit nodes', () => tree.checkVisibleKind(ctx, 'hit'));
   await check('visible miss nodes', () => tree.checkVisibleKind(ctx, 'miss'));
-  await check("important labels read 'PROVIDER · T ms · P %'", () => tree.checkImportantLabels(ctx));
+  await check("every box, important or not, is labelled 'PROVIDER · T ms · P %'",
+              () => tree.checkLabels(ctx));
   await check('C++ markup agrees with the viewer', () => tree.checkConsistency(ctx));
   await check("the provider table's C++ texts are the common formatting's",
               () => table.checkTableFormatting(ctx));
@@ -237,7 +238,7 @@ test('the html report', async ({page}) => {
   // The keyboard goes first: on an untouched tree an openable item is a few keys away.
   await check('the keyboard moves and opens', () => tree.checkKeyboard(ctx));
   await check('a click opens a fold', () => tree.checkFoldClick(ctx));
-  await check("a wide pass's folds are one chip per provider, drawn page by page",
+  await check("a wide pass's folds are one chip per provider, drawn page by page, labelled",
               () => chips.checkChipClick(ctx));
   await check('clicking a miss node shows its details', () => tree.checkDetails(ctx));
   await check('the thread selector switches trees', () => tree.checkThreadSelect(ctx));

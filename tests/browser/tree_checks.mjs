@@ -1,6 +1,6 @@
 // The checks of the html page's call tree, run by html.spec.mjs on toyc's page: on load the
-// tree shows hits and misses, its labels read as the report says, and the markup C++ wrote
-// agrees with the viewer's rules; a click or the keyboard opens a fold (chips:
+// tree shows hits and misses, every box is labelled as the report says, and the markup C++
+// wrote agrees with the viewer's rules; a click or the keyboard opens a fold (chips:
 // chip_checks.mjs), a click on a node shows its details, and the thread selector switches trees.
 //
 // Each check takes the test's context `ctx` ({page, problems, ...}, see html.spec.mjs) and
@@ -45,17 +45,43 @@ export async function checkVisibleKind(ctx, kind) {
   return `${found.visible} of ${found.total} on screen ${screen + 1} of #${found.tree}`;
 }
 
-/** Every important node's label reads 'PROVIDER · T ms · P %' (or '· waiting'). */
-export async function checkImportantLabels(ctx) {
-  const labels = await js(ctx.page, `[...document.querySelectorAll('#trees .node.important > .label')]
-      .map(l => l.textContent)`);
-  if (!labels.length) throw new CheckFailed("no '.node.important > .label' element in any tree");
-  const bad = labels.filter((text) => !LABEL_RE.test(text));
-  if (bad.length) {
-    throw new CheckFailed(`${bad.length} of ${labels.length} labels do not match ` +
-                          `${LABEL_RE.source}, e.g. ${bad.slice(0, 3).map(say).join(', ')}`);
+/**
+ * What is wrong with the labels of some boxes, `labels` ([n, text or null] each, from
+ * __qprofTest.boxLabels): null when each box has one reading 'PROVIDER · T ms · P %' (or
+ * '· waiting'), else a sentence saying which do not.
+ */
+export function labelProblem(labels, where) {
+  const missing = labels.filter(([, text]) => text === null).map(([n]) => n);
+  if (missing.length) {
+    return `${missing.length} of ${labels.length} boxes ${where} have no label, e.g. the nodes ` +
+      missing.slice(0, 5).join(', ');
   }
-  return `${labels.length} labels, e.g. ${say(labels[0])}`;
+  const bad = labels.filter(([, text]) => !LABEL_RE.test(text)).map(([, text]) => text);
+  if (bad.length) {
+    return `${bad.length} of ${labels.length} labels ${where} do not match ${LABEL_RE.source}, ` +
+      `e.g. ${bad.slice(0, 3).map(say).join(', ')}`;
+  }
+  return null;
+}
+
+/**
+ * Every box on load is labelled 'PROVIDER · T ms · P %' (or '· waiting'), important or not: a
+ * box drawn because it is long says what it is. A hit, a dot, has no label.
+ */
+export async function checkLabels(ctx) {
+  const found = await js(ctx.page, `(() => {
+      const all = document.querySelectorAll('#trees .node');
+      return {labels: __qprofTest.boxLabels(all),
+              minor: __qprofTest.boxLabels(document.querySelectorAll('#trees .node:not(.important)')),
+              dots: [...all].filter((e) => e.matches('.hit') && e.querySelector('.label')).length};
+  })()`);
+  if (!found.labels.length) throw new CheckFailed('no box (a .node that is not a hit) in any tree');
+  const problem = labelProblem(found.labels, 'in the trees');
+  if (problem) throw new CheckFailed(problem);
+  if (!found.minor.length) throw new CheckFailed("toyc's trees draw no box that is not important");
+  if (found.dots) throw new CheckFailed(`${found.dots} hits (dots) have a label`);
+  return `${found.labels.length} labels, ${found.minor.length} of boxes not important, e.g. ` +
+    say(found.minor[0][1]);
 }
 
 /**
@@ -89,7 +115,7 @@ async function visibleSelectors(ctx, selector, what) {
 }
 
 /**
- * A click on a fold replaces it by its nodes. Sets ctx.openedFold. An earlier check (the
+ * A click on a fold replaces it by its nodes, each box labelled. Sets ctx.openedFold. An earlier check (the
  * keyboard's) may have opened a fold into a thousand nodes that push every other fold off
  * screen, so when none is visible the shown tree's first fold is scrolled into view first.
  */
@@ -112,15 +138,17 @@ export async function checkFoldClick(ctx) {
       const nodes = [...tree.querySelectorAll('.node')]
           .filter(e => +e.dataset.n >= from && +e.dataset.n < to);
       return {still: document.querySelector(s) !== null, nodes: nodes.length,
-              first: nodes.some(e => +e.dataset.n === from)};
+              first: nodes.some(e => +e.dataset.n === from), labels: __qprofTest.boxLabels(nodes)};
   }`, fold, first, end);
   if (after.still) throw new CheckFailed(`clicked the fold ${fold} (${say(text)}) but it is still there`);
   if (after.nodes === 0 || !after.first) {
     throw new CheckFailed(`the fold [${first}, ${end}) is gone but no .node with data-n=${first} ` +
                           `(its first node) appeared; ${after.nodes} nodes in the range`);
   }
+  const problem = labelProblem(after.labels, `drawn by the fold ${say(text)}`);
+  if (problem) throw new CheckFailed(problem);
   ctx.openedFold = [first, end];
-  return `fold [${first}, ${end}) ${say(text)} became ${after.nodes} nodes`;
+  return `fold [${first}, ${end}) ${say(text)} became ${after.nodes} nodes, each box labelled`;
 }
 
 /** ArrowDown moves the selection; Enter (or ArrowRight) on a fold or node opens it. */
