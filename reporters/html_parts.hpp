@@ -218,8 +218,11 @@ void write_colour_classes(std::ostream& out, const Trace& trace);
 void write_colour_legend(std::ostream& out, const Trace& trace, std::string_view sample);
 // A key as a node's label shows it: cut to layout::kLabelKeyChars characters with "…".
 std::string label_key(std::string_view key);
-std::string node_label(const Trace& trace, const Preorder& order, const Work& work, std::uint32_t n,
-                       std::int64_t total_ns);  // "typeck · 4.56 ms · 12.3 %", "type_of(fn_12) · …"
+// A node's label, "typeck · 4.56 ms · 12.3 %" ("type_of(fn_12) · …"; a wait's "… · waiting"), as
+// markup: `<span class="label"><span class="name">typeck</span> · 4.56 ms · 12.3 %</span>`, so
+// that a narrow box cuts the name, never the numbers (labelHtml in texts.js).
+std::string label_html(const Trace& trace, const Preorder& order, const Work& work, std::uint32_t n,
+                       std::int64_t total_ns);
 std::string fold_text(const Trace& trace, const Preorder& order, const Work& work,
                       std::uint32_t from, std::uint32_t to,
                       std::int64_t total_ns);  // "+1,240 queries · 3.1 % · mostly P"

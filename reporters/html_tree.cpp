@@ -202,9 +202,7 @@ class InitialTree {
         }
         // Every box but a hit's dot says what it is: one drawn because it is long, not
         // important, is what a user hunting a slow query looks for (labelOf in texts.js).
-        out_ << "\"><span class=\"label\">"
-             << html_escape(node_label(trace_, order_, work_, n, important_.total_ns()))
-             << "</span>";
+        out_ << "\">" << label_html(trace_, order_, work_, n, important_.total_ns());
         out_ << (row(n) ? "</div>" : "");
         const auto opened = opened_.find(n);
         if (small(n) || draw_all_ || opened != opened_.end()) {

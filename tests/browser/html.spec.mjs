@@ -221,6 +221,8 @@ test('the html report', async ({page}) => {
   await check('visible miss nodes', () => tree.checkVisibleKind(ctx, 'miss'));
   await check("every box, important or not, is labelled 'PROVIDER · T ms · P %'",
               () => tree.checkLabels(ctx));
+  await check('a narrow box cuts its label\'s name, never its time and share',
+              () => tree.checkNarrowLabels(ctx));
   await check('C++ markup agrees with the viewer', () => tree.checkConsistency(ctx));
   await check("the provider table's C++ texts are the common formatting's",
               () => table.checkTableFormatting(ctx));

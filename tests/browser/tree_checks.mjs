@@ -16,6 +16,9 @@ const say = JSON.stringify;
 // be all one expensive pass whose queries are folded, depending on the times toyc measured.
 const SCREENS_TO_LOOK = 4;
 
+// A narrow width of the trees' pane, in which some of toyc's labels no longer fit.
+const NARROW_PANE_PX = 240;
+
 /**
  * Some nodes of `kind` (hit or miss) are visible in the tree shown on load, within its first
  * few screens. Sets ctx.firstTree.
@@ -82,6 +85,47 @@ export async function checkLabels(ctx) {
   if (found.dots) throw new CheckFailed(`${found.dots} hits (dots) have a label`);
   return `${found.labels.length} labels, ${found.minor.length} of boxes not important, e.g. ` +
     say(found.minor[0][1]);
+}
+
+/**
+ * A box too narrow for its label cuts the name, with an ellipsis, and keeps the time and share:
+ * with the trees' pane made narrow, and one name made 200 characters long (so that it is cut
+ * whatever toyc measured), every label's numbers are wholly inside it and that name is cut.
+ * (A box may still pass the pane: its chips do not shrink.)
+ */
+export async function checkNarrowLabels(ctx) {
+  const found = await js(ctx.page, `(() => {
+      const pane = document.getElementById('trees');
+      pane.style.width = '${NARROW_PANE_PX}px';
+      const labels = [...__qprofTest.selectedTree().querySelectorAll('.node > .label')]
+          .filter((l) => l.getClientRects().length);
+      const probe = labels[0]?.firstElementChild, name = probe?.textContent;
+      if (probe) probe.textContent = name + 'x'.repeat(200);
+      const rect = (node) => { const r = document.createRange(); r.selectNodeContents(node);
+                               return r.getBoundingClientRect(); };
+      const bad = labels.filter((l) => {
+        const box = l.getBoundingClientRect(), numbers = rect(l.lastChild);
+        return numbers.right > box.right + 1 || numbers.left < box.left;
+      }).map((l) => l.textContent.slice(0, 80));
+      const isCut = (l) => l.firstElementChild?.matches('.name') &&
+          l.firstElementChild.scrollWidth > l.firstElementChild.clientWidth;
+      const cut = labels.filter(isCut).length, probeCut = labels.length > 0 && isCut(labels[0]);
+      if (probe) probe.textContent = name;
+      pane.style.width = '';
+      return {labels: labels.length, bad, cut, probeCut, probe: labels[0]?.textContent};
+  })()`);
+  if (!found.labels) throw new CheckFailed('no label in the shown tree');
+  if (found.bad.length) {
+    throw new CheckFailed(`in a pane ${NARROW_PANE_PX} px wide, ${found.bad.length} of ` +
+                          `${found.labels} labels lose their time or share, e.g. ` +
+                          found.bad.slice(0, 3).map(say).join(', '));
+  }
+  if (!found.probeCut) {
+    throw new CheckFailed(`${say(found.probe)} with a name 200 characters longer: the name is not ` +
+                          'cut in a span of its own (.label > .name)');
+  }
+  return `${NARROW_PANE_PX} px: ${found.cut} of ${found.labels} names cut (one made long), ` +
+    'every time and share kept';
 }
 
 /**
