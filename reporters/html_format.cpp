@@ -107,17 +107,19 @@ std::string label_key(std::string_view key) {
     return text;
 }
 
-std::string node_label(const Trace& trace, const Preorder& order, const Work& work, std::uint32_t n,
+std::string label_html(const Trace& trace, const Preorder& order, const Work& work, std::uint32_t n,
                        std::int64_t total_ns) {
     const Node& node = order.node(n);
     // An activity's argument is in its name already: "codegen unit(math)".
     const std::string_view key = node.outcome == Outcome::activity
                                      ? std::string_view{}
                                      : trace.key_of(order.thread(), order.post_index(n));
-    return trace.name_of(order.thread(), order.post_index(n)) +
-           (key.empty() ? "" : "(" + label_key(key) + ")") + " \u00b7 " +
-           duration_text(node.duration_ns()) + " \u00b7 " +
-           (work.is_wait(n) ? "waiting" : share_text(work.of(n), total_ns));
+    const std::string name = trace.name_of(order.thread(), order.post_index(n)) +
+                             (key.empty() ? "" : "(" + label_key(key) + ")");
+    const std::string numbers = " \u00b7 " + duration_text(node.duration_ns()) + " \u00b7 " +
+                                (work.is_wait(n) ? "waiting" : share_text(work.of(n), total_ns));
+    return "<span class=\"label\"><span class=\"name\">" + html_escape(name) + "</span>" +
+           html_escape(numbers) + "</span>";
 }
 
 // " · P" when every top-level node of the run is provider P, " · mostly P" when P has at

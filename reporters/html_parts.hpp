@@ -24,7 +24,9 @@ namespace qprof::detail::html {
 
 // Important: at least `percent` % of the page's time, or an extent of `extent` or more while
 // taking at least 0.1 % (or `percent`, if lower) -- so that a wide graph of cheap nodes does
-// not flood the page with labels. Shares are of `total_ns`, which every share on the page is of.
+// not take the page's room. Important nodes are drawn on their own, opened first and outlined;
+// every box is labelled, important or not. Shares are of `total_ns`, which every share on the
+// page is of.
 class Importance {
   public:
     // A wide node is important only if it also takes this share of the time (or PERCENT, when
@@ -134,8 +136,8 @@ std::int64_t busy_ns(const Trace& trace, const std::vector<Work>& works);
 // A list of siblings with two folds or more -- a wide pass opened to its longest children
 // leaves one between every two of them, a wall of chips -- has its folds merged, one chip per
 // provider of their top-level nodes: "⋯ 3,412 typeck runs · 2.10 ms". The loose nodes between
-// them (runs too small to fold) go into the chips too: otherwise hundreds of unlabelled boxes
-// of cheap nodes stood beside the chip. A chip spans its first member's start to its last
+// them (runs too small to fold) go into the chips too: otherwise hundreds of boxes of cheap
+// nodes stood beside the chip. A chip spans its first member's start to its last
 // member's end, over all the chips; its members are the nodes of its provider there that the
 // list does not draw. Not for rows (depth kDeepDepth and more): their lists nest.
 void merge_folds(const Trace& trace, const Preorder& order, std::vector<Piece>& drawn);
@@ -216,8 +218,11 @@ void write_colour_classes(std::ostream& out, const Trace& trace);
 void write_colour_legend(std::ostream& out, const Trace& trace, std::string_view sample);
 // A key as a node's label shows it: cut to layout::kLabelKeyChars characters with "…".
 std::string label_key(std::string_view key);
-std::string node_label(const Trace& trace, const Preorder& order, const Work& work, std::uint32_t n,
-                       std::int64_t total_ns);  // "typeck · 4.56 ms · 12.3 %", "type_of(fn_12) · …"
+// A node's label, "typeck · 4.56 ms · 12.3 %" ("type_of(fn_12) · …"; a wait's "… · waiting"), as
+// markup: `<span class="label"><span class="name">typeck</span> · 4.56 ms · 12.3 %</span>`, so
+// that a narrow box cuts the name, never the numbers (labelHtml in texts.js).
+std::string label_html(const Trace& trace, const Preorder& order, const Work& work, std::uint32_t n,
+                       std::int64_t total_ns);
 std::string fold_text(const Trace& trace, const Preorder& order, const Work& work,
                       std::uint32_t from, std::uint32_t to,
                       std::int64_t total_ns);  // "+1,240 queries · 3.1 % · mostly P"

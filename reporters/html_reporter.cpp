@@ -198,7 +198,8 @@ void write_legend(std::ostream& out, const Trace& trace, const ReportOptions& op
         << "<code>important</code> " << number_text(options.important_percent)
         << " % or more of the busy time, or " << options.important_extent
         << " or more immediate children and 0.1 % (or that share, if lower) "
-           "(-Z profile-queries-important): labelled with its time and share</li>\n"
+           "(-Z profile-queries-important): opened first and outlined; every box is labelled with "
+           "its time and share</li>\n"
         << kLegendEnd;
 }
 

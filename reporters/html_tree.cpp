@@ -88,9 +88,8 @@ class InitialTree {
 
   private:
     static constexpr std::size_t kMinOpening = 8;  // elements worth opening a node for
-    // Children shown when a node opens to its longest ones: they are not important, so they
-    // have no label, and hundreds of them (a pass of thousands of cheap queries) told nothing
-    // the chip of the rest does not.
+    // Children shown when a node opens to its longest ones: hundreds of them (a pass of
+    // thousands of cheap queries) told nothing the chip of the rest does not.
     static constexpr std::size_t kLongestChildren = 20;
 
     // Adds pieces to what is drawn; queues their important nodes to be opened later.
@@ -201,12 +200,9 @@ class InitialTree {
         if (row(n)) {
             out_ << "\" data-depth=\"" << order_.depth(n);  // shown in the row's gutter
         }
-        out_ << "\">";
-        if (important_(node)) {
-            out_ << "<span class=\"label\">"
-                 << html_escape(node_label(trace_, order_, work_, n, important_.total_ns()))
-                 << "</span>";
-        }
+        // Every box but a hit's dot says what it is: one drawn because it is long, not
+        // important, is what a user hunting a slow query looks for (labelOf in texts.js).
+        out_ << "\">" << label_html(trace_, order_, work_, n, important_.total_ns());
         out_ << (row(n) ? "</div>" : "");
         const auto opened = opened_.find(n);
         if (small(n) || draw_all_ || opened != opened_.end()) {

@@ -53,7 +53,7 @@ constexpr FlagSpec kFlags[] = {
     {"profile-queries-important", "=EXTENT,PERCENT",
      "a node with PERCENT % or more of the busy time (all threads' time, waits excluded), or "
      "with EXTENT or more immediate children and 0.1 % or more (PERCENT, if lower), is "
-     "important: opened and labelled in the HTML tree (default: 6,1)",
+     "important: opened first and outlined in the HTML tree (default: 6,1)",
      detail::apply_important},
     {"profile-queries-folded", "=merge-threads,hits,keys,args,classes,bytes",
      "profile_queries.folded: one root for all threads; hits as leaf frames; keys in frames; "

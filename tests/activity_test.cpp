@@ -90,7 +90,7 @@ TEST_CASE("reporters show an activity's argument") {
                Catch::Contains("main;code_generation;codegen_unit(unit_0);codegen 1000000\n"));
 
     const std::string html = qprof::test::report_text("html", trace);
-    CHECK_THAT(html, Catch::Contains("codegen unit(unit 0) \u00b7 3.00 ms"));
+    CHECK_THAT(html, Catch::Contains("codegen unit(unit 0)</span> \u00b7 3.00 ms"));
     CHECK_THAT(qprof::test::report_text("keys", trace),
                Catch::Contains("codegen unit\tunit 0\t1\t0\t"));
 }

@@ -1,11 +1,10 @@
-// profile_queries.html's initial view, as C++ writes it: which nodes are important and
-// labelled, pieces and folds, the budget of elements opened on load, heaviest first, shares,
-// chips, and a chain too deep for recursion.
+// profile_queries.html's initial view, as C++ writes it: pieces and folds, the budget of
+// elements opened on load, heaviest first, shares, chips, and a chain too deep for recursion.
+// Which boxes are labelled: html_labels_test.cpp.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <optional>
 #include <regex>
-#include <sstream>
 
 #include "deep_trace.hpp"
 #include "html_parts.hpp"
@@ -19,42 +18,10 @@ using qprof::detail::html::SiblingOrder;
 using qprof::test::trace_of;
 using qprof::test::html_workload::compile;
 using qprof::test::html_workload::html_of;
+using qprof::test::html_workload::initial_tree;
+using qprof::test::html_workload::many_items;
 using qprof::test::html_workload::type_of;
 using qprof::test::html_workload::typeck_wide;
-
-namespace {
-
-// The initial view of thread 0's tree, within `budget` elements, with nodes important as
-// `importance` says.
-std::string initial_tree(const qprof::Trace& trace, const qprof::ReportOptions& importance,
-                         std::size_t budget, SiblingOrder sibling_order = SiblingOrder::call) {
-    const Preorder order{trace.threads.at(0)};
-    std::ostringstream out;
-    qprof::detail::html::write_initial_tree(
-        out, trace, order, Importance{importance, trace.wall_ns}, budget, sibling_order);
-    return out.str();
-}
-
-}  // namespace
-
-TEST_CASE("-Z profile-queries-important decides which nodes are labelled") {
-    const qprof::Trace trace = trace_of(compile);
-    auto labels = [&](std::uint32_t extent, double percent) {
-        const std::string page = qprof::test::without_viewer(html_of(trace, {extent, percent}));
-        const std::regex label{"<span class=\"label\">([^<]*)</span>"};
-        std::vector<std::string> found;
-        for (auto it = std::sregex_iterator(page.begin(), page.end(), label);
-             it != std::sregex_iterator(); ++it) {
-            found.push_back((*it)[1]);
-        }
-        return found;
-    };
-    // 100 %: only the extent counts; analysis (9 children) and typeck (14) are wide enough.
-    CHECK(labels(7, 100).size() == 2);
-    CHECK(labels(20, 100).empty());
-    // 0 %: every node that is not a hit.
-    CHECK(labels(1000, 0).size() == 20);
-}
 
 TEST_CASE("pieces: important nodes alone, long runs folded, short runs drawn") {
     const qprof::Trace trace = trace_of(compile);
@@ -94,19 +61,23 @@ TEST_CASE("pieces: past a thousand, the remaining siblings are one fold") {
 TEST_CASE("the initial view opens the longest important nodes within its budget") {
     const qprof::Trace trace = trace_of(compile);
     auto tree = [&](std::size_t budget, SiblingOrder sibling_order = SiblingOrder::call) {
-        return std::regex_replace(initial_tree(trace, {6, 100}, budget, sibling_order),
-                                  std::regex{" class=\"[^\"]*\""}, "");
+        const std::string names =  // a label's name without its span: "<span>typeck · …"
+            std::regex_replace(initial_tree(trace, {6, 100}, budget, sibling_order),
+                               std::regex{"<span class=\"name\">([^<]*)</span>"}, "$1");
+        return std::regex_replace(names, std::regex{" class=\"[^\"]*\""}, "");
     };
     // Roots are opened a level even past the budget; typeck, important, stays closed.
     CHECK(tree(3) ==
-          "<div data-n=\"0\"><div data-n=\"1\"></div></div><div data-n=\"2\"><span>analysis "
+          "<div data-n=\"0\"><span>parsing \u00b7 3.00 ms \u00b7 7.3 %</span><div "
+          "data-n=\"1\"><span>parse \u00b7 1.00 ms \u00b7 2.4 %</span></div></div><div "
+          "data-n=\"2\"><span>analysis "
           "\u00b7 35.00 ms \u00b7 85.4 %</span><div data-n=\"3\"><span>typeck \u00b7 15.00 ms "
           "\u00b7 36.6 %</span><span "
           "data-from=\"4\" data-to=\"18\">+14 queries \u00b7 17.1 % \u00b7 type_of</span></div>"
           "<span data-from=\"18\" data-to=\"28\">+10 queries \u00b7 24.4 % \u00b7 mostly "
           "type_of</span></div>");
     // With room, typeck opens to its longest children, though none of them is important.
-    CHECK_THAT(tree(55), Catch::Contains("<div data-n=\"16\"></div>"));
+    CHECK_THAT(tree(55), Catch::Contains("<div data-n=\"16\"><span>type_of \u00b7 "));
     // A trace of at most half the budget is drawn whole: no fold at all.
     CHECK(tree(56).find("data-from") == std::string::npos);
     CHECK_THAT(tree(56), Catch::Contains("data-n=\"27\""));  // the last node too
@@ -117,7 +88,8 @@ TEST_CASE("the initial view opens the longest important nodes within its budget"
           "data-n=\"3\"><span>typeck \u00b7 15.00 ms \u00b7 36.6 %</span><span data-from=\"4\" "
           "data-to=\"18\">+14 queries \u00b7 17.1 % \u00b7 type_of</span></div><span "
           "data-from=\"18\" data-to=\"28\">+10 queries \u00b7 24.4 % \u00b7 mostly "
-          "type_of</span></div><div data-n=\"0\"><div data-n=\"1\"></div></div>");
+          "type_of</span></div><div data-n=\"0\"><span>parsing \u00b7 3.00 ms \u00b7 7.3 "
+          "%</span><div data-n=\"1\"><span>parse \u00b7 1.00 ms \u00b7 2.4 %</span></div></div>");
 }
 
 // A merged build of many processes: each thread's initial view stays within its budget, and
@@ -173,10 +145,10 @@ TEST_CASE("heaviest first ranks siblings by their work, and waits after all work
     const std::string tree =
         initial_tree(trace_of(codegen_and_wait), {1, 0}, 100, SiblingOrder::heaviest);
     std::vector<std::string> labels;
-    const std::regex label{"<span class=\"label\">([^<]*)</span>"};
+    const std::regex label{"<span class=\"label\"><span class=\"name\">([^<]*)</span>"};
     for (auto it = std::sregex_iterator(tree.begin(), tree.end(), label);
          it != std::sregex_iterator(); ++it) {
-        labels.push_back((*it)[1].str().substr(0, (*it)[1].str().find(" \u00b7")));
+        labels.push_back((*it)[1].str());
     }
     // analysis (7 ms of work) before code generation (23 ms, 6 ms of work); inside code
     // generation, codegen (3 ms) before the 17 ms wait.
@@ -193,8 +165,9 @@ TEST_CASE("every share is of work over the busy time: none passes 100 %, a wait 
     // Busy: 7 ms of analysis and 6 ms of code generation's own work; the 17 ms wait is not,
     // and a share of it would be 131 %.
     CHECK_THAT(page, Catch::Contains("<strong>13.00 ms</strong> busy time on 1 thread"));
-    CHECK_THAT(page, Catch::Contains("join workers \u00b7 17.00 ms \u00b7 waiting</span>"));
-    CHECK_THAT(page, Catch::Contains("code generation \u00b7 23.00 ms \u00b7 46.2 %</span>"));
+    CHECK_THAT(page, Catch::Contains("join workers</span> \u00b7 17.00 ms \u00b7 waiting</span>"));
+    CHECK_THAT(page,
+               Catch::Contains("code generation</span> \u00b7 23.00 ms \u00b7 46.2 %</span>"));
     CHECK_THAT(page, Catch::Contains("<span class=\"time\">17.0 ms</span> <span "
                                      "class=\"share\">waiting</span>"));
     const std::string markup = page.substr(0, page.find("<script"));
@@ -269,7 +242,7 @@ void wide_pass_with_short_runs() {
     }
 }
 
-TEST_CASE("the short runs between a list's folds go into its chips, not into unlabelled boxes") {
+TEST_CASE("the short runs between a list's folds go into its chips, not into boxes beside them") {
     const qprof::Trace trace = trace_of(wide_pass_with_short_runs);
     const Preorder order{trace.threads.at(0)};
     const std::string tree = wide_pass_tree(trace);
@@ -311,7 +284,7 @@ TEST_CASE("a node whose children do not fit shows its longest ones, the rest fol
     const Preorder order{trace.threads.at(0)};
     const std::string tree = initial_tree(trace, {6, 100}, 12);
     // One fold for typeck 6..21 before the four longest, 22..25, each closed over its fold.
-    const std::regex typeck{"<span class=\"label\">typeck"};
+    const std::regex typeck{"<span class=\"label\"><span class=\"name\">typeck"};
     CHECK(std::distance(std::sregex_iterator(tree.begin(), tree.end(), typeck),
                         std::sregex_iterator()) == 4);
     CHECK_THAT(tree,
@@ -319,22 +292,11 @@ TEST_CASE("a node whose children do not fit shows its longest ones, the rest fol
                                std::to_string(order.size() - (22 + 23 + 24 + 25 + 4)) + "\">+"));
 }
 
-// A pass of sixty items, none important: item i asks type_of i times, so each is longer.
-void many_items() {
-    PROFILE_QUERY(check_items, 0);
-    for (int item = 0; item < 60; ++item) {
-        PROFILE_QUERY(item_of, item);
-        for (int id = 0; id < item; ++id) {
-            type_of(id);
-        }
-    }
-}
-
 TEST_CASE("a node opened to its longest children shows twenty of them at most") {
     const qprof::Trace trace = trace_of(many_items);
     const Preorder order{trace.threads.at(0)};
     // Room for all sixty closed items (two elements each), but only the twenty longest,
-    // items 40..59, are drawn: unlabelled, more would tell nothing the chip does not.
+    // items 40..59, are drawn: more would tell nothing the chip does not.
     const std::string tree = std::regex_replace(initial_tree(trace, {1000, 50}, 300),
                                                 std::regex{" class=\"node[^\"]*\""}, "");
     INFO(tree);

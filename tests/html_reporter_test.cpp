@@ -111,8 +111,9 @@ TEST_CASE("with keys, a query's label names its key after its provider, shortene
     qprof::SessionOptions options = qprof::test::recording_options();
     options.record_keys = true;
     const std::string page = html_of(trace_of(compile, options));
-    CHECK_THAT(page, Catch::Contains("<span class=\"label\">typeck(1) \u00b7 "));
-    CHECK_THAT(page, Catch::Contains("<span class=\"label\">analysis \u00b7 "));  // a pass: none
+    CHECK_THAT(page, Catch::Contains("<span class=\"name\">typeck(1)</span> \u00b7 "));
+    CHECK_THAT(page,
+               Catch::Contains("<span class=\"name\">analysis</span> \u00b7 "));  // a pass: none
     using qprof::detail::html::label_key;
     using qprof::detail::html::layout::kLabelKeyChars;
     const std::string fits(kLabelKeyChars, 'k');

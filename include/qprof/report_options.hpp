@@ -12,7 +12,7 @@
 namespace qprof {
 
 struct ReportOptions {
-    // A node is important -- opened and labelled in the HTML tree, listed first elsewhere --
+    // A node is important -- opened first and outlined in the HTML tree, listed first elsewhere --
     // when it has at least this many immediate children (the original's "extent")...
     std::uint32_t important_extent = 6;
     // ... or when it takes at least this share of the wall time, in percent. Hits never are.

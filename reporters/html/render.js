@@ -153,8 +153,7 @@
       return;
     }
     out.push('<div class="', cls, '" data-n="', n, isRow(T, n) ? '" data-depth="' + T.depth[n] : '', '">');
-    const label = qp.labelOf(T, n);
-    if (label !== null) out.push('<span class="label">', qp.escape(label), '</span>');
+    out.push(qp.labelHtml(T, n));
     if (isRow(T, n)) out.push('</div>');
   }
   qp.rowHtml = (T, n) => {

@@ -111,10 +111,15 @@
     return nameOf(T, n) + (key ? '(' + labelKey(key) + ')' : '');
   }
   qp.keyedName = (t, n) => keyedName(qp.threads[t], n);
-  qp.labelOf = function labelOf(T, n) {
-    if (!qp.isImportant(T, n) || qp.isHit(T, n)) return null;
-    return keyedName(T, n) + ' \u00b7 ' + qp.durationText(T.dur[n]) + ' \u00b7 ' + qp.shareText(T, n);
-  };
+  // Every box is labelled, important or not (a hit, a dot, has no room): a box drawn because
+  // it is long, or as a chip's member, is what a user hunting a slow query looks for. The twin
+  // of write_node in html_tree.cpp.
+  const labelNumbers = (T, n) => ' \u00b7 ' + qp.durationText(T.dur[n]) + ' \u00b7 ' + qp.shareText(T, n);
+  qp.labelOf = (T, n) => (qp.isHit(T, n) ? null : keyedName(T, n) + labelNumbers(T, n));
+  // The label as markup, the name in a span of its own, so that a narrow box cuts the name and
+  // keeps the numbers; '' for a hit. The twin of label_html in html_format.cpp.
+  qp.labelHtml = (T, n) => (qp.isHit(T, n) ? '' : '<span class="label"><span class="name">' +
+    qp.escape(keyedName(T, n)) + '</span>' + qp.escape(labelNumbers(T, n)) + '</span>');
 
   // ' · P' when every top-level node of the run is provider P, ' · mostly P' when P has at
   // least half of the run's work (of its count when it did none), else nothing. The twin of

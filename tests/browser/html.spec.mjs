@@ -8,9 +8,10 @@
 //
 // This file runs toyc, takes the screenshots and checks what the page does with a broken
 // payload. The checks of each part of the page are in a module of their own, each taking
-// `ctx` (below): tree_checks.mjs, table_checks.mjs, search_checks.mjs, analysis_checks.mjs and
-// the timeline's timeline_checks.mjs, timeline_selection_checks.mjs, timeline_range_checks.mjs,
-// timeline_search_checks.mjs; page_helpers.mjs is what the test installs in the page for them.
+// `ctx` (below): tree_checks.mjs, chip_checks.mjs, table_checks.mjs, search_checks.mjs,
+// analysis_checks.mjs and the timeline's timeline_checks.mjs, timeline_selection_checks.mjs,
+// timeline_range_checks.mjs, timeline_search_checks.mjs; page_helpers.mjs is what the test
+// installs in the page for them.
 //
 //   node tests/browser/run.mjs html.spec.mjs --toyc build/examples/toyc --out /tmp/html
 //   node tests/browser/run.mjs html.spec.mjs --page /tmp/some/profile_queries.html --out /tmp/html
@@ -18,6 +19,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 import * as analysis from './analysis_checks.mjs';
+import * as chips from './chip_checks.mjs';
 import {CheckFailed, call, check, checkMarkupEscaped, checkNoProblems, checkReady, click, fileUrl,
   inputs, js, navigate, note, runCommand, settle, test, watchProblems} from './harness.mjs';
 import {HELPERS_JS} from './page_helpers.mjs';
@@ -217,7 +219,10 @@ test('the html report', async ({page}) => {
   await check('the timeline has one track per thread', () => timeline.checkTracks(ctx));
   await check('visible hit nodes', () => tree.checkVisibleKind(ctx, 'hit'));
   await check('visible miss nodes', () => tree.checkVisibleKind(ctx, 'miss'));
-  await check("important labels read 'PROVIDER · T ms · P %'", () => tree.checkImportantLabels(ctx));
+  await check("every box, important or not, is labelled 'PROVIDER · T ms · P %'",
+              () => tree.checkLabels(ctx));
+  await check('a narrow box cuts its label\'s name, never its time and share',
+              () => tree.checkNarrowLabels(ctx));
   await check('C++ markup agrees with the viewer', () => tree.checkConsistency(ctx));
   await check("the provider table's C++ texts are the common formatting's",
               () => table.checkTableFormatting(ctx));
@@ -229,14 +234,14 @@ test('the html report', async ({page}) => {
   await check('the Order selector switches heaviest first and call order',
               () => analysis.checkOrderSwitch(ctx));
   await check("the viewer draws the short runs between a list's folds into its chips",
-              () => tree.checkShortRunsInChips(ctx));
+              () => chips.checkShortRunsInChips(ctx));
   await check("heaviest first puts a pass's work before its wait, which has no share",
               () => analysis.checkWaitAfterWork(ctx));
   // The keyboard goes first: on an untouched tree an openable item is a few keys away.
   await check('the keyboard moves and opens', () => tree.checkKeyboard(ctx));
   await check('a click opens a fold', () => tree.checkFoldClick(ctx));
-  await check("a wide pass's folds are one chip per provider, drawn page by page",
-              () => tree.checkChipClick(ctx));
+  await check("a wide pass's folds are one chip per provider, drawn page by page, labelled",
+              () => chips.checkChipClick(ctx));
   await check('clicking a miss node shows its details', () => tree.checkDetails(ctx));
   await check('the thread selector switches trees', () => tree.checkThreadSelect(ctx));
   await check('Runs sorts the provider table', () => table.checkSorting(ctx));

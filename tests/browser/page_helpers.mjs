@@ -75,6 +75,13 @@ export const HELPERS_JS = `
         return label ? label.textContent : null;
     }
 
+    // The boxes among \`nodes\` (the .node elements that are not hits) and their labels:
+    // [data-n, text or null] each.
+    function boxLabels(nodes) {
+        return [...nodes].filter((el) => !el.classList.contains('hit'))
+            .map((el) => [Number(el.dataset.n), labelOf(el)]);
+    }
+
     // Every rendered node and fold against the viewer's rules and the spec's markup.
     function consistency(limit, stateClasses) {
         const q = window.qprof, problems = [], say = JSON.stringify;
@@ -159,6 +166,6 @@ export const HELPERS_JS = `
     }
 
     window.__qprofTest = {trace, providerOf, describe, isHidden, isVisibleIn, selectedTree,
-                          shownTreesText, selectorOf, labelOf, consistency, visible, treeState};
+                          shownTreesText, selectorOf, labelOf, boxLabels, consistency, visible, treeState};
 })()
 `;

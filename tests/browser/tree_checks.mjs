@@ -1,7 +1,7 @@
 // The checks of the html page's call tree, run by html.spec.mjs on toyc's page: on load the
-// tree shows hits and misses, its labels read as the report says, and the markup C++ wrote
-// agrees with the viewer's rules; a click or the keyboard opens a fold or a chip, a click on a
-// node shows its details, and the thread selector switches trees.
+// tree shows hits and misses, every box is labelled as the report says, and the markup C++
+// wrote agrees with the viewer's rules; a click or the keyboard opens a fold (chips:
+// chip_checks.mjs), a click on a node shows its details, and the thread selector switches trees.
 //
 // Each check takes the test's context `ctx` ({page, problems, ...}, see html.spec.mjs) and
 // returns a detail string or throws CheckFailed (harness.mjs).
@@ -15,6 +15,9 @@ const say = JSON.stringify;
 // How far down the page a kind of node may first appear: heaviest first, the first screen can
 // be all one expensive pass whose queries are folded, depending on the times toyc measured.
 const SCREENS_TO_LOOK = 4;
+
+// A narrow width of the trees' pane, in which some of toyc's labels no longer fit.
+const NARROW_PANE_PX = 240;
 
 /**
  * Some nodes of `kind` (hit or miss) are visible in the tree shown on load, within its first
@@ -45,17 +48,84 @@ export async function checkVisibleKind(ctx, kind) {
   return `${found.visible} of ${found.total} on screen ${screen + 1} of #${found.tree}`;
 }
 
-/** Every important node's label reads 'PROVIDER · T ms · P %' (or '· waiting'). */
-export async function checkImportantLabels(ctx) {
-  const labels = await js(ctx.page, `[...document.querySelectorAll('#trees .node.important > .label')]
-      .map(l => l.textContent)`);
-  if (!labels.length) throw new CheckFailed("no '.node.important > .label' element in any tree");
-  const bad = labels.filter((text) => !LABEL_RE.test(text));
-  if (bad.length) {
-    throw new CheckFailed(`${bad.length} of ${labels.length} labels do not match ` +
-                          `${LABEL_RE.source}, e.g. ${bad.slice(0, 3).map(say).join(', ')}`);
+/**
+ * What is wrong with the labels of some boxes, `labels` ([n, text or null] each, from
+ * __qprofTest.boxLabels): null when each box has one reading 'PROVIDER · T ms · P %' (or
+ * '· waiting'), else a sentence saying which do not.
+ */
+export function labelProblem(labels, where) {
+  const missing = labels.filter(([, text]) => text === null).map(([n]) => n);
+  if (missing.length) {
+    return `${missing.length} of ${labels.length} boxes ${where} have no label, e.g. the nodes ` +
+      missing.slice(0, 5).join(', ');
   }
-  return `${labels.length} labels, e.g. ${say(labels[0])}`;
+  const bad = labels.filter(([, text]) => !LABEL_RE.test(text)).map(([, text]) => text);
+  if (bad.length) {
+    return `${bad.length} of ${labels.length} labels ${where} do not match ${LABEL_RE.source}, ` +
+      `e.g. ${bad.slice(0, 3).map(say).join(', ')}`;
+  }
+  return null;
+}
+
+/**
+ * Every box on load is labelled 'PROVIDER · T ms · P %' (or '· waiting'), important or not: a
+ * box drawn because it is long says what it is. A hit, a dot, has no label.
+ */
+export async function checkLabels(ctx) {
+  const found = await js(ctx.page, `(() => {
+      const all = document.querySelectorAll('#trees .node');
+      return {labels: __qprofTest.boxLabels(all),
+              minor: __qprofTest.boxLabels(document.querySelectorAll('#trees .node:not(.important)')),
+              dots: [...all].filter((e) => e.matches('.hit') && e.querySelector('.label')).length};
+  })()`);
+  if (!found.labels.length) throw new CheckFailed('no box (a .node that is not a hit) in any tree');
+  const problem = labelProblem(found.labels, 'in the trees');
+  if (problem) throw new CheckFailed(problem);
+  if (!found.minor.length) throw new CheckFailed("toyc's trees draw no box that is not important");
+  if (found.dots) throw new CheckFailed(`${found.dots} hits (dots) have a label`);
+  return `${found.labels.length} labels, ${found.minor.length} of boxes not important, e.g. ` +
+    say(found.minor[0][1]);
+}
+
+/**
+ * A box too narrow for its label cuts the name, with an ellipsis, and keeps the time and share:
+ * with the trees' pane made narrow, and one name made 200 characters long (so that it is cut
+ * whatever toyc measured), every label's numbers are wholly inside it and that name is cut.
+ * (A box may still pass the pane: its chips do not shrink.)
+ */
+export async function checkNarrowLabels(ctx) {
+  const found = await js(ctx.page, `(() => {
+      const pane = document.getElementById('trees');
+      pane.style.width = '${NARROW_PANE_PX}px';
+      const labels = [...__qprofTest.selectedTree().querySelectorAll('.node > .label')]
+          .filter((l) => l.getClientRects().length);
+      const probe = labels[0]?.firstElementChild, name = probe?.textContent;
+      if (probe) probe.textContent = name + 'x'.repeat(200);
+      const rect = (node) => { const r = document.createRange(); r.selectNodeContents(node);
+                               return r.getBoundingClientRect(); };
+      const bad = labels.filter((l) => {
+        const box = l.getBoundingClientRect(), numbers = rect(l.lastChild);
+        return numbers.right > box.right + 1 || numbers.left < box.left;
+      }).map((l) => l.textContent.slice(0, 80));
+      const isCut = (l) => l.firstElementChild?.matches('.name') &&
+          l.firstElementChild.scrollWidth > l.firstElementChild.clientWidth;
+      const cut = labels.filter(isCut).length, probeCut = labels.length > 0 && isCut(labels[0]);
+      if (probe) probe.textContent = name;
+      pane.style.width = '';
+      return {labels: labels.length, bad, cut, probeCut, probe: labels[0]?.textContent};
+  })()`);
+  if (!found.labels) throw new CheckFailed('no label in the shown tree');
+  if (found.bad.length) {
+    throw new CheckFailed(`in a pane ${NARROW_PANE_PX} px wide, ${found.bad.length} of ` +
+                          `${found.labels} labels lose their time or share, e.g. ` +
+                          found.bad.slice(0, 3).map(say).join(', '));
+  }
+  if (!found.probeCut) {
+    throw new CheckFailed(`${say(found.probe)} with a name 200 characters longer: the name is not ` +
+                          'cut in a span of its own (.label > .name)');
+  }
+  return `${NARROW_PANE_PX} px: ${found.cut} of ${found.labels} names cut (one made long), ` +
+    'every time and share kept';
 }
 
 /**
@@ -89,7 +159,7 @@ async function visibleSelectors(ctx, selector, what) {
 }
 
 /**
- * A click on a fold replaces it by its nodes. Sets ctx.openedFold. An earlier check (the
+ * A click on a fold replaces it by its nodes, each box labelled. Sets ctx.openedFold. An earlier check (the
  * keyboard's) may have opened a fold into a thousand nodes that push every other fold off
  * screen, so when none is visible the shown tree's first fold is scrolled into view first.
  */
@@ -112,95 +182,17 @@ export async function checkFoldClick(ctx) {
       const nodes = [...tree.querySelectorAll('.node')]
           .filter(e => +e.dataset.n >= from && +e.dataset.n < to);
       return {still: document.querySelector(s) !== null, nodes: nodes.length,
-              first: nodes.some(e => +e.dataset.n === from)};
+              first: nodes.some(e => +e.dataset.n === from), labels: __qprofTest.boxLabels(nodes)};
   }`, fold, first, end);
   if (after.still) throw new CheckFailed(`clicked the fold ${fold} (${say(text)}) but it is still there`);
   if (after.nodes === 0 || !after.first) {
     throw new CheckFailed(`the fold [${first}, ${end}) is gone but no .node with data-n=${first} ` +
                           `(its first node) appeared; ${after.nodes} nodes in the range`);
   }
+  const problem = labelProblem(after.labels, `drawn by the fold ${say(text)}`);
+  if (problem) throw new CheckFailed(problem);
   ctx.openedFold = [first, end];
-  return `fold [${first}, ${end}) ${say(text)} became ${after.nodes} nodes`;
-}
-
-/**
- * A list of siblings with several folds shows one chip per provider instead (no wall of
- * chips); a click draws its next page of members, heaviest first, and the chip says what is
- * left. Which thread's tree holds a chip depends on toyc's timing, so when the shown tree has
- * none, the thread of one that does is chosen first (and the first thread again after).
- */
-export async function checkChipClick(ctx) {
-  const {page} = ctx;
-  const hiddenThread = await js(page, `(() => {
-      const chips = [...document.querySelectorAll('#trees .fold[data-provider]')];
-      if (chips.some(c => !c.closest('[hidden]')) || !chips.length) return null;
-      return chips[0].closest('.tree')?.dataset.thread ?? null;
-  })()`);
-  const first = await js(page, "document.getElementById('thread-select').value");
-  if (hiddenThread !== null) await chooseThread(ctx, hiddenThread);
-  try {
-    return await chipClickOnShownTree(ctx);
-  } finally {
-    if (hiddenThread !== null) await chooseThread(ctx, first);
-  }
-}
-
-async function chipClickOnShownTree(ctx) {
-  const {page} = ctx;
-  const found = await js(page, `(() => {
-      const chips = [...document.querySelectorAll('#trees .fold[data-provider]')];
-      const walls = [...document.querySelectorAll('#trees .node, #trees .tree')].filter(box =>
-          [...box.children].filter(c => c.classList.contains('fold')).length > 1 &&
-          [...box.children].some(c => c.matches('.fold:not([data-provider])')));
-      const shown = chips.filter(c => !c.closest('[hidden]'));
-      // The chip with the most work: its members' order matters.
-      const work = (c) => qp.chipMembers(qp.threadOf(c), c)
-          .reduce((sum, n) => sum + qp.workOf(qp.threads[qp.threadOf(c)], n), 0);
-      const chip = shown.length ? shown.reduce((a, b) => work(b) > work(a) ? b : a) : null;
-      if (!chip) return {chips: chips.length, walls: walls.length};
-      const t = qp.threadOf(chip);
-      chip.scrollIntoView({block: 'center', behavior: 'instant'});
-      // The page a click should draw, by a full sort: most work first, waits last.
-      const T = qp.threads[t], members = qp.chipMembers(t, chip);
-      const key = (n) => [qp.isWait(T, n) ? 1 : 0, qp.isWait(T, n) ? -T.dur[n] : -qp.workOf(T, n), n];
-      const sorted = members.map(key).sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
-      const page = members.length - 250 <= 10 ? members.length : 250;
-      window.__chipBefore = members;
-      window.__chipExpected = sorted.slice(0, page).map(k => k[2]).sort((a, b) => a - b);
-      return {chips: chips.length, walls: walls.length, t, text: chip.textContent,
-              members: members.length,
-              selector: __qprofTest.selectorOf(chip) + '[data-provider="' + chip.dataset.provider + '"]'};
-  })()`);
-  if (found.walls) {
-    throw new CheckFailed(`${found.walls} lists of siblings hold several folds without merging ` +
-                          'them into chips');
-  }
-  if (!found.selector) {
-    throw new CheckFailed(`toyc's page has no chip (${found.chips} in hidden trees): a wide ` +
-                          "pass's folds should merge");
-  }
-  await click(page, found.selector);
-  await settle(page);
-  const after = await call(page, `(selector, t) => {
-      const chip = document.querySelector(selector);
-      const left = new Set(chip ? qp.chipMembers(t, chip) : []);
-      const drawn = window.__chipBefore.filter(n => !left.has(n));
-      return {left: left.size, text: chip?.textContent ?? null,
-              heaviest: JSON.stringify(drawn) === JSON.stringify(window.__chipExpected)};
-  }`, found.selector, found.t);
-  const drawn = found.members - after.left;
-  if (drawn <= 0 || drawn > 250 + 10) {
-    throw new CheckFailed(`clicking the chip ${say(found.text)} (${found.members} members) drew ` +
-                          `${drawn} of them`);
-  }
-  if (!after.heaviest) {
-    throw new CheckFailed(`clicking the chip ${say(found.text)} drew other members than its ` +
-                          `${drawn} heaviest`);
-  }
-  if (after.text === found.text) {
-    throw new CheckFailed(`after drawing ${drawn} members the chip still reads ${say(found.text)}`);
-  }
-  return `${found.chips} chips; ${say(found.text)}: a click drew ${drawn}, then ${say(after.text)}`;
+  return `fold [${first}, ${end}) ${say(text)} became ${after.nodes} nodes, each box labelled`;
 }
 
 /** ArrowDown moves the selection; Enter (or ArrowRight) on a fold or node opens it. */
@@ -359,41 +351,4 @@ export async function chooseThread(ctx, value) {
       s.dispatchEvent(new Event('change', {bubbles: true})); }`, value);
   await settle(page);
   return 'by setting the value and firing change';
-}
-
-/**
- * The viewer's twin of the C++ test "the short runs between a list's folds go into its chips":
- * a list of siblings made up in the page -- important leaves (I), with one unimportant run (s)
- * between two of them and six (f, folded) between others -- drawn by the viewer shows the
- * important ones and one chip of all fourteen others, nothing unlabelled beside it.
- */
-export async function checkShortRunsInChips(ctx) {
-  const found = await js(ctx.page, `(() => {
-      const L = qp.layout, miss = L.OUTCOMES.indexOf('miss');
-      const kids = 'IsIffffffIsIffffffI';
-      const len = kids.length + 1;
-      const T = {len, size: new Int32Array(len).fill(1), tag: new Int32Array(len),
-                 dur: new Float64Array(len).fill(1000), depth: new Int32Array(len).fill(1),
-                 parent: new Int32Array(len), start: new Float64Array(len), key: null,
-                 waits: new Map(), memory: null};
-      T.size[0] = len; T.depth[0] = 0; T.parent[0] = -1; T.dur[0] = len * 1000;
-      [...kids].forEach((k, i) => {
-        T.tag[i + 1] = miss | (k === 'I' ? L.IMPORTANT : 0);
-        T.start[i + 1] = i * 1000;
-      });
-      const box = document.createElement('div');
-      box.innerHTML = qp.render(T, qp.pieces(T, 1, len), 0);
-      const top = [...box.children];
-      return {important: top.filter(e => e.matches('.node') && e.querySelector(':scope > .label')).length,
-              unlabelled: top.filter(e => e.matches('.node') && !e.querySelector(':scope > .label')).length,
-              chips: top.filter(e => e.matches('.fold[data-provider]')).map(e => e.textContent),
-              folds: top.filter(e => e.matches('.fold:not([data-provider])')).length};
-  })()`);
-  const want = {important: 5, unlabelled: 0, chips: 1, folds: 0};
-  if (found.important !== want.important || found.unlabelled !== 0 || found.chips.length !== 1 ||
-      found.folds !== 0 || !/^\u22ef 14 \S+ runs /.test(found.chips[0])) {
-    throw new CheckFailed(`drawn: ${JSON.stringify(found)}; wanted 5 labelled nodes and one chip ` +
-                          'of 14 runs, nothing else');
-  }
-  return `5 important nodes and ${JSON.stringify(found.chips[0])}`;
 }
