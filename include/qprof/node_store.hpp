@@ -235,8 +235,7 @@ class NodeStore {
     // TLB (an interprocessor interrupt each). The empty asm hides where the word came from, so
     // the compiler cannot take the store apart again.
     void append_head(NodeHead head) {
-        std::uint64_t word = 0;
-        std::memcpy(&word, &head, sizeof word);
+        auto word = std::bit_cast<std::uint64_t>(head);
 #if defined(__GNUC__)
         asm("" : "+r"(word));
 #endif
