@@ -274,10 +274,13 @@ void for_each_live_thread(std::uint32_t generation,
     }
 }
 
-std::vector<std::string> thread_names(std::uint32_t generation) {
+std::vector<std::string> thread_names(std::uint32_t generation, std::uint32_t first) {
     Registry& reg = registry();
     std::lock_guard lock{reg.mutex};
-    return reg.active_generation == generation ? reg.names : std::vector<std::string>{};
+    if (reg.active_generation != generation || first >= reg.names.size()) {
+        return {};
+    }
+    return {reg.names.begin() + first, reg.names.end()};
 }
 
 void close_open_scopes(std::uint64_t end_tick) { write_unfinished_scopes(t_state, end_tick); }

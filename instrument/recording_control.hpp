@@ -50,8 +50,10 @@ void wake_collector();
 void for_each_live_thread(std::uint32_t generation,
                           const std::function<void(std::uint32_t, Chunk*)>& fn);
 
-// The names of the threads that joined `generation`, by thread index.
-std::vector<std::string> thread_names(std::uint32_t generation);
+// The names of the threads that joined `generation`, by thread index, from index `first` on
+// (the collector fetches only those it has not seen: a copy of every name for each new thread
+// was quadratic in the threads, under the registry's lock that starting threads wait for).
+std::vector<std::string> thread_names(std::uint32_t generation, std::uint32_t first = 0);
 
 // Records the scopes open on the calling thread as unfinished, ending at `end_tick` (the
 // innermost kOpenFrames of them; deeper ones cannot be named). Call while recording.

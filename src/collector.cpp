@@ -1,6 +1,8 @@
 #include "collector.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <qprof/detail/alloc_counter.hpp>
 #include <qprof/session.hpp>
 
@@ -146,7 +148,9 @@ void Collector::consume(Chunk& chunk) {
 
 const std::string& Collector::thread_name(std::uint32_t thread) {
     if (thread >= names_.size()) {
-        names_ = thread_names(generation_);
+        std::vector<std::string> added =
+            thread_names(generation_, static_cast<std::uint32_t>(names_.size()));
+        std::move(added.begin(), added.end(), std::back_inserter(names_));
     }
     static const std::string unnamed;
     return thread < names_.size() ? names_[thread] : unnamed;

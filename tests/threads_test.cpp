@@ -2,8 +2,11 @@
 // trace, whether its thread ended before the session or was still alive at its end.
 #include <catch2/catch.hpp>
 #include <latch>
+#include <string>
 #include <thread>
+#include <vector>
 
+#include "recording_control.hpp"
 #include "test_support.hpp"
 
 using qprof::test::recording_options;
@@ -94,4 +97,27 @@ TEST_CASE("a thread that recorded in an earlier session joins the next one afres
     worker.join();
     CHECK(qprof::test::tree_text(session->trace()) == "in_second_session");
     CHECK(session->trace().threads.at(0).name == "thread 0");
+}
+
+TEST_CASE("the names of the threads from an index on: what the collector fetches for new threads") {
+    using qprof::detail::thread_names;
+    qprof::Session session{recording_options()};
+    { PROFILE_QUERY(on_main); }  // the main thread joins first: index 0
+    for (const char* name : {"first", "second", "third"}) {
+        std::thread{[name] {
+            qprof::name_this_thread(name);
+            PROFILE_QUERY(on_worker);
+        }}.join();
+    }
+    const std::uint32_t generation = qprof::detail::g_generation.load();
+    const std::vector<std::string> all = thread_names(generation);
+    REQUIRE(all.size() == 4);
+    CHECK(std::vector<std::string>(all.begin() + 1, all.end()) ==
+          std::vector<std::string>{"first", "second", "third"});
+    CHECK(thread_names(generation, 2) == std::vector<std::string>{"second", "third"});
+    CHECK(thread_names(generation, 3) == std::vector<std::string>{"third"});
+    CHECK(thread_names(generation, 4).empty());
+    CHECK(thread_names(generation, 100).empty());
+    CHECK(thread_names(generation + 1, 1).empty());  // not the recording session's
+    session.finish();
 }
