@@ -134,6 +134,10 @@ inline constexpr std::string_view kHitsNotRecorded = "hits not recorded";
 // "type_of(fn_12)", "type_of(a very long key tha…)".
 inline constexpr std::size_t kLabelKeyChars = 24;
 
+// The thread selector lists at most this many threads (the first and the busiest, in thread
+// order, html_reporter.cpp); the viewer adds one left out when it shows it.
+inline constexpr std::size_t kThreadOptions = 200;
+
 // A provider's "callers" in the statistics name, in place of a provider index, this one for
 // the calls that no query made: its runs at a thread's top level. Without it, a provider that
 // only the program's own loop asks seemed called by nobody, or only by the few that hit it.

@@ -73,6 +73,7 @@ int main(int argc, char** argv) {
         << "  HITS_NOT_RECORDED: '" << kHitsNotRecorded << "',\n"
         << "  LABEL_KEY_CHARS: " << kLabelKeyChars << ",\n"
         << "  TOP_LEVEL_CALLER: " << kTopLevelCaller << ",\n"
+        << "  THREAD_OPTIONS: " << kThreadOptions << ",\n"
         << "  COLUMNS: Object.freeze([\n";
     for (const Column& column : kColumns) {
         out << "    Object.freeze({ name: '" << column.name << "', encoding: '"

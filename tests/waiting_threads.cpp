@@ -4,9 +4,11 @@
 // "analysis", asks for the same file while the worker computes it, so it waits for the
 // worker's run (a qprof::Query blocked wait), checks two quick files, then joins the worker
 // in a PROFILE_WAIT scope. Every check parses its file first, so a run has a child; one file
-// is named in more than ASCII, "bé.cc".
+// is named in more than ASCII, "bé.cc". With --extra-threads N, N more threads start and end
+// one after the other, each with a query: more than the page's thread selector lists, the
+// last the least busy, with a query of its own ("last_extra").
 //
-//   waiting_threads [-Z profile-queries-and-keys=html ...]
+//   waiting_threads [--extra-threads N] [-Z profile-queries-and-keys=html ...]
 #include <atomic>
 #include <chrono>
 #include <exception>
@@ -63,6 +65,19 @@ int run(int argc, char** argv) {
             worker.join();
         }
         sum += check("bé.cc");  // a hit
+    }
+    const int extra =
+        argc == 3 && std::string{argv[1]} == "--extra-threads" ? std::stoi(argv[2]) : 0;
+    for (int t = 0; t < extra; ++t) {
+        std::thread{[t, extra, &sum] {
+            qprof::name_this_thread("extra " + std::to_string(t));
+            if (t + 1 < extra) {
+                PROFILE_QUERY(extra_work, t);
+                sum += spin(static_cast<std::size_t>(t));
+            } else {
+                PROFILE_QUERY(last_extra, t);  // no work: the least busy thread
+            }
+        }}.join();
     }
     return sum == 42 ? 1 : 0;  // uses the sum
 }

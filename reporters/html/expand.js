@@ -258,6 +258,7 @@
     const path = [];
     for (let a = n; a >= 0; a = T.parent[a]) path.push(a);
     path.reverse();
+    qp.ensureTree(t);
     let container = qp.treeEls[t];
     for (let i = 0; i < path.length && container; i++) {
       if (isRow(T, path[i])) return qp.ensureRowPath(t, container, path.slice(i));

@@ -189,13 +189,28 @@
 
   // ---- thread selector and shape lists ----
 
+  function threadOption(t) {
+    const T = qp.threads[t];
+    return new Option(T.name + ' \u00b7 ' + qp.thousands(T.len) + (T.len === 1 ? ' event' : ' events'), String(t));
+  }
+
+  // Lists thread t in the selector, in thread order, if the page left it out: it lists at most
+  // layout.THREAD_OPTIONS threads (html_reporter.cpp), and a thread shown from the timeline
+  // or a search may not be one of them.
+  qp.listThread = function listThread(t) {
+    const select = document.getElementById('thread-select');
+    if (!select) return;
+    const options = Array.from(select.options);
+    if (options.some((o) => o.value === String(t))) return;
+    select.add(threadOption(t), options.find((o) => o.value === '' || Number(o.value) > t) || null);
+  };
+
   function initThreads() {
     const select = document.getElementById('thread-select');
     if (!select) return;
     if (select.options.length === 0) {
-      qp.threads.forEach((T, t) => {
-        select.add(new Option(T.name + ' \u00b7 ' + qp.thousands(T.len) + (T.len === 1 ? ' event' : ' events'), String(t)));
-      });
+      const listed = Math.min(qp.threads.length, qp.layout.THREAD_OPTIONS);
+      for (let t = 0; t < listed; t++) select.add(threadOption(t));
     }
     select.value = String(qp.visible);
     select.addEventListener('change', () => qp.showThread(Number(select.value)));

@@ -51,23 +51,41 @@
     });
   }
 
+  const processOption = (p) => '<option value="' + p + '">' + qp.escape(qp.processText(p)) + '</option>';
+
   // Limits the statistics to process p (-1: every process).
   qp.showProcess = function showProcess(p) {
     qp.statsProcess = p >= 0 && p < qp.processes.length ? p : -1;
     const select = document.getElementById('process-select');
+    if (select && qp.statsProcess >= 0 && !Array.from(select.options).some((o) => Number(o.value) === p)) {
+      // One the selector left out, chosen on the timeline: listed in start order.
+      const next = Array.from(select.options).find((o) => o.value === '' || Number(o.value) > p);
+      select.add(new Option(qp.processText(p), String(p)), next || null);
+    }
     if (select && Number(select.value) !== qp.statsProcess) select.value = String(qp.statsProcess);
     qp.setStatsThreads(qp.statsProcess >= 0 ? qp.processes[qp.statsProcess].threads : null);
   };
 
+  // The selector lists at most layout.THREAD_OPTIONS processes, those with the most events, in
+  // start order: a build of thousands made a list that took seconds to draw and nobody could
+  // pick from. The timeline chooses any (a click on a process's band).
   function makeSelector() {
     const table = document.getElementById('provider-table');
     if (!table) return;
     const line = document.createElement('p');
     line.id = 'process-filter';
-    let options = '<option value="-1">all ' + qp.thousands(qp.processes.length) + ' processes</option>';
-    qp.processes.forEach((P, p) => {
-      options += '<option value="' + p + '">' + qp.escape(qp.processText(p)) + '</option>';
-    });
+    const count = qp.processes.length;
+    let listed = qp.processes.map((P, p) => p);
+    if (count > qp.layout.THREAD_OPTIONS) {
+      listed.sort((a, b) => qp.processes[b].events - qp.processes[a].events || a - b);
+      listed = listed.slice(0, qp.layout.THREAD_OPTIONS).sort((a, b) => a - b);
+    }
+    let options = '<option value="-1">all ' + qp.thousands(count) + ' processes</option>';
+    for (const p of listed) options += processOption(p);
+    if (listed.length < count) {
+      options += '<option value="" disabled>' + qp.thousands(count - listed.length) +
+        ' more (those with the most events are listed): click one on the timeline</option>';
+    }
     line.innerHTML = '<label>Statistics of <select id="process-select">' + options + '</select></label>';
     table.parentNode.insertBefore(line, table);
     line.querySelector('select').addEventListener('change', (e) => qp.showProcess(Number(e.target.value)));

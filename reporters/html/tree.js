@@ -121,9 +121,11 @@
 
   qp.showThread = function showThread(t) {
     if (!(t >= 0 && t < qp.treeEls.length)) return;
+    qp.ensureTree(t);
     qp.visible = t;
     qp.treeEls.forEach((tree, i) => { tree.hidden = i !== t; });
     const sel = document.getElementById('thread-select');
+    qp.listThread(t);
     if (sel && sel.value !== String(t)) sel.value = String(t);
     const cur = qp.current[t];
     if (cur && cur.isConnected) qp.showDetails(t, cur, true);
@@ -259,31 +261,43 @@
     return tree;
   }
 
-  // Draws every tree afresh, as the viewer would on a page written without them: after the
-  // sibling order changed.
+  // Whether each thread's tree is drawn. The page holds the tree of the thread it shows first
+  // (html_reporter.cpp); the viewer draws another thread's when something first shows it or
+  // looks into it: a merged build of thousands of processes opens as fast as one process.
+  const drawn = [];
+  qp.ensureTree = function ensureTree(t) {
+    if (drawn[t]) return;
+    drawn[t] = true;
+    const T = qp.threads[t];
+    const tree = qp.treeEls[t];
+    if (!firstChildItem(tree) && T.len > 0) {
+      tree.insertAdjacentHTML('beforeend', qp.render(T, qp.pieces(T, 0, T.len), qp.INITIAL_BUDGET));
+    }
+  };
+
+  // Draws the shown tree afresh, and the others when they are next shown: after the sibling
+  // order changed.
   qp.redrawTrees = function redrawTrees() {
     qp.threads.forEach((T, t) => {
       const tree = qp.treeEls[t];
       tree.textContent = '';
       qp.current[t] = null;
       tree.tabIndex = 0;
-      if (T.len > 0) tree.insertAdjacentHTML('beforeend', qp.render(T, qp.pieces(T, 0, T.len), qp.INITIAL_BUDGET));
+      drawn[t] = false;
     });
+    qp.ensureTree(qp.visible);
     qp.showDetails(-1, null, true);
   };
 
   qp.initTrees = function initTrees() {
     const section = document.getElementById('trees');
     qp.threads.forEach((T, t) => {
-      const tree = treeEl(section, T, t);
-      qp.treeEls[t] = tree;
+      qp.treeEls[t] = treeEl(section, T, t);
       qp.current[t] = null;
-      if (!firstChildItem(tree) && T.len > 0) {
-        tree.insertAdjacentHTML('beforeend', qp.render(T, qp.pieces(T, 0, T.len), qp.INITIAL_BUDGET));
-      }
     });
     const shown = qp.treeEls.findIndex((tree) => !tree.hidden);
     qp.visible = shown >= 0 ? shown : 0;
+    if (qp.treeEls.length > 0) qp.ensureTree(qp.visible);
     section.addEventListener('keydown', onKey);
     section.addEventListener('click', onClick);
     document.addEventListener('mousemove', onMove, { passive: true });

@@ -300,7 +300,10 @@ async function clickable(page, selectors) {
                         '(its centre and top edge are covered by children or other elements)');
 }
 
-/** Choosing another thread shows its tree and hides the first; choosing the first again shows it. */
+/**
+ * Choosing another thread shows its tree, drawn (by the viewer when the page holds none, or
+ * after a change of order cleared it), and hides the first; choosing the first again shows it.
+ */
 export async function checkThreadSelect(ctx) {
   const {page} = ctx;
   const options = await js(page, "[...document.querySelectorAll('#thread-select option')].map(o => o.value)");
@@ -309,7 +312,11 @@ export async function checkThreadSelect(ctx) {
   }
   const first = await js(page, "document.getElementById('thread-select').value");
   const other = options.find((value) => value !== first);
+  const nodesOf = (v) => call(page, `(v) => document.querySelectorAll(
+      \`#trees .tree[data-thread="\${v}"] .node\`).length`, v);
   const how = await chooseThread(ctx, other);
+  const after = await nodesOf(other);
+  if (after === 0) throw new CheckFailed(`thread ${other}'s tree is empty once shown (${how})`);
   const shown = await js(page, '__qprofTest.shownTreesText()');
   const visible = await call(page, `(v) => { const t = document.querySelector(
       \`#trees .tree[data-thread="\${v}"]\`); return t ? !__qprofTest.isHidden(t) : null; }`, other);
@@ -324,7 +331,7 @@ export async function checkThreadSelect(ctx) {
     throw new CheckFailed(`choosing thread ${first} again does not show #${ctx.firstTree}: ` +
                           await js(page, '__qprofTest.shownTreesText()'));
   }
-  return `thread ${other} shown, #${ctx.firstTree} hidden, then back (${how})`;
+  return `thread ${other} shown (${after} nodes), #${ctx.firstTree} hidden, then back (${how})`;
 }
 
 /**

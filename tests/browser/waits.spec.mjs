@@ -199,6 +199,49 @@ async function checkMeanwhile(page) {
   return `${say(note.slice(0, 160))}; check: ${await checkOneWait(page, 'check', 'in the range')}`;
 }
 
+/**
+ * A program of more threads than the page's thread selector lists (waiting_threads
+ * --extra-threads): the selector lists the busiest and says how many more there are; the least
+ * busy thread has neither an option nor a tree until a search goes to its one query, which then
+ * shows its tree, drawn by the viewer, and lists it.
+ */
+async function checkManyThreads(page, outDir) {
+  const manyPath = path.join(freshDir(path.join(outDir, 'many-threads')), 'profile_queries.html');
+  await runCommand([inputs.waitingThreads, '--extra-threads', '250', '-Z', 'profile-queries=html',
+    '-Z', 'profile-queries-dir=' + path.dirname(manyPath)], 'waiting_threads --extra-threads');
+  await load(page, fileUrl(manyPath));
+  const STATE = `(() => {
+      const select = document.getElementById('thread-select');
+      const t = qp.threads.findIndex((T) => T.name === 'extra 249');
+      return {t, threads: qp.threads.length, options: select.options.length, value: select.value,
+              more: select.options[select.options.length - 1].textContent,
+              listed: Array.from(select.options).some((o) => o.value === String(t)),
+              nodes: document.querySelectorAll('#tree-' + t + ' .node').length};
+  })()`;
+  const before = await js(page, STATE);
+  if (before.threads !== 252 || before.t < 0) {
+    throw new CheckFailed(`the page has ${before.threads} threads, expected 252 with "extra 249"`);
+  }
+  if (before.options !== 201 || !/^52 more threads/.test(before.more) || before.listed || before.nodes) {
+    throw new CheckFailed(`on load: ${say(before)}; expected 200 threads listed, "52 more ` +
+                          'threads", and "extra 249" neither listed nor drawn');
+  }
+  await click(page, '#search');
+  await page.keyboard.insertText('last_extra');
+  await settle(page);
+  await page.keyboard.press('Enter');
+  await settle(page);
+  const after = await js(page, STATE);
+  const selected = await js(page, SELECTED);
+  if (!selected || selected[0] !== before.t || after.value !== String(before.t) || !after.listed ||
+      after.nodes === 0) {
+    throw new CheckFailed(`after searching last_extra and Enter: selected ${say(selected)}, ` +
+                          `${say(after)}; expected thread ${before.t} shown, listed and drawn`);
+  }
+  return `${after.nodes} nodes drawn for thread ${before.t} once the search went to it; ` +
+    `${after.options} options`;
+}
+
 test('what a wait waited for', async ({page}) => {
   const problems = watchProblems(page);
   const pagePath = inputs.page ?? path.join(freshDir(inputs.out), 'profile_queries.html');
@@ -225,5 +268,9 @@ test('what a wait waited for', async ({page}) => {
               () => checkWaitedFor(page));
   await check("a wait's time selected shows what the threads did meanwhile",
               () => checkMeanwhile(page));
+  if (!inputs.page) {
+    await check('a thread the selector does not list is listed and drawn when a search goes to it',
+                () => checkManyThreads(page, path.dirname(pagePath)));
+  }
   await check('no console problems', () => checkNoProblems(page, problems, 'during the test'));
 });
