@@ -6,6 +6,7 @@ the machine's load touches every variant alike, and prints the median wall time 
 its overhead against the build whose macros are compiled out:
 
     not instrumented          shallow_queries_off
+    ... one idle thread       shallow_queries_off --idle-thread   (what a second thread costs)
     compiled in, no flags     shallow_queries
     =counts                   shallow_queries -Z profile-queries=counts
     default reports           shallow_queries -Z profile-queries            (counts, html)
@@ -180,6 +181,9 @@ def main():
     off = [os.path.join(bench, "shallow_queries_off"), "--nodes", str(args.nodes)]
     variants = [
         ("not instrumented", off),
+        # What the collector's thread costs by being there: glibc's malloc leaves its
+        # single-thread fast path once a process has had a second thread.
+        ("not instrumented, an idle thread", off + ["--idle-thread"]),
         ("compiled in, no flags", on),
         ("-Z profile-queries=counts", on + ["-Zprofile-queries=counts"]),
         ("-Z profile-queries", on + ["-Zprofile-queries"]),
@@ -189,7 +193,7 @@ def main():
         before = [os.path.join(args.before, "benchmarks", "shallow_queries"), "--nodes",
                   str(args.nodes)]
         variants += [(f"before: {name}", before + command[len(on):])
-                     for name, command in variants[2:]]
+                     for name, command in variants[3:]]
     medians, events = measure(variants, args.runs, args.cpu)
     budgets = {"-Z profile-queries=counts": "<= +4 %", "-Z profile-queries": "<= +8 %",
                "keys, =counts": "<= +15 %"}

@@ -1,7 +1,7 @@
 // A shallow, hit-heavy query workload shaped like a build tool's dependency scan, for
 // measuring what qprof costs a real program end to end (benchmarks/end_to_end.py runs it).
 //
-//   $ shallow_queries [--nodes N] [-Z profile-queries...]
+//   $ shallow_queries [--nodes N] [--idle-thread] [-Z profile-queries...]
 //
 // N nodes (default 40,000), each depending on three earlier ones. The scan asks whether
 // every node is dirty; a node that is asked for the first time does about 1.8 µs of work
@@ -10,14 +10,21 @@
 // hand-written table as real programs do. That gives about 7 events per node, three quarters
 // of them cache hits, and about 0.4 µs of work per event. Built twice: instrumented
 // (`shallow_queries`) and with every macro compiled out (`shallow_queries_off`).
+//
+// --idle-thread starts a thread that only waits for the end: what a second thread alone costs
+// the program, such as the collector's. glibc's malloc takes locks and atomic operations in a
+// process that has ever had a second thread (its single-thread fast path is gone), and this
+// scan allocates a string for each lookup.
 #include <cinttypes>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <future>
 #include <iostream>
 #include <qprof/qprof.hpp>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -89,18 +96,26 @@ class Scan {
     std::unordered_map<std::string, std::uint64_t> mtimes_;
 };
 
-std::uint32_t parse_nodes(int argc, char** argv) {
+struct Arguments {
     std::uint32_t nodes = 40'000;
+    bool idle_thread = false;
+};
+
+Arguments parse_arguments(int argc, char** argv) {
+    Arguments arguments;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--nodes") == 0 && i + 1 < argc) {
-            nodes = static_cast<std::uint32_t>(std::strtoul(argv[++i], nullptr, 10));
+            arguments.nodes = static_cast<std::uint32_t>(std::strtoul(argv[++i], nullptr, 10));
+        } else if (std::strcmp(argv[i], "--idle-thread") == 0) {
+            arguments.idle_thread = true;
         } else {
             std::cerr << "shallow_queries: unknown argument '" << argv[i]
-                      << "'; usage: shallow_queries [--nodes N] [-Z qprof flags]\n";
+                      << "'; usage: shallow_queries [--nodes N] [--idle-thread] [-Z qprof "
+                         "flags]\n";
             std::exit(2);
         }
     }
-    return nodes;
+    return arguments;
 }
 
 }  // namespace
@@ -108,13 +123,23 @@ std::uint32_t parse_nodes(int argc, char** argv) {
 int main(int argc, char** argv) {
     try {
         qprof::Session session{argc, argv};
-        Scan scan{parse_nodes(argc, argv)};
+        const Arguments arguments = parse_arguments(argc, argv);
+        std::promise<void> done;
+        std::thread idle;
+        if (arguments.idle_thread) {
+            idle = std::thread{[ended = done.get_future()] { ended.wait(); }};
+        }
+        Scan scan{arguments.nodes};
         std::uint32_t dirty = 0;
         for (std::uint32_t i = 0; i < scan.size(); ++i) {
             dirty += scan.dirty(NodeId{1, i}) ? 1 : 0;
         }
         std::printf("shallow_queries: %" PRIu32 " of %" PRIu32 " nodes dirty\n", dirty,
                     scan.size());
+        if (idle.joinable()) {
+            done.set_value();
+            idle.join();
+        }
     } catch (const qprof::SessionError& error) {
         std::cerr << error.what() << '\n';
         return 2;
