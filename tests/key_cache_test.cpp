@@ -7,10 +7,14 @@
 #include <deque>
 #include <functional>
 #include <optional>
+#include <ostream>
 #include <qprof/detail/key_cache.hpp>
 #include <string>
+#include <string_view>
 #include <thread>
+#include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "test_support.hpp"
@@ -252,4 +256,39 @@ TEST_CASE("more distinct keys than a thread caches are all recorded as themselve
     CHECK(nodes[kKeys - 1] == "path[file" + std::to_string(kKeys - 1) + "]");
     CHECK(nodes[kKeys] == "path[file0]");
     CHECK(session.trace().key_texts.size() == kKeys);
+}
+
+namespace {
+
+enum class Colour { red, green };
+
+// Printed by an operator<< of the program's.
+struct Printed {
+    int value;
+};
+[[maybe_unused]] std::ostream& operator<<(std::ostream& out, const Printed& printed) {
+    return out << "printed " << printed.value;
+}
+
+// An aggregate that converts to a string by a function of the program's, which format_key
+// calls before it looks at the fields.
+struct Viewed {
+    std::string text;
+    operator std::string_view() const { return text; }
+};
+
+}  // namespace
+
+TEST_CASE("keys formatted with no code of the program's are told from the others") {
+    using qprof::detail::formats_without_user_code;
+    STATIC_REQUIRE(formats_without_user_code<std::string>());
+    STATIC_REQUIRE(formats_without_user_code<Located>());
+    STATIC_REQUIRE(formats_without_user_code<Colliding>());  // std::hash and == are not formatting
+    STATIC_REQUIRE(formats_without_user_code<std::tuple<int, std::string, Colour>>());
+    STATIC_REQUIRE(formats_without_user_code<std::optional<double>>());
+    STATIC_REQUIRE_FALSE(formats_without_user_code<Counted>());  // a KeyFormatter
+    STATIC_REQUIRE_FALSE(formats_without_user_code<std::pair<int, Counted>>());
+    STATIC_REQUIRE_FALSE(formats_without_user_code<Printed>());  // an operator<<
+    STATIC_REQUIRE_FALSE(formats_without_user_code<Viewed>());   // a conversion to a string
+    STATIC_REQUIRE_FALSE(formats_without_user_code<std::vector<std::string>>());  // a range
 }
