@@ -1,5 +1,9 @@
 // The tables behind key records: key types, and the interned texts of keys formatted at once.
+#include <mutex>
 #include <qprof/detail/key_record.hpp>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "fork_safety.hpp"
 #include "text_ids.hpp"
@@ -10,11 +14,11 @@ bool g_record_keys = false;
 
 namespace {
 
+// The key tables, and every key type's InternedKeys, under one lock.
 struct KeyTables {
     std::mutex mutex;
     std::vector<KeyType> types{KeyType{}};  // id 0 stays unused
     TextIds texts;
-    std::vector<std::mutex*> interned_keys_locks;  // of each InternedKeys, held across fork()
 };
 
 KeyTables& key_tables() {
@@ -28,6 +32,8 @@ KeyTables& key_tables() {
 [[maybe_unused]] const bool g_key_tables_made_at_load = (key_tables(), true);
 
 }  // namespace
+
+std::mutex& key_tables_mutex() { return key_tables().mutex; }
 
 std::uint32_t register_key_type(KeyType type) {
     KeyTables& tables = key_tables();
@@ -46,6 +52,10 @@ std::uint32_t intern_key_text(std::string text) {
     KeyTables& tables = key_tables();
     std::lock_guard lock{tables.mutex};
     return tables.texts.id_of(std::move(text));
+}
+
+std::uint32_t intern_key_text(const KeyTablesLock& /*held*/, std::string text) {
+    return key_tables().texts.id_of(std::move(text));
 }
 
 namespace {
@@ -74,28 +84,10 @@ bool release_at_thread_exit(void (*release)()) {
     return true;
 }
 
-void hold_across_fork(std::mutex& mutex) {
-    KeyTables& tables = key_tables();
-    std::lock_guard lock{tables.mutex};
-    tables.interned_keys_locks.push_back(&mutex);
-}
+// The one lock of the key tables is every lock that interning a key takes.
+void lock_key_tables_for_fork() { key_tables().mutex.lock(); }
 
-// The key tables' lock first: while it is held, no InternedKeys is added.
-void lock_key_tables_for_fork() {
-    KeyTables& tables = key_tables();
-    tables.mutex.lock();
-    for (std::mutex* mutex : tables.interned_keys_locks) {
-        mutex->lock();
-    }
-}
-
-void unlock_key_tables_after_fork() {
-    KeyTables& tables = key_tables();
-    for (std::mutex* mutex : tables.interned_keys_locks) {
-        mutex->unlock();
-    }
-    tables.mutex.unlock();
-}
+void unlock_key_tables_after_fork() { key_tables().mutex.unlock(); }
 
 std::string interned_key_text(std::uint32_t id) {
     KeyTables& tables = key_tables();

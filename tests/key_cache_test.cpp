@@ -277,7 +277,24 @@ struct Viewed {
     operator std::string_view() const { return text; }
 };
 
+// A formatter that records a hit keyed by a new std::string (interned under the key tables'
+// lock) and, for a short name, one keyed by its own type: it must run with no lock held.
+struct Spelled {
+    std::string name;
+};
+
 }  // namespace
+
+template <>
+struct qprof::KeyFormatter<Spelled> {
+    static void format(std::string& out, const Spelled& spelled) {
+        PROFILE_QUERY_HIT(file_of, "files/" + spelled.name);
+        if (spelled.name.size() < 2) {
+            PROFILE_QUERY_HIT(spelled_as, Spelled{spelled.name + "'"});
+        }
+        out += spelled.name;
+    }
+};
 
 TEST_CASE("keys formatted with no code of the program's are told from the others") {
     using qprof::detail::formats_without_user_code;
@@ -291,4 +308,14 @@ TEST_CASE("keys formatted with no code of the program's are told from the others
     STATIC_REQUIRE_FALSE(formats_without_user_code<Printed>());  // an operator<<
     STATIC_REQUIRE_FALSE(formats_without_user_code<Viewed>());   // a conversion to a string
     STATIC_REQUIRE_FALSE(formats_without_user_code<std::vector<std::string>>());  // a range
+}
+
+TEST_CASE("a formatter may record keyed queries while its own key is interned") {
+    qprof::Session session{options_with_keys()};
+    PROFILE_QUERY_HIT(defined, Spelled{"x"});
+    PROFILE_QUERY_HIT(defined, Spelled{"x"});  // formatted already: no more queries
+    session.finish();
+    CHECK(qprof::test::keyed_nodes(session.trace()) ==
+          std::vector<std::string>{"file_of[files/x]", "file_of[files/x']", "spelled_as[x']",
+                                   "defined[x]", "defined[x]"});
 }

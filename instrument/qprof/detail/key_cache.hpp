@@ -10,6 +10,12 @@
 // key, and stays valid for any thread. A thread's cache goes back to a pool when the thread
 // ends and the next thread takes it, warm; it is emptied when it reaches kMaxCachedKeys.
 // A hit compares the key itself, so two keys with the same hash are never merged.
+//
+// Every key type's entries and the texts of all keys are guarded by one lock, the key tables'
+// (key_record.cpp), which the fork handler holds across fork(). A key whose text runs none of
+// the program's code (a std::string, an aggregate of numbers and strings) is looked up, given
+// its text and added under one taking of it. Any other key is formatted between two takings of
+// the lock, with no lock held.
 #pragma once
 
 #include <bit>
@@ -29,7 +35,16 @@
 
 namespace qprof::detail {
 
+// The key tables' lock (key_record.cpp). It guards the key types, the texts of interned keys
+// and every key type's InternedKeys.
+std::mutex& key_tables_mutex();
+// What the functions below that take it as their first argument need held.
+using KeyTablesLock = std::lock_guard<std::mutex>;
+
+// The id of a key's text: the id of an equal text kept before, else of this one, kept from now
+// on. The first takes the key tables' lock, the second needs it held.
 std::uint32_t intern_key_text(std::string text);
+std::uint32_t intern_key_text(const KeyTablesLock& held, std::string text);
 
 // The hash of a string's bytes, inline: std::hash of a std::string (murmur, out of line) was
 // a third of the instructions of a cached lookup. Words are mixed as they are read; the last
@@ -242,33 +257,47 @@ class KeyIndex {
     std::size_t size_ = 0;
 };
 
-// Holds `mutex` across fork() with the key tables' lock (key_record.cpp), so that a child never
-// inherits it locked by a thread it does not have. No thread holds `mutex` while it takes the
-// key tables' lock, which the fork handler takes first.
-void hold_across_fork(std::mutex& mutex);
-
-// Every distinct key of one type the process has interned, and the pool of thread caches.
-// Never destroyed: the fork handler locks every instance's mutex.
+// Every distinct key of one type the process has interned, and the pool of thread caches, all
+// under the key tables' lock. Never destroyed: thread caches and entries outlive static
+// teardown.
 template <typename Key>
 class InternedKeys {
   public:
-    InternedKeys() { hold_across_fork(mutex_); }
+    InternedKeys() = default;
     InternedKeys(const InternedKeys&) = delete;
     InternedKeys& operator=(const InternedKeys&) = delete;
     ~InternedKeys() = delete;
 
-    // The id of the key's text, formatted here if no thread has interned the key before; the
-    // entry goes into `cache` (if any) too. The formatter runs with no lock held: it may record
+    // The id of the key's text, made if no thread has interned the key before; the entry goes
+    // into `cache` (if any) too. A key whose text runs none of the program's code is looked up
+    // and made under one lock. Any other key's formatter runs with no lock held: it may record
     // queries keyed by this same type, even on this thread.
     std::uint32_t intern(const Key& key, std::size_t hash, KeyIndex<Key>* cache) {
-        const KeyEntry<Key>* entry = find(key, hash);
-        if (entry == nullptr) {
-            GuardedKeyText text = guarded_key_text(key);
-            const std::uint32_t text_id = intern_key_text(std::move(text.text));
-            if (!text.final) {
-                return text_id;  // a stand-in for this call only
+        const KeyEntry<Key>* entry = nullptr;
+        if constexpr (formats_without_user_code<Key>()) {
+            const KeyTablesLock lock{key_tables_mutex()};
+            entry = index_.find(key, hash);
+            if (entry == nullptr) {
+                entry = add(lock, key, hash);
             }
-            entry = add(key, hash, text_id);
+        } else {
+            {
+                const KeyTablesLock lock{key_tables_mutex()};
+                entry = index_.find(key, hash);
+            }
+            if (entry == nullptr) {
+                GuardedKeyText text = guarded_key_text(key);
+                const KeyTablesLock lock{key_tables_mutex()};
+                if (!text.final) {  // a stand-in, for this call only
+                    return intern_key_text(lock, std::move(text.text));
+                }
+                // Another thread, or a query the formatter recorded, may have added the key
+                // meanwhile.
+                entry = index_.find(key, hash);
+                if (entry == nullptr) {
+                    entry = add_entry(lock, key, hash, intern_key_text(lock, std::move(text.text)));
+                }
+            }
         }
         if (cache != nullptr) {
             cache->insert(entry, kMaxCachedKeys);
@@ -279,7 +308,7 @@ class InternedKeys {
     // A cache for a thread that has none: one a thread that ended gave back, or a new one.
     // Null when there is no memory for one (the thread then interns without a cache).
     KeyIndex<Key>* take_cache() {
-        std::lock_guard lock{mutex_};
+        const KeyTablesLock lock{key_tables_mutex()};
         if (KeyIndex<Key>* spare = spare_caches_) {
             spare_caches_ = spare->next_spare;
             return spare;
@@ -288,29 +317,25 @@ class InternedKeys {
     }
 
     void give_back(KeyIndex<Key>* cache) {
-        std::lock_guard lock{mutex_};
+        const KeyTablesLock lock{key_tables_mutex()};
         cache->next_spare = spare_caches_;
         spare_caches_ = cache;
     }
 
   private:
-    const KeyEntry<Key>* find(const Key& key, std::size_t hash) {
-        std::lock_guard lock{mutex_};
-        return index_.find(key, hash);
+    // A new key whose text runs none of the program's code, formatted here, under the lock
+    // (so once in the process).
+    const KeyEntry<Key>* add(const KeyTablesLock& lock, const Key& key, std::size_t hash) {
+        return add_entry(lock, key, hash, intern_key_text(lock, caught_key_text(key)));
     }
 
-    // Another thread, or a query the formatter recorded, may have added the key meanwhile.
-    const KeyEntry<Key>* add(const Key& key, std::size_t hash, std::uint32_t text_id) {
-        std::lock_guard lock{mutex_};
-        if (const KeyEntry<Key>* entry = index_.find(key, hash)) {
-            return entry;
-        }
+    const KeyEntry<Key>* add_entry(const KeyTablesLock& /*held*/, const Key& key, std::size_t hash,
+                                   std::uint32_t text_id) {
         const KeyEntry<Key>* entry = &entries_.emplace_back(KeyEntry<Key>{key, hash, text_id});
         index_.insert(entry);
         return entry;
     }
 
-    std::mutex mutex_;
     KeyIndex<Key> index_;
     std::deque<KeyEntry<Key>> entries_;  // a deque never moves what it holds
     KeyIndex<Key>* spare_caches_ = nullptr;
