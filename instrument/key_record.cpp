@@ -1,8 +1,11 @@
 // The tables behind key records: key types, and the interned texts of keys formatted at once.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <mutex>
 #include <qprof/detail/key_record.hpp>
 #include <string>
-#include <utility>
+#include <string_view>
 #include <vector>
 
 #include "fork_safety.hpp"
@@ -14,11 +17,72 @@ bool g_record_keys = false;
 
 namespace {
 
+// Chars kept until the process ends, in blocks that are never freed: a key's text costs no
+// allocation of its own (an allocation was a fifth of the instructions that interning a string
+// key took), and no key text lies between the program's own blocks in its heap.
+class KeptChars {
+  public:
+    std::string_view keep(std::string_view chars) {
+        char* kept = nullptr;
+        if (chars.size() > kBlockSize / 4) {
+            kept = blocks_.emplace_back(new char[chars.size()]).get();  // a block of its own
+        } else {
+            if (chars.size() > left_) {
+                next_ = blocks_.emplace_back(new char[kBlockSize]).get();
+                left_ = kBlockSize;
+            }
+            kept = next_;
+            next_ += chars.size();
+            left_ -= chars.size();
+        }
+        chars.copy(kept, chars.size());
+        return {kept, chars.size()};
+    }
+
+  private:
+    static constexpr std::size_t kBlockSize = std::size_t{64} << 10;
+    std::vector<std::unique_ptr<char[]>> blocks_;
+    char* next_ = nullptr;
+    std::size_t left_ = 0;
+};
+
+// The texts of interned keys, by id - 1. A formatted text is looked up first, so that equal
+// texts share an id (a key formatted every time, a pointer or a view, adds none); a key that
+// is its own text is kept without a look-up, as its InternedKeys found no equal key.
+class KeyTextTable {
+  public:
+    std::uint32_t intern(std::string_view text) {
+        const std::uint64_t hash = hash_chars(text.data(), text.size());
+        const std::uint32_t found =
+            index_.find(hash, [&](std::uint32_t id) { return texts_[id - 1] == text; });
+        if (found != 0) {
+            return found;
+        }
+        const std::uint32_t id = keep(text).id;
+        index_.add(hash, id);
+        return id;
+    }
+
+    KeptKeyText keep(std::string_view text) {
+        texts_.push_back(chars_.keep(text));
+        return {texts_.back(), static_cast<std::uint32_t>(texts_.size())};
+    }
+
+    std::string text(std::uint32_t id) const {
+        return id >= 1 && id <= texts_.size() ? std::string{texts_[id - 1]} : std::string{};
+    }
+
+  private:
+    std::vector<std::string_view> texts_;
+    IdIndex index_;
+    KeptChars chars_;
+};
+
 // The key tables, and every key type's InternedKeys, under one lock.
 struct KeyTables {
     std::mutex mutex;
     std::vector<KeyType> types{KeyType{}};  // id 0 stays unused
-    TextIds texts;
+    KeyTextTable texts;
 };
 
 KeyTables& key_tables() {
@@ -48,14 +112,18 @@ std::vector<KeyType> registered_key_types() {
     return tables.types;
 }
 
-std::uint32_t intern_key_text(std::string text) {
+std::uint32_t intern_key_text(std::string_view text) {
     KeyTables& tables = key_tables();
     std::lock_guard lock{tables.mutex};
-    return tables.texts.id_of(std::move(text));
+    return tables.texts.intern(text);
 }
 
-std::uint32_t intern_key_text(const KeyTablesLock& /*held*/, std::string text) {
-    return key_tables().texts.id_of(std::move(text));
+std::uint32_t intern_key_text(const KeyTablesLock& /*held*/, std::string_view text) {
+    return key_tables().texts.intern(text);
+}
+
+KeptKeyText keep_key_text(const KeyTablesLock& /*held*/, std::string_view text) {
+    return key_tables().texts.keep(text);
 }
 
 namespace {
@@ -92,8 +160,7 @@ void unlock_key_tables_after_fork() { key_tables().mutex.unlock(); }
 std::string interned_key_text(std::uint32_t id) {
     KeyTables& tables = key_tables();
     std::lock_guard lock{tables.mutex};
-    const std::vector<std::string>& texts = tables.texts.texts();
-    return id >= 1 && id <= texts.size() ? texts[id - 1] : std::string{};
+    return tables.texts.text(id);
 }
 
 }  // namespace qprof::detail

@@ -1,6 +1,7 @@
 // Each thread's cache of interned keys: a key is formatted once in the process, found again
 // with no lock, never confused with another key of the same hash, and the cache's memory is
 // capped and handed on to the next thread.
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <cstddef>
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <optional>
 #include <ostream>
 #include <qprof/detail/key_cache.hpp>
+#include <set>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -59,15 +61,25 @@ qprof::SessionOptions options_with_keys() {
     return options;
 }
 
-// Entries made for a test, at stable addresses as InternedKeys keeps them.
-std::deque<KeyEntry<std::string>> make_entries(int count, std::size_t same_hash = 0) {
+// Entries made for a test, at stable addresses as InternedKeys keeps them, with the keys' texts
+// they view.
+struct Entries {
+    std::deque<std::string> texts;
     std::deque<KeyEntry<std::string>> entries;
+
+    const KeyEntry<std::string>& operator[](std::size_t i) const { return entries[i]; }
+    auto begin() const { return entries.begin(); }
+    auto end() const { return entries.end(); }
+};
+
+Entries make_entries(int count, std::size_t same_hash = 0) {
+    Entries made;
     for (int i = 0; i < count; ++i) {
-        const std::string key = "key " + std::to_string(i);
+        const std::string& key = made.texts.emplace_back("key " + std::to_string(i));
         const std::size_t hash = same_hash != 0 ? same_hash : std::hash<std::string>{}(key);
-        entries.push_back({key, hash, static_cast<std::uint32_t>(i + 1)});
+        made.entries.push_back({key, hash, static_cast<std::uint32_t>(i + 1)});
     }
-    return entries;
+    return made;
 }
 
 }  // namespace
@@ -82,7 +94,7 @@ TEST_CASE("an index finds every entry it holds, by hash and key, and nothing els
     index.insert(&entries[3]);  // already there
     CHECK(index.size() == 1000);
     for (const auto& entry : entries) {
-        CHECK(index.find(entry.key, entry.hash) == &entry);
+        CHECK(index.find(std::string{entry.key}, entry.hash) == &entry);
     }
     CHECK(index.find("key 1000", std::hash<std::string>{}("key 1000")) == nullptr);
     CHECK(index.find("key 7", entries[8].hash) == nullptr);  // a hash that is not its own
@@ -156,7 +168,7 @@ TEST_CASE("keys with the same hash stay apart in an index") {
         index.insert(&entry);
     }
     for (const auto& entry : entries) {
-        CHECK(index.find(entry.key, 42) == &entry);
+        CHECK(index.find(std::string{entry.key}, 42) == &entry);
     }
     CHECK(index.find("key 50", 42) == nullptr);
 }
@@ -170,8 +182,8 @@ TEST_CASE("an index with a cap is emptied when full, then fills again") {
     CHECK(index.size() == 8);
     index.insert(&entries[8], 8);
     CHECK(index.size() == 1);
-    CHECK(index.find(entries[8].key, entries[8].hash) == &entries[8]);
-    CHECK(index.find(entries[0].key, entries[0].hash) == nullptr);
+    CHECK(index.find(std::string{entries[8].key}, entries[8].hash) == &entries[8]);
+    CHECK(index.find(std::string{entries[0].key}, entries[0].hash) == nullptr);
 }
 
 TEST_CASE("recorded keys with the same hash keep their own texts") {
@@ -308,6 +320,79 @@ TEST_CASE("keys formatted with no code of the program's are told from the others
     STATIC_REQUIRE_FALSE(formats_without_user_code<Printed>());  // an operator<<
     STATIC_REQUIRE_FALSE(formats_without_user_code<Viewed>());   // a conversion to a string
     STATIC_REQUIRE_FALSE(formats_without_user_code<std::vector<std::string>>());  // a range
+    // A std::string key is its own text, kept once for both; any other key keeps a copy.
+    STATIC_REQUIRE(std::is_same_v<decltype(KeyEntry<std::string>::key), std::string_view>);
+    STATIC_REQUIRE(std::is_same_v<decltype(KeyEntry<Located>::key), Located>);
+}
+
+TEST_CASE("a string key's text is the key, whatever its length") {
+    using qprof::detail::intern_key;
+    using qprof::detail::interned_key_text;
+    // Short and long texts, one longer than the block the texts are kept in, and short ones
+    // again after it.
+    std::vector<std::string> keys{"", "a", "own text/src/parser/expressions.cc"};
+    for (const std::size_t size : {std::size_t{16} << 10, std::size_t{17} << 10,
+                                   std::size_t{70} << 10, std::size_t{40} << 10}) {
+        keys.push_back(std::string(size, 'x') + std::to_string(size));
+    }
+    for (int i = 0; i < 5000; ++i) {
+        keys.push_back("own text/" + std::to_string(i));
+    }
+    std::vector<std::uint32_t> ids;
+    ids.reserve(keys.size());
+    for (const std::string& key : keys) {
+        ids.push_back(intern_key(key));
+    }
+    std::set<std::uint32_t> distinct;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        CHECK(interned_key_text(ids[i]) == keys[i]);
+        CHECK(intern_key(std::string{keys[i]}) == ids[i]);  // a copy: found by its chars
+        distinct.insert(ids[i]);
+    }
+    CHECK(distinct.size() == keys.size());
+    CHECK(interned_key_text(intern_key(Located{"src/a.cc", 3})) == "Located{src/a.cc, 3}");
+}
+
+// Threads that start together on the same new keys look each up at nearly the same moment,
+// each missing it in its own cache: only one of them may add it, under the lock it looked it
+// up with. (With the look-up and the addition under two takings of the lock, a few keys of a
+// round got two ids.) The threads spin rather than sleep until all have started, so that they
+// run in step from the first key.
+TEST_CASE("threads interning the same new string keys at once get one text id for each") {
+    constexpr int kThreads = 2;
+    constexpr int kRounds = 50;
+    constexpr int kKeys = 2000;
+    int differing = 0;
+    for (int round = 0; round < kRounds; ++round) {
+        std::vector<std::string> keys;
+        keys.reserve(kKeys);
+        for (int i = 0; i < kKeys; ++i) {
+            keys.push_back("at once " + std::to_string(round) + "/module" + std::to_string(i));
+        }
+        std::vector<std::vector<std::uint32_t>> ids(kThreads);
+        std::atomic<int> started{0};
+        std::vector<std::thread> threads;
+        threads.reserve(kThreads);
+        for (int t = 0; t < kThreads; ++t) {
+            threads.emplace_back([&keys, &started, &ids = ids[t]] {
+                started.fetch_add(1);
+                while (started.load() < kThreads) {
+                }
+                for (const std::string& key : keys) {
+                    ids.push_back(qprof::detail::intern_key(key));
+                }
+            });
+        }
+        for (std::thread& thread : threads) {
+            thread.join();
+        }
+        for (int t = 1; t < kThreads; ++t) {
+            differing += ids[t] == ids[0] ? 0 : 1;
+        }
+        CHECK(std::set<std::uint32_t>(ids[0].begin(), ids[0].end()).size() == kKeys);
+        CHECK(qprof::detail::interned_key_text(ids[0][kKeys - 1]) == keys[kKeys - 1]);
+    }
+    CHECK(differing == 0);
 }
 
 TEST_CASE("a formatter may record keyed queries while its own key is interned") {
@@ -318,4 +403,17 @@ TEST_CASE("a formatter may record keyed queries while its own key is interned") 
     CHECK(qprof::test::keyed_nodes(session.trace()) ==
           std::vector<std::string>{"file_of[files/x]", "file_of[files/x']", "spelled_as[x']",
                                    "defined[x]", "defined[x]"});
+}
+
+TEST_CASE("a string key and a formatted key of the same text show one text") {
+    qprof::Session session{options_with_keys()};
+    const std::string text = "one text/src/lexer.cc";
+    PROFILE_QUERY_HIT(by_string, text);           // its own text, kept without a look-up
+    PROFILE_QUERY_HIT(by_pointer, text.c_str());  // formatted, and looked up
+    PROFILE_QUERY_HIT(by_string, text);
+    session.finish();
+    CHECK(qprof::test::keyed_nodes(session.trace()) ==
+          std::vector<std::string>{"by_string[" + text + "]", "by_pointer[" + text + "]",
+                                   "by_string[" + text + "]"});
+    CHECK(session.trace().key_texts == std::vector<std::string>{text});
 }

@@ -14,8 +14,9 @@
 // Every key type's entries and the texts of all keys are guarded by one lock, the key tables'
 // (key_record.cpp), which the fork handler holds across fork(). A key whose text runs none of
 // the program's code (a std::string, an aggregate of numbers and strings) is looked up, given
-// its text and added under one taking of it. Any other key is formatted between two takings of
-// the lock, with no lock held.
+// its text and added under one taking of it; a std::string key's chars are copied once, where
+// they serve as the entry's key and as its text. Any other key is formatted between two takings
+// of the lock, with no lock held.
 #pragma once
 
 #include <bit>
@@ -29,6 +30,7 @@
 #include <qprof/detail/guarded_key_text.hpp>
 #include <qprof/key.hpp>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -43,8 +45,17 @@ using KeyTablesLock = std::lock_guard<std::mutex>;
 
 // The id of a key's text: the id of an equal text kept before, else of this one, kept from now
 // on. The first takes the key tables' lock, the second needs it held.
-std::uint32_t intern_key_text(std::string text);
-std::uint32_t intern_key_text(const KeyTablesLock& held, std::string text);
+std::uint32_t intern_key_text(std::string_view text);
+std::uint32_t intern_key_text(const KeyTablesLock& held, std::string_view text);
+
+// A text kept with the key texts until the process ends, and its id.
+struct KeptKeyText {
+    std::string_view text;
+    std::uint32_t id = 0;
+};
+// Keeps a copy of `text` under a new id, without looking for an equal text kept before: for a
+// key that is its own text, which its key type's InternedKeys knows to be new.
+KeptKeyText keep_key_text(const KeyTablesLock& held, std::string_view text);
 
 // The hash of a string's bytes, inline: std::hash of a std::string (murmur, out of line) was
 // a third of the instructions of a cached lookup. Words are mixed as they are read; the last
@@ -112,12 +123,13 @@ inline bool equal_chars(const char* a, const char* b, std::size_t size) {
 // compared by equal_chars wherever it is a part that `==` does not already compare.
 template <typename Key>
 struct CacheEqual {
-    bool operator()(const Key& a, const Key& b) const {
-        if constexpr (std::is_same_v<Key, std::string>) {
-            return a.size() == b.size() && equal_chars(a.data(), b.data(), a.size());
-        } else {
-            return equal_by_parts<CacheEqual>(a, b);
-        }
+    bool operator()(const Key& a, const Key& b) const { return equal_by_parts<CacheEqual>(a, b); }
+};
+// Views, so that an entry's key (a view of its kept text, KeyEntry) compares with a key.
+template <>
+struct CacheEqual<std::string> {
+    bool operator()(std::string_view a, std::string_view b) const {
+        return a.size() == b.size() && equal_chars(a.data(), b.data(), a.size());
     }
 };
 
@@ -130,12 +142,13 @@ bool cache_equal(const Key& a, const Key& b) {
 // hash_chars wherever it is a part. Keys equal by KeyEqual hash alike, as with KeyHash.
 template <typename Key>
 struct CacheHash {
-    std::size_t operator()(const Key& key) const {
-        if constexpr (std::is_same_v<Key, std::string>) {
-            return static_cast<std::size_t>(hash_chars(key.data(), key.size()));
-        } else {
-            return hash_by_parts<CacheHash>(key);
-        }
+    std::size_t operator()(const Key& key) const { return hash_by_parts<CacheHash>(key); }
+};
+// A view, as CacheEqual's.
+template <>
+struct CacheHash<std::string> {
+    std::size_t operator()(std::string_view key) const {
+        return static_cast<std::size_t>(hash_chars(key.data(), key.size()));
     }
 };
 
@@ -144,10 +157,21 @@ std::size_t cache_hash(const Key& key) {
     return CacheHash<Key>{}(key);
 }
 
+// Whether a key's text is the key itself, so that one copy of it is the entry's key and its
+// text: a std::string, unless the program gave std::string a KeyFormatter.
+template <typename Key>
+inline constexpr bool kKeyIsItsText =
+    formats_without_user_code<Key>() && std::is_same_v<Key, std::string>;
+
+// What an entry keeps of a key: a view of its text for a key that is its own text (the text
+// is kept until the process ends), else a copy.
+template <typename Key>
+using StoredKey = std::conditional_t<kKeyIsItsText<Key>, std::string_view, Key>;
+
 // One distinct key and the id of its text; immutable once made.
 template <typename Key>
 struct KeyEntry {
-    Key key;
+    StoredKey<Key> key;
     std::size_t hash;
     std::uint32_t text_id;
 };
@@ -176,7 +200,7 @@ class KeyIndex {
             if (slot.entry == nullptr) {
                 return nullptr;
             }
-            if (slot.hash == hash && cache_equal(slot.entry->key, key)) {
+            if (slot.hash == hash && CacheEqual<Key>{}(slot.entry->key, key)) {
                 return slot.entry;
             }
         }
@@ -286,16 +310,16 @@ class InternedKeys {
                 entry = index_.find(key, hash);
             }
             if (entry == nullptr) {
-                GuardedKeyText text = guarded_key_text(key);
+                const GuardedKeyText text = guarded_key_text(key);
                 const KeyTablesLock lock{key_tables_mutex()};
                 if (!text.final) {  // a stand-in, for this call only
-                    return intern_key_text(lock, std::move(text.text));
+                    return intern_key_text(lock, text.text);
                 }
                 // Another thread, or a query the formatter recorded, may have added the key
                 // meanwhile.
                 entry = index_.find(key, hash);
                 if (entry == nullptr) {
-                    entry = add_entry(lock, key, hash, intern_key_text(lock, std::move(text.text)));
+                    entry = add_entry(lock, key, hash, intern_key_text(lock, text.text));
                 }
             }
         }
@@ -324,13 +348,19 @@ class InternedKeys {
 
   private:
     // A new key whose text runs none of the program's code, formatted here, under the lock
-    // (so once in the process).
+    // (so once in the process). A key that is its own text is copied once, as its text, and
+    // the entry keeps a view of that copy: the text was new, as the key was.
     const KeyEntry<Key>* add(const KeyTablesLock& lock, const Key& key, std::size_t hash) {
-        return add_entry(lock, key, hash, intern_key_text(lock, caught_key_text(key)));
+        if constexpr (kKeyIsItsText<Key>) {
+            const KeptKeyText kept = keep_key_text(lock, key);
+            return add_entry(lock, kept.text, hash, kept.id);
+        } else {
+            return add_entry(lock, key, hash, intern_key_text(lock, caught_key_text(key)));
+        }
     }
 
-    const KeyEntry<Key>* add_entry(const KeyTablesLock& /*held*/, const Key& key, std::size_t hash,
-                                   std::uint32_t text_id) {
+    const KeyEntry<Key>* add_entry(const KeyTablesLock& /*held*/, const StoredKey<Key>& key,
+                                   std::size_t hash, std::uint32_t text_id) {
         const KeyEntry<Key>* entry = &entries_.emplace_back(KeyEntry<Key>{key, hash, text_id});
         index_.insert(entry);
         return entry;
