@@ -1,8 +1,12 @@
 // The tables behind key records: key types, and the interned texts of keys formatted at once.
+#include <sys/mman.h>
+
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <qprof/detail/key_record.hpp>
 #include <string>
 #include <string_view>
@@ -19,7 +23,7 @@ namespace {
 
 // Chars kept until the process ends, in blocks that are never freed: a key's text costs no
 // allocation of its own (an allocation was a fifth of the instructions that interning a string
-// key took), and no key text lies between the program's own blocks in its heap.
+// key took), and the program's heap holds a block per 64 KiB of texts, not one per text.
 class KeptChars {
   public:
     std::string_view keep(std::string_view chars) {
@@ -73,7 +77,9 @@ class KeyTextTable {
     }
 
   private:
-    std::vector<std::string_view> texts_;
+    // A deque, which grows without moving what it holds: a vector's growth freed blocks large
+    // enough to move glibc's threshold for mapping blocks (see allocate_key_slots).
+    std::deque<std::string_view> texts_;
     IdIndex index_;
     KeptChars chars_;
 };
@@ -98,6 +104,31 @@ KeyTables& key_tables() {
 }  // namespace
 
 std::mutex& key_tables_mutex() { return key_tables().mutex; }
+
+namespace {
+
+// Slots from this size on are mapped: glibc's free() of a heap block this large consolidates
+// its fast bins (FASTBIN_CONSOLIDATION_THRESHOLD), as chunks found (chunk_transport.cpp).
+constexpr std::size_t kMappedSlots = std::size_t{64} << 10;
+
+}  // namespace
+
+void* allocate_key_slots(std::size_t bytes) noexcept {
+    if (bytes < kMappedSlots) {
+        return ::operator new(bytes, std::nothrow);
+    }
+    void* pages =
+        ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return pages != MAP_FAILED ? pages : nullptr;
+}
+
+void free_key_slots(void* slots, std::size_t bytes) noexcept {
+    if (bytes < kMappedSlots) {
+        ::operator delete(slots);
+    } else {
+        ::munmap(slots, bytes);
+    }
+}
 
 std::uint32_t register_key_type(KeyType type) {
     KeyTables& tables = key_tables();

@@ -100,6 +100,29 @@ TEST_CASE("an index finds every entry it holds, by hash and key, and nothing els
     CHECK(index.find("key 7", entries[8].hash) == nullptr);  // a hash that is not its own
 }
 
+// Slots from 64 KiB on are pages of their own, not blocks of the heap: growing from the heap to
+// pages and on, and freeing pages, must keep every entry.
+TEST_CASE("an index that grows past 64 KiB of slots finds every entry it holds") {
+    const auto entries = make_entries(20'000);
+    std::optional<KeyIndex<std::string>> index{std::in_place};
+    for (const auto& entry : entries) {
+        index->insert(&entry);
+    }
+    CHECK(index->size() == 20'000);  // 65,536 slots: 1 MiB
+    for (const auto& entry : entries) {
+        REQUIRE(index->find(std::string{entry.key}, entry.hash) == &entry);
+    }
+    CHECK(index->find("key 20000", std::hash<std::string>{}("key 20000")) == nullptr);
+    index.reset();  // frees its pages
+    KeyIndex<std::string> capped;
+    for (const auto& entry : entries) {
+        capped.insert(&entry, 8'192);  // 16,384 slots (256 KiB), emptied twice
+    }
+    CHECK(capped.size() == 20'000 - 2 * 8'192);
+    CHECK(capped.find(std::string{entries[19'999].key}, entries[19'999].hash) == &entries[19'999]);
+    CHECK(capped.find(std::string{entries[0].key}, entries[0].hash) == nullptr);
+}
+
 TEST_CASE("the cache's string comparison reads every byte of every length") {
     for (std::size_t size = 0; size <= 40; ++size) {
         const std::string text(size, 'a');
