@@ -56,15 +56,10 @@ class KeptChars {
 class KeyTextTable {
   public:
     std::uint32_t intern(std::string_view text) {
-        const std::uint64_t hash = hash_chars(text.data(), text.size());
-        const std::uint32_t found =
-            index_.find(hash, [&](std::uint32_t id) { return texts_[id - 1] == text; });
-        if (found != 0) {
-            return found;
-        }
-        const std::uint32_t id = keep(text).id;
-        index_.add(hash, id);
-        return id;
+        return index_.find_or_add(
+            hash_chars(text.data(), text.size()),
+            [&](std::uint32_t id) { return texts_[id - 1] == text; },
+            [&] { return keep(text).id; });
     }
 
     KeptKeyText keep(std::string_view text) {
