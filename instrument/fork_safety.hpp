@@ -12,7 +12,7 @@ void install_fork_handlers();
 void lock_registry_for_fork();
 void unlock_registry_after_fork();
 void forget_recording_in_fork_child();  // with the registry locked, in the child
-void lock_key_tables_for_fork();        // and the lock of each key type's InternedKeys
+void lock_key_tables_for_fork();        // every key type's InternedKeys too: one lock
 void unlock_key_tables_after_fork();
 void lock_named_sites_for_fork();  // before the sites': a named site is registered under it
 void unlock_named_sites_after_fork();

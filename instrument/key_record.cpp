@@ -1,5 +1,16 @@
 // The tables behind key records: key types, and the interned texts of keys formatted at once.
+#include <sys/mman.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <new>
 #include <qprof/detail/key_record.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "fork_safety.hpp"
 #include "text_ids.hpp"
@@ -10,11 +21,69 @@ bool g_record_keys = false;
 
 namespace {
 
+// Chars kept until the process ends, in blocks that are never freed: a key's text costs no
+// allocation of its own (an allocation was a fifth of the instructions that interning a string
+// key took), and the program's heap holds a block per 64 KiB of texts, not one per text.
+class KeptChars {
+  public:
+    std::string_view keep(std::string_view chars) {
+        char* kept = nullptr;
+        if (chars.size() > kBlockSize / 4) {
+            kept = blocks_.emplace_back(new char[chars.size()]).get();  // a block of its own
+        } else {
+            if (chars.size() > left_) {
+                next_ = blocks_.emplace_back(new char[kBlockSize]).get();
+                left_ = kBlockSize;
+            }
+            kept = next_;
+            next_ += chars.size();
+            left_ -= chars.size();
+        }
+        chars.copy(kept, chars.size());
+        return {kept, chars.size()};
+    }
+
+  private:
+    static constexpr std::size_t kBlockSize = std::size_t{64} << 10;
+    std::vector<std::unique_ptr<char[]>> blocks_;
+    char* next_ = nullptr;
+    std::size_t left_ = 0;
+};
+
+// The texts of interned keys, by id - 1. A formatted text is looked up first, so that equal
+// texts share an id (a key formatted every time, a pointer or a view, adds none); a key that
+// is its own text is kept without a look-up, as its InternedKeys found no equal key.
+class KeyTextTable {
+  public:
+    std::uint32_t intern(std::string_view text) {
+        return index_.find_or_add(
+            hash_chars(text.data(), text.size()),
+            [&](std::uint32_t id) { return texts_[id - 1] == text; },
+            [&] { return keep(text).id; });
+    }
+
+    KeptKeyText keep(std::string_view text) {
+        texts_.push_back(chars_.keep(text));
+        return {texts_.back(), static_cast<std::uint32_t>(texts_.size())};
+    }
+
+    std::string text(std::uint32_t id) const {
+        return id >= 1 && id <= texts_.size() ? std::string{texts_[id - 1]} : std::string{};
+    }
+
+  private:
+    // A deque, which grows without moving what it holds: a vector's growth freed blocks large
+    // enough to move glibc's threshold for mapping blocks (see allocate_key_slots).
+    std::deque<std::string_view> texts_;
+    IdIndex index_;
+    KeptChars chars_;
+};
+
+// The key tables, and every key type's InternedKeys, under one lock.
 struct KeyTables {
     std::mutex mutex;
     std::vector<KeyType> types{KeyType{}};  // id 0 stays unused
-    TextIds texts;
-    std::vector<std::mutex*> interned_keys_locks;  // of each InternedKeys, held across fork()
+    KeyTextTable texts;
 };
 
 KeyTables& key_tables() {
@@ -29,6 +98,33 @@ KeyTables& key_tables() {
 
 }  // namespace
 
+std::mutex& key_tables_mutex() { return key_tables().mutex; }
+
+namespace {
+
+// Slots from this size on are mapped: glibc's free() of a heap block this large consolidates
+// its fast bins (FASTBIN_CONSOLIDATION_THRESHOLD), as chunks found (chunk_transport.cpp).
+constexpr std::size_t kMappedSlots = std::size_t{64} << 10;
+
+}  // namespace
+
+void* allocate_key_slots(std::size_t bytes) noexcept {
+    if (bytes < kMappedSlots) {
+        return ::operator new(bytes, std::nothrow);
+    }
+    void* pages =
+        ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return pages != MAP_FAILED ? pages : nullptr;
+}
+
+void free_key_slots(void* slots, std::size_t bytes) noexcept {
+    if (bytes < kMappedSlots) {
+        ::operator delete(slots);
+    } else {
+        ::munmap(slots, bytes);
+    }
+}
+
 std::uint32_t register_key_type(KeyType type) {
     KeyTables& tables = key_tables();
     std::lock_guard lock{tables.mutex};
@@ -42,10 +138,18 @@ std::vector<KeyType> registered_key_types() {
     return tables.types;
 }
 
-std::uint32_t intern_key_text(std::string text) {
+std::uint32_t intern_key_text(std::string_view text) {
     KeyTables& tables = key_tables();
     std::lock_guard lock{tables.mutex};
-    return tables.texts.id_of(std::move(text));
+    return tables.texts.intern(text);
+}
+
+std::uint32_t intern_key_text(const KeyTablesLock& /*held*/, std::string_view text) {
+    return key_tables().texts.intern(text);
+}
+
+KeptKeyText keep_key_text(const KeyTablesLock& /*held*/, std::string_view text) {
+    return key_tables().texts.keep(text);
 }
 
 namespace {
@@ -74,34 +178,15 @@ bool release_at_thread_exit(void (*release)()) {
     return true;
 }
 
-void hold_across_fork(std::mutex& mutex) {
-    KeyTables& tables = key_tables();
-    std::lock_guard lock{tables.mutex};
-    tables.interned_keys_locks.push_back(&mutex);
-}
+// The one lock of the key tables is every lock that interning a key takes.
+void lock_key_tables_for_fork() { key_tables().mutex.lock(); }
 
-// The key tables' lock first: while it is held, no InternedKeys is added.
-void lock_key_tables_for_fork() {
-    KeyTables& tables = key_tables();
-    tables.mutex.lock();
-    for (std::mutex* mutex : tables.interned_keys_locks) {
-        mutex->lock();
-    }
-}
-
-void unlock_key_tables_after_fork() {
-    KeyTables& tables = key_tables();
-    for (std::mutex* mutex : tables.interned_keys_locks) {
-        mutex->unlock();
-    }
-    tables.mutex.unlock();
-}
+void unlock_key_tables_after_fork() { key_tables().mutex.unlock(); }
 
 std::string interned_key_text(std::uint32_t id) {
     KeyTables& tables = key_tables();
     std::lock_guard lock{tables.mutex};
-    const std::vector<std::string>& texts = tables.texts.texts();
-    return id >= 1 && id <= texts.size() ? texts[id - 1] : std::string{};
+    return tables.texts.text(id);
 }
 
 }  // namespace qprof::detail

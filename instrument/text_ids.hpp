@@ -39,6 +39,17 @@ class IdIndex {
         }
     }
 
+    // The id find() gives, else the id `add_value()` gives the new value, added to the index.
+    template <typename IsIt, typename AddValue>
+    std::uint32_t find_or_add(std::uint64_t hash, IsIt&& is_it, AddValue&& add_value) {
+        if (const std::uint32_t found = find(hash, is_it)) {
+            return found;
+        }
+        const std::uint32_t id = add_value();
+        add(hash, id);
+        return id;
+    }
+
     // Adds an id not in the index yet (ids are never 0).
     void add(std::uint64_t hash, std::uint32_t id) {
         if (2 * (size_ + 1) > slots_.size()) {
@@ -86,16 +97,13 @@ class IdIndex {
 class TextIds {
   public:
     std::uint32_t id_of(std::string text) {
-        const std::uint64_t hash = hash_chars(text.data(), text.size());
-        const std::uint32_t found =
-            index_.find(hash, [&](std::uint32_t id) { return texts_[id - 1] == text; });
-        if (found != 0) {
-            return found;
-        }
-        texts_.push_back(std::move(text));
-        const auto id = static_cast<std::uint32_t>(texts_.size());
-        index_.add(hash, id);
-        return id;
+        return index_.find_or_add(
+            hash_chars(text.data(), text.size()),
+            [&](std::uint32_t id) { return texts_[id - 1] == text; },
+            [&] {
+                texts_.push_back(std::move(text));
+                return static_cast<std::uint32_t>(texts_.size());
+            });
     }
 
     // By id - 1.

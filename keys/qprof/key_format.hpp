@@ -228,6 +228,41 @@ void format_aggregate(std::string& out, const Aggregate& aggregate) {
     out += '}';
 }
 
+// Whether format_key makes the text of a Key with qprof's code alone: no KeyFormatter, no
+// operator<< and no conversion to a string that the program wrote, for the key or any of its
+// parts. The key caches format such a key while they hold their lock (qprof/detail/key_cache.hpp),
+// which they never do for a key whose text may run the program's code. The rules are
+// format_key's, in its order; a string other than std::string, a range and a class that
+// Boost.PFR cannot see into are not such keys (none is kept by the caches).
+template <typename Key>
+constexpr bool formats_without_user_code() {
+    if constexpr (HasKeyFormatter<Key>) {
+        return false;
+    } else if constexpr (StringLike<Key>) {
+        return std::is_same_v<Key, std::string>;  // another may convert by the program's code
+    } else if constexpr (std::is_arithmetic_v<Key>) {
+        return true;
+    } else if constexpr (Streamable<Key>) {
+        return false;
+    } else if constexpr (std::is_enum_v<Key>) {
+        return true;
+    } else if constexpr (TupleLike<Key>) {
+        return []<std::size_t... I>(std::index_sequence<I...>) {
+            return (formats_without_user_code<std::tuple_element_t<I, Key>>() && ...);
+        }
+        (std::make_index_sequence<std::tuple_size_v<Key>>{});
+    } else if constexpr (Optional<Key>) {
+        return formats_without_user_code<typename Key::value_type>();
+    } else if constexpr (Reflectable<Key> && !Range<Key>) {
+        return []<std::size_t... I>(std::index_sequence<I...>) {
+            return (formats_without_user_code<boost::pfr::tuple_element_t<I, Key>>() && ...);
+        }
+        (std::make_index_sequence<boost::pfr::tuple_size_v<Key>>{});
+    } else {
+        return false;
+    }
+}
+
 }  // namespace qprof::detail
 
 namespace qprof {

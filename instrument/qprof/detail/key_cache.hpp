@@ -10,6 +10,13 @@
 // key, and stays valid for any thread. A thread's cache goes back to a pool when the thread
 // ends and the next thread takes it, warm; it is emptied when it reaches kMaxCachedKeys.
 // A hit compares the key itself, so two keys with the same hash are never merged.
+//
+// Every key type's entries and the texts of all keys are guarded by one lock, the key tables'
+// (key_record.cpp), which the fork handler holds across fork(). A key whose text runs none of
+// the program's code (a std::string, an aggregate of numbers and strings) is looked up, given
+// its text and added under one taking of it; a std::string key's chars are copied once, where
+// they serve as the entry's key and as its text. Any other key is formatted between two takings
+// of the lock, with no lock held.
 #pragma once
 
 #include <bit>
@@ -18,18 +25,38 @@
 #include <cstdint>
 #include <cstring>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <qprof/detail/guarded_key_text.hpp>
 #include <qprof/key.hpp>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 
 namespace qprof::detail {
 
-std::uint32_t intern_key_text(std::string text);
+// The key tables' lock (key_record.cpp). It guards the key types, the texts of interned keys
+// and every key type's InternedKeys.
+std::mutex& key_tables_mutex();
+// What the functions below that take it as their first argument need held.
+using KeyTablesLock = std::lock_guard<std::mutex>;
+
+// The id of a key's text: the id of an equal text kept before, else of this one, kept from now
+// on. The first takes the key tables' lock, the second needs it held.
+std::uint32_t intern_key_text(std::string_view text);
+std::uint32_t intern_key_text(const KeyTablesLock& held, std::string_view text);
+
+// A text kept with the key texts until the process ends, and its id.
+struct KeptKeyText {
+    std::string_view text;
+    std::uint32_t id = 0;
+};
+// Keeps a copy of `text` under a new id, without looking for an equal text kept before: for a
+// key that is its own text, which its key type's InternedKeys knows to be new.
+KeptKeyText keep_key_text(const KeyTablesLock& held, std::string_view text);
 
 // The hash of a string's bytes, inline: std::hash of a std::string (murmur, out of line) was
 // a third of the instructions of a cached lookup. Words are mixed as they are read; the last
@@ -97,12 +124,13 @@ inline bool equal_chars(const char* a, const char* b, std::size_t size) {
 // compared by equal_chars wherever it is a part that `==` does not already compare.
 template <typename Key>
 struct CacheEqual {
-    bool operator()(const Key& a, const Key& b) const {
-        if constexpr (std::is_same_v<Key, std::string>) {
-            return a.size() == b.size() && equal_chars(a.data(), b.data(), a.size());
-        } else {
-            return equal_by_parts<CacheEqual>(a, b);
-        }
+    bool operator()(const Key& a, const Key& b) const { return equal_by_parts<CacheEqual>(a, b); }
+};
+// Views, so that an entry's key (a view of its kept text, KeyEntry) compares with a key.
+template <>
+struct CacheEqual<std::string> {
+    bool operator()(std::string_view a, std::string_view b) const {
+        return a.size() == b.size() && equal_chars(a.data(), b.data(), a.size());
     }
 };
 
@@ -115,12 +143,13 @@ bool cache_equal(const Key& a, const Key& b) {
 // hash_chars wherever it is a part. Keys equal by KeyEqual hash alike, as with KeyHash.
 template <typename Key>
 struct CacheHash {
-    std::size_t operator()(const Key& key) const {
-        if constexpr (std::is_same_v<Key, std::string>) {
-            return static_cast<std::size_t>(hash_chars(key.data(), key.size()));
-        } else {
-            return hash_by_parts<CacheHash>(key);
-        }
+    std::size_t operator()(const Key& key) const { return hash_by_parts<CacheHash>(key); }
+};
+// A view, as CacheEqual's.
+template <>
+struct CacheHash<std::string> {
+    std::size_t operator()(std::string_view key) const {
+        return static_cast<std::size_t>(hash_chars(key.data(), key.size()));
     }
 };
 
@@ -129,10 +158,21 @@ std::size_t cache_hash(const Key& key) {
     return CacheHash<Key>{}(key);
 }
 
+// Whether a key's text is the key itself, so that one copy of it is the entry's key and its
+// text: a std::string, unless the program gave std::string a KeyFormatter.
+template <typename Key>
+inline constexpr bool kKeyIsItsText =
+    formats_without_user_code<Key>() && std::is_same_v<Key, std::string>;
+
+// What an entry keeps of a key: a view of its text for a key that is its own text (the text
+// is kept until the process ends), else a copy.
+template <typename Key>
+using StoredKey = std::conditional_t<kKeyIsItsText<Key>, std::string_view, Key>;
+
 // One distinct key and the id of its text; immutable once made.
 template <typename Key>
 struct KeyEntry {
-    Key key;
+    StoredKey<Key> key;
     std::size_t hash;
     std::uint32_t text_id;
 };
@@ -140,6 +180,15 @@ struct KeyEntry {
 // Keys a thread caches per key type before its cache is emptied and filled again: at most
 // twice as many 16-byte slots, 4 MiB.
 inline constexpr std::size_t kMaxCachedKeys = std::size_t{1} << 17;
+
+// Memory for a key index's slots (key_record.cpp): from 64 KiB on, pages of their own, never the
+// program's heap. An index that grows frees its old slots. glibc maps a block from 128 KiB on,
+// and its free() of a block it mapped raises that size to the block's: the program's own large
+// blocks then came from its heap, and freeing them there consolidated every small block it had
+// freed (benchmarks/shallow_queries.cpp ran 4.5 M instructions more, 150 a distinct key, most
+// of them freeing its own tables at its end). Null without memory.
+void* allocate_key_slots(std::size_t bytes) noexcept;
+void free_key_slots(void* slots, std::size_t bytes) noexcept;
 
 // An open-addressing index of entries by hash, at most half full. Reading it needs no lock;
 // the entries it points to belong to the key type's InternedKeys.
@@ -151,7 +200,7 @@ class KeyIndex {
     KeyIndex& operator=(const KeyIndex&) = delete;
     ~KeyIndex() {
         if (allocated()) {
-            delete[] slots_;
+            free_key_slots(slots_, capacity() * sizeof(Slot));
         }
     }
 
@@ -161,7 +210,7 @@ class KeyIndex {
             if (slot.entry == nullptr) {
                 return nullptr;
             }
-            if (slot.hash == hash && cache_equal(slot.entry->key, key)) {
+            if (slot.hash == hash && CacheEqual<Key>{}(slot.entry->key, key)) {
                 return slot.entry;
             }
         }
@@ -215,10 +264,11 @@ class KeyIndex {
 
     bool grow() {
         const std::size_t old_capacity = capacity();
-        Slot* slots = new (std::nothrow) Slot[2 * old_capacity];
+        auto* slots = static_cast<Slot*>(allocate_key_slots(2 * old_capacity * sizeof(Slot)));
         if (slots == nullptr) {
             return false;
         }
+        std::uninitialized_fill_n(slots, 2 * old_capacity, Slot{});
         Slot* old = std::exchange(slots_, slots);
         mask_ = 2 * old_capacity - 1;
         shift_ = 64 - std::countr_zero(2 * old_capacity);
@@ -229,7 +279,7 @@ class KeyIndex {
                     insert(old[i].entry);
                 }
             }
-            delete[] old;
+            free_key_slots(old, old_capacity * sizeof(Slot));
         }
         return true;
     }
@@ -242,33 +292,47 @@ class KeyIndex {
     std::size_t size_ = 0;
 };
 
-// Holds `mutex` across fork() with the key tables' lock (key_record.cpp), so that a child never
-// inherits it locked by a thread it does not have. No thread holds `mutex` while it takes the
-// key tables' lock, which the fork handler takes first.
-void hold_across_fork(std::mutex& mutex);
-
-// Every distinct key of one type the process has interned, and the pool of thread caches.
-// Never destroyed: the fork handler locks every instance's mutex.
+// Every distinct key of one type the process has interned, and the pool of thread caches, all
+// under the key tables' lock. Never destroyed: thread caches and entries outlive static
+// teardown.
 template <typename Key>
 class InternedKeys {
   public:
-    InternedKeys() { hold_across_fork(mutex_); }
+    InternedKeys() = default;
     InternedKeys(const InternedKeys&) = delete;
     InternedKeys& operator=(const InternedKeys&) = delete;
     ~InternedKeys() = delete;
 
-    // The id of the key's text, formatted here if no thread has interned the key before; the
-    // entry goes into `cache` (if any) too. The formatter runs with no lock held: it may record
+    // The id of the key's text, made if no thread has interned the key before; the entry goes
+    // into `cache` (if any) too. A key whose text runs none of the program's code is looked up
+    // and made under one lock. Any other key's formatter runs with no lock held: it may record
     // queries keyed by this same type, even on this thread.
     std::uint32_t intern(const Key& key, std::size_t hash, KeyIndex<Key>* cache) {
-        const KeyEntry<Key>* entry = find(key, hash);
-        if (entry == nullptr) {
-            GuardedKeyText text = guarded_key_text(key);
-            const std::uint32_t text_id = intern_key_text(std::move(text.text));
-            if (!text.final) {
-                return text_id;  // a stand-in for this call only
+        const KeyEntry<Key>* entry = nullptr;
+        if constexpr (formats_without_user_code<Key>()) {
+            const KeyTablesLock lock{key_tables_mutex()};
+            entry = index_.find(key, hash);
+            if (entry == nullptr) {
+                entry = add(lock, key, hash);
             }
-            entry = add(key, hash, text_id);
+        } else {
+            {
+                const KeyTablesLock lock{key_tables_mutex()};
+                entry = index_.find(key, hash);
+            }
+            if (entry == nullptr) {
+                const GuardedKeyText text = guarded_key_text(key);
+                const KeyTablesLock lock{key_tables_mutex()};
+                if (!text.final) {  // a stand-in, for this call only
+                    return intern_key_text(lock, text.text);
+                }
+                // Another thread, or a query the formatter recorded, may have added the key
+                // meanwhile.
+                entry = index_.find(key, hash);
+                if (entry == nullptr) {
+                    entry = add_entry(lock, key, hash, intern_key_text(lock, text.text));
+                }
+            }
         }
         if (cache != nullptr) {
             cache->insert(entry, kMaxCachedKeys);
@@ -279,7 +343,7 @@ class InternedKeys {
     // A cache for a thread that has none: one a thread that ended gave back, or a new one.
     // Null when there is no memory for one (the thread then interns without a cache).
     KeyIndex<Key>* take_cache() {
-        std::lock_guard lock{mutex_};
+        const KeyTablesLock lock{key_tables_mutex()};
         if (KeyIndex<Key>* spare = spare_caches_) {
             spare_caches_ = spare->next_spare;
             return spare;
@@ -288,29 +352,31 @@ class InternedKeys {
     }
 
     void give_back(KeyIndex<Key>* cache) {
-        std::lock_guard lock{mutex_};
+        const KeyTablesLock lock{key_tables_mutex()};
         cache->next_spare = spare_caches_;
         spare_caches_ = cache;
     }
 
   private:
-    const KeyEntry<Key>* find(const Key& key, std::size_t hash) {
-        std::lock_guard lock{mutex_};
-        return index_.find(key, hash);
+    // A new key whose text runs none of the program's code, formatted here, under the lock
+    // (so once in the process). A key that is its own text is copied once, as its text, and
+    // the entry keeps a view of that copy: the text was new, as the key was.
+    const KeyEntry<Key>* add(const KeyTablesLock& lock, const Key& key, std::size_t hash) {
+        if constexpr (kKeyIsItsText<Key>) {
+            const KeptKeyText kept = keep_key_text(lock, key);
+            return add_entry(lock, kept.text, hash, kept.id);
+        } else {
+            return add_entry(lock, key, hash, intern_key_text(lock, caught_key_text(key)));
+        }
     }
 
-    // Another thread, or a query the formatter recorded, may have added the key meanwhile.
-    const KeyEntry<Key>* add(const Key& key, std::size_t hash, std::uint32_t text_id) {
-        std::lock_guard lock{mutex_};
-        if (const KeyEntry<Key>* entry = index_.find(key, hash)) {
-            return entry;
-        }
+    const KeyEntry<Key>* add_entry(const KeyTablesLock& /*held*/, const StoredKey<Key>& key,
+                                   std::size_t hash, std::uint32_t text_id) {
         const KeyEntry<Key>* entry = &entries_.emplace_back(KeyEntry<Key>{key, hash, text_id});
         index_.insert(entry);
         return entry;
     }
 
-    std::mutex mutex_;
     KeyIndex<Key> index_;
     std::deque<KeyEntry<Key>> entries_;  // a deque never moves what it holds
     KeyIndex<Key>* spare_caches_ = nullptr;

@@ -25,6 +25,7 @@
 #include <qprof/detail/scope_guard.hpp>
 #include <qprof/key.hpp>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -43,7 +44,7 @@ std::uint32_t register_key_type(KeyType type);
 // Every key type registered so far, indexed by id (index 0 is unused).
 std::vector<KeyType> registered_key_types();
 
-std::uint32_t intern_key_text(std::string text);
+std::uint32_t intern_key_text(std::string_view text);
 std::string interned_key_text(std::uint32_t id);  // empty for an unknown id
 
 // Whether a key's bytes alone say what it is, so that it can be copied now and formatted

@@ -40,6 +40,23 @@ inline std::string format_error_text(const char* what) {
     return std::string{"<format error: "} + what + ">";
 }
 
+// The key's text, or the text of the error its formatting threw. Enough for a key whose text
+// runs none of the program's code (formats_without_user_code), which cannot nest.
+template <typename Key>
+std::string caught_key_text(const Key& key) {
+#if defined(__cpp_exceptions)
+    try {
+        return qprof::key_text(key);
+    } catch (const std::exception& error) {
+        return format_error_text(error.what());
+    } catch (...) {
+        return format_error_text("an exception that is not a std::exception");
+    }
+#else
+    return qprof::key_text(key);  // built with -fno-exceptions: no formatter can throw
+#endif
+}
+
 template <typename Key>
 GuardedKeyText guarded_key_text(const Key& key) {
     if (t_key_format_nesting >= kMaxKeyFormatNesting) {
@@ -49,17 +66,7 @@ GuardedKeyText guarded_key_text(const Key& key) {
         Nesting() { ++t_key_format_nesting; }
         ~Nesting() { --t_key_format_nesting; }
     } nesting;
-#if defined(__cpp_exceptions)
-    try {
-        return {qprof::key_text(key)};
-    } catch (const std::exception& error) {
-        return {format_error_text(error.what())};
-    } catch (...) {
-        return {format_error_text("an exception that is not a std::exception")};
-    }
-#else
-    return {qprof::key_text(key)};  // built with -fno-exceptions: no formatter can throw
-#endif
+    return {caught_key_text(key)};
 }
 
 }  // namespace qprof::detail
