@@ -61,6 +61,18 @@ run_measured() {
     return "$status"
 }
 
+# at_lowest_priority COMMAND...: runs COMMAND at nice 19, its session's scheduler group too.
+# Linux groups each session's processes (sched_autogroup, on by default on Debian) and shares the
+# CPU between groups before it looks at nice, so `nice -n 19` alone in a session of its own (a
+# job started by setsid) still took a whole core of CI's two from the builds beside it. A
+# group's own nice is set through /proc/self/autogroup, where the kernel has one.
+at_lowest_priority() {
+    if [[ -w /proc/self/autogroup ]]; then
+        echo 19 >/proc/self/autogroup 2>/dev/null || true
+    fi
+    nice -n 19 "$@"
+}
+
 # Prints the packages among "$@" that dpkg does not report as installed.
 missing_packages() {
     local package status
