@@ -57,7 +57,7 @@
   qp.showProcess = function showProcess(p) {
     qp.statsProcess = p >= 0 && p < qp.processes.length ? p : -1;
     const select = document.getElementById('process-select');
-    if (select && qp.statsProcess >= 0 && !Array.from(select.options).some((o) => Number(o.value) === p)) {
+    if (select && qp.statsProcess >= 0 && !Array.from(select.options).some((o) => o.value === String(p))) {
       // One the selector left out, chosen on the timeline: listed in start order.
       const next = Array.from(select.options).find((o) => o.value === '' || Number(o.value) > p);
       select.add(new Option(qp.processText(p), String(p)), next || null);
