@@ -2,7 +2,6 @@
 // free list (chunk_transport.hpp).
 #include "chunk_transport.hpp"
 
-#include <sys/mman.h>
 #if defined(__linux__)
 #include <linux/futex.h>
 #include <sys/syscall.h>
@@ -16,6 +15,7 @@
 #include <new>
 #include <thread>
 
+#include "mapped_pages.hpp"
 #include "recording_control.hpp"
 
 namespace qprof::detail {
@@ -25,15 +25,14 @@ namespace qprof::detail {
 // free chunks are deleted, that walk over what the program had freed cost 48 instructions an
 // event in benchmarks/shallow_queries.cpp. Mapped pages leave the program's heap alone.
 void* Chunk::operator new(std::size_t bytes) {
-    void* pages =
-        ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (pages == MAP_FAILED) {
+    void* pages = map_pages(bytes);
+    if (pages == nullptr) {
         throw std::bad_alloc();
     }
     return pages;
 }
 
-void Chunk::operator delete(void* chunk, std::size_t bytes) noexcept { ::munmap(chunk, bytes); }
+void Chunk::operator delete(void* chunk, std::size_t bytes) noexcept { unmap_pages(chunk, bytes); }
 
 namespace {
 

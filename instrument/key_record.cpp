@@ -1,6 +1,4 @@
 // The tables behind key records: key types, and the interned texts of keys formatted at once.
-#include <sys/mman.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -13,6 +11,7 @@
 #include <vector>
 
 #include "fork_safety.hpp"
+#include "mapped_pages.hpp"
 #include "text_ids.hpp"
 
 namespace qprof::detail {
@@ -112,16 +111,14 @@ void* allocate_key_slots(std::size_t bytes) noexcept {
     if (bytes < kMappedSlots) {
         return ::operator new(bytes, std::nothrow);
     }
-    void* pages =
-        ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    return pages != MAP_FAILED ? pages : nullptr;
+    return map_pages(bytes);
 }
 
 void free_key_slots(void* slots, std::size_t bytes) noexcept {
     if (bytes < kMappedSlots) {
         ::operator delete(slots);
     } else {
-        ::munmap(slots, bytes);
+        unmap_pages(slots, bytes);
     }
 }
 

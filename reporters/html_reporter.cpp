@@ -80,10 +80,10 @@ std::vector<std::size_t> listed_threads(const std::vector<Work>& works) {
     return listed;
 }
 
+// `listed`: listed_threads(works).
 void write_controls(std::ostream& out, const std::vector<Preorder>& orders,
-                    const std::vector<Work>& works) {
+                    const std::vector<Work>& works, const std::vector<std::size_t>& listed) {
     out << "<nav id=\"controls\">\n<label>Thread <select id=\"thread-select\">";
-    const std::vector<std::size_t> listed = listed_threads(works);
     for (const std::size_t i : listed) {
         // Busy time (work, waits left out) says which thread did the work: a pass may only
         // wait for workers.
@@ -107,7 +107,8 @@ void write_controls(std::ostream& out, const std::vector<Preorder>& orders,
 }
 
 void write_trees(std::ostream& out, const Trace& trace, const std::vector<Preorder>& orders,
-                 const std::vector<Work>& works, const Importance& important) {
+                 const std::vector<Work>& works, const std::vector<std::size_t>& listed,
+                 const Importance& important) {
     out << "<main>\n<section id=\"trees\" aria-label=\"Query trace\">\n";
     if (orders.empty()) {
         out << "<p class=\"empty\">No query was recorded.</p>\n";
@@ -118,7 +119,7 @@ void write_trees(std::ostream& out, const Trace& trace, const std::vector<Preord
     // A thread gets its whole budget or no tree: the viewer's, drawn when it is shown, is worth
     // more than its roots alone.
     std::size_t left = kPageElements;
-    for (const std::size_t i : listed_threads(works)) {
+    for (const std::size_t i : listed) {
         if (left < kInitialElements) {
             break;
         }
@@ -274,8 +275,9 @@ class HtmlReporter : public Reporter {
         const std::vector<ProviderStats> stats = provider_stats(trace, orders, works);
         write_run_header(out, trace, stats, total_ns);
         out << kTimeline;
-        write_controls(out, orders, works);
-        write_trees(out, trace, orders, works, important);
+        const std::vector<std::size_t> listed = listed_threads(works);
+        write_controls(out, orders, works, listed);
+        write_trees(out, trace, orders, works, listed, important);
         write_provider_table(out, trace, stats);
         write_measure_tables(out, trace);
         write_shapes(out, trace, orders, works, total_ns);

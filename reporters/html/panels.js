@@ -199,10 +199,16 @@
   // or a search may not be one of them.
   qp.listThread = function listThread(t) {
     const select = document.getElementById('thread-select');
-    if (!select) return;
+    if (select) qp.listOption(select, t, threadOption);
+  };
+
+  // Adds option(i) to a selector that lists at most layout.THREAD_OPTIONS items by index (the
+  // threads, a merged build's processes) if it has none for i: before the first option of a
+  // greater index, or before the closing 'N more' option (its value empty).
+  qp.listOption = function listOption(select, i, option) {
     const options = Array.from(select.options);
-    if (options.some((o) => o.value === String(t))) return;
-    select.add(threadOption(t), options.find((o) => o.value === '' || Number(o.value) > t) || null);
+    if (options.some((o) => o.value === String(i))) return;
+    select.add(option(i), options.find((o) => o.value === '' || Number(o.value) > i) || null);
   };
 
   function initThreads() {

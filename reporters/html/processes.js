@@ -57,11 +57,8 @@
   qp.showProcess = function showProcess(p) {
     qp.statsProcess = p >= 0 && p < qp.processes.length ? p : -1;
     const select = document.getElementById('process-select');
-    if (select && qp.statsProcess >= 0 && !Array.from(select.options).some((o) => o.value === String(p))) {
-      // One the selector left out, chosen on the timeline: listed in start order.
-      const next = Array.from(select.options).find((o) => o.value === '' || Number(o.value) > p);
-      select.add(new Option(qp.processText(p), String(p)), next || null);
-    }
+    // One the selector left out, chosen on the timeline: listed in start order.
+    if (select && qp.statsProcess >= 0) qp.listOption(select, p, (q) => new Option(qp.processText(q), String(q)));
     if (select && Number(select.value) !== qp.statsProcess) select.value = String(qp.statsProcess);
     qp.setStatsThreads(qp.statsProcess >= 0 ? qp.processes[qp.statsProcess].threads : null);
   };
