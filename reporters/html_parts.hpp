@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "format.hpp"
+#include "html_payload_layout.hpp"
 #include "preorder.hpp"
 
 namespace qprof::detail::html {
@@ -77,13 +78,13 @@ struct Piece {
     // merge_folds takes it into its provider's chip.
     bool loose = false;
 };
-inline constexpr std::uint32_t kSmallRun = 4;
+using layout::kSmallRun;
 // Deep chains are drawn flattened: from this depth on a node is a row (class `deep`) of a flat
 // list inside its ancestor at depth kDeepDepth - 1, its children the rows after it, because
 // nested boxes take a browser super-linear time to lay out and the HTML parser nests at most
 // 512 elements. The markup never nests deeper than kDeepDepth boxes.
-inline constexpr std::uint32_t kDeepDepth = 32;
-inline constexpr std::size_t kMaxPieces = 1'000;
+using layout::kDeepDepth;
+using layout::kMaxPieces;
 // With `min_ns`, the siblings at least that long are the ones drawn on their own, important
 // or not: a node opened to show only its longest children.
 std::vector<Piece> pieces(const Preorder& order, const Importance& important, std::uint32_t from,

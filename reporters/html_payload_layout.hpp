@@ -138,6 +138,21 @@ inline constexpr std::size_t kLabelKeyChars = 24;
 // order, html_reporter.cpp); the viewer adds one left out when it shows it.
 inline constexpr std::size_t kThreadOptions = 200;
 
+// How a thread's tree is drawn, by the page's C++-written initial view (html_pieces.cpp,
+// html_tree.cpp) and by the viewer (render.js) alike: a run of kSmallRun nodes or fewer is
+// drawn node by node, not folded; a sibling list ends in one fold after kMaxPieces pieces;
+// from depth kDeepDepth on a node is a row of a flat list (html_parts.hpp says why). A thread's
+// initial view draws about kInitialElements elements (a trace of at most half of them whole),
+// opening a node only for kMinOpening elements or more, to its longest children (at most
+// kLongestChildren: hundreds of them, a pass of thousands of cheap queries, told nothing the
+// chip of the rest does not) when its important ones do not fit.
+inline constexpr std::uint32_t kSmallRun = 4;
+inline constexpr std::size_t kMaxPieces = 1'000;
+inline constexpr std::uint32_t kDeepDepth = 32;
+inline constexpr std::size_t kInitialElements = 4'000;
+inline constexpr std::size_t kMinOpening = 8;
+inline constexpr std::size_t kLongestChildren = 20;
+
 // A provider's "callers" in the statistics name, in place of a provider index, this one for
 // the calls that no query made: its runs at a thread's top level. Without it, a provider that
 // only the program's own loop asks seemed called by nobody, or only by the few that hit it.

@@ -74,6 +74,12 @@ int main(int argc, char** argv) {
         << "  LABEL_KEY_CHARS: " << kLabelKeyChars << ",\n"
         << "  TOP_LEVEL_CALLER: " << kTopLevelCaller << ",\n"
         << "  THREAD_OPTIONS: " << kThreadOptions << ",\n"
+        << "  SMALL_RUN: " << kSmallRun << ",\n"
+        << "  MAX_PIECES: " << kMaxPieces << ",\n"
+        << "  DEEP_DEPTH: " << kDeepDepth << ",\n"
+        << "  INITIAL_ELEMENTS: " << kInitialElements << ",\n"
+        << "  MIN_OPENING: " << kMinOpening << ",\n"
+        << "  LONGEST_CHILDREN: " << kLongestChildren << ",\n"
         << "  COLUMNS: Object.freeze([\n";
     for (const Column& column : kColumns) {
         out << "    Object.freeze({ name: '" << column.name << "', encoding: '"

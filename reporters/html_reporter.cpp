@@ -19,9 +19,9 @@ namespace {
 
 using namespace html;
 
-// Elements drawn per thread before the viewer takes over: enough for every important node of
-// a typical run, few enough that the page opens at once.
-constexpr std::size_t kInitialElements = 4'000;
+// Elements drawn per thread before the viewer takes over (layout::kInitialElements): enough
+// for every important node of a typical run, few enough that the page opens at once.
+using layout::kInitialElements;
 // The same for all threads together: a merged build of hundreds of processes would write
 // millions. The threads the selector lists share it in thread order; the viewer draws the tree
 // of a thread left without one when it is first shown (tree.js).

@@ -1,5 +1,7 @@
 // A thread's tree as the page first shows it: which nodes start open, and how far, within the
-// page's budget of elements, and their markup. The pieces it draws are html_pieces.cpp's.
+// page's budget of elements, and their markup. The pieces it draws are html_pieces.cpp's. The
+// viewer draws a thread the page holds no tree for by the same rules (initialPlan in render.js,
+// its twin; the browser tests compare the two drawings of every tree the page holds).
 #include <algorithm>
 #include <functional>
 #include <optional>
@@ -87,10 +89,8 @@ class InitialTree {
     }
 
   private:
-    static constexpr std::size_t kMinOpening = 8;  // elements worth opening a node for
-    // Children shown when a node opens to its longest ones: hundreds of them (a pass of
-    // thousands of cheap queries) told nothing the chip of the rest does not.
-    static constexpr std::size_t kLongestChildren = 20;
+    static constexpr std::size_t kMinOpening = layout::kMinOpening;
+    static constexpr std::size_t kLongestChildren = layout::kLongestChildren;
 
     // Adds pieces to what is drawn; queues their important nodes to be opened later.
     std::vector<Piece> show(std::uint32_t from, std::uint32_t to, Rule rule) {

@@ -5,17 +5,23 @@
 (() => {
   'use strict';
 
-  const INITIAL_BUDGET = 4000; // elements per thread when the page had no initial view
-  const OPEN_BUDGET = 500;     // elements one click may add by opening important nodes
-  const SMALL_RUN = 4;         // runs of at most this many nodes are drawn, not folded
-  const MAX_PIECES = 1000;     // longer sibling lists end in a fold, so one click stays cheap
+  // The drawing rules shared with the C++ reporter (html_payload_layout.hpp): runs of at most
+  // SMALL_RUN nodes are drawn, not folded; longer sibling lists than MAX_PIECES end in a fold,
+  // so that one click stays cheap; a thread's initial view draws about INITIAL_BUDGET elements.
+  const L = qp.layout;
+  const INITIAL_BUDGET = L.INITIAL_ELEMENTS;
+  const SMALL_RUN = L.SMALL_RUN;
+  const MAX_PIECES = L.MAX_PIECES;
+  const OPEN_BUDGET = 500; // elements one click may add by opening important nodes
 
   qp.INITIAL_BUDGET = INITIAL_BUDGET;
   qp.OPEN_BUDGET = OPEN_BUDGET;
 
   // ---- what to draw: pieces are nodes ({n}) or folds ({fold, from, to}) ----
 
-  function pieces(T, from, to) {
+  // The pieces of [from, to) where the nodes for which `alone(c)` holds are drawn on their own:
+  // the twin of pieces_where in html_pieces.cpp.
+  function piecesWhere(T, from, to, alone) {
     const out = [];
     let run = -1;
     const flush = (end) => {
@@ -28,20 +34,26 @@
       run = -1;
     };
     for (let c = from; c < to; c += T.size[c]) {
-      const important = qp.isImportant(T, c);
-      if (important || run < 0) {
+      const onItsOwn = alone(c);
+      if (onItsOwn || run < 0) {
         flush(c);
         if (out.length >= MAX_PIECES) {
           out.push({ fold: true, from: c, to });
           return out;
         }
-        if (important) out.push({ n: c });
+        if (onItsOwn) out.push({ n: c });
         else run = c;
       }
     }
     flush(to);
     return out;
   }
+
+  // The important nodes on their own, the others in folds.
+  const pieces = (T, from, to) => piecesWhere(T, from, to, (c) => qp.isImportant(T, c));
+  // The nodes that are no hit and at least minNs long on their own, important or not.
+  const longPieces = (T, from, to, minNs) =>
+    piecesWhere(T, from, to, (c) => !qp.isHit(T, c) && T.dur[c] >= minNs);
 
   // A node whose subtree is this small is never folded: a fold chip would be wider than the
   // few boxes it hides. Its children are always drawn, so it cannot be closed either.
@@ -55,10 +67,10 @@
     return c;
   }
 
-  // A max-heap of values ordered by key(value).
-  function maxHeap(key) {
+  // A max-heap of values ordered by below(x, y): x comes out after y.
+  function maxHeap(below) {
     const a = [];
-    const less = (i, j) => key(a[i]) < key(a[j]);
+    const less = (i, j) => below(a[i], a[j]);
     const swap = (i, j) => { const x = a[i]; a[i] = a[j]; a[j] = x; };
     function push(v) {
       a.push(v);
@@ -87,10 +99,14 @@
     return { push, pop, size: () => a.length };
   }
 
+  // Longest first; of two as long, the later one, as std::priority_queue orders html_tree.cpp's
+  // pairs of duration and node.
+  const longestFirst = (T) => maxHeap((m, n) => T.dur[m] < T.dur[n] || (T.dur[m] === T.dur[n] && m < n));
+
   // Which important nodes to open within a budget: longest first, as the initial view does.
   function plan(T, ps, budget) {
     const opened = new Map();
-    const heap = maxHeap((n) => T.dur[n]);
+    const heap = longestFirst(T);
     const seed = (list) => {
       for (const p of list) {
         if (!p.fold && qp.isImportant(T, p.n) && !isSmall(T, p.n)) heap.push(p.n);
@@ -107,6 +123,61 @@
       seed(children);
     }
     return opened;
+  }
+
+  // The initial view of a thread the page holds no tree for (a thread past the page's budget,
+  // or any thread once the sibling order changed): the twin of InitialTree::plan in
+  // html_tree.cpp, so that a tree looks the same whoever drew it. A trace of at most half the
+  // budget is drawn whole; otherwise each root opens within its share of the budget, then
+  // important nodes, longest first, each to its important children when they fit and are not
+  // one fold again, else to its longest children that fit (LONGEST_CHILDREN at most). Returns
+  // the pieces of the roots and the opened nodes' pieces by node (`get`, as plan's Map).
+  const MIN_OPENING = L.MIN_OPENING;           // elements worth opening a node for
+  const LONGEST_CHILDREN = L.LONGEST_CHILDREN; // children shown when a node opens to its longest ones
+
+  function initialPlan(T, budget) {
+    if (T.len * 2 <= budget) {
+      const all = (from, to) => piecesWhere(T, from, to, () => true);
+      return { roots: all(0, T.len), opened: { get: (n) => all(n + 1, n + T.size[n]) } };
+    }
+    const opened = new Map();
+    const closed = longestFirst(T);
+    let drawn = 0;
+    const show = (shown) => {
+      drawn += cost(T, shown);
+      for (const p of shown) {
+        if (!p.fold && qp.isImportant(T, p.n) && !isSmall(T, p.n)) closed.push(p.n);
+      }
+      return shown;
+    };
+    const fitting = (n, room) => {
+      const end = n + T.size[n];
+      const important = pieces(T, n + 1, end);
+      if (cost(T, important) <= room && !(important.length === 1 && important[0].fold)) return important;
+      const durations = [];
+      for (let c = n + 1; c < end; c += T.size[c]) if (!qp.isHit(T, c)) durations.push(T.dur[c]);
+      durations.sort((a, b) => b - a);
+      for (let k = Math.min(durations.length, Math.floor(room / 3), LONGEST_CHILDREN); k > 0; k = Math.floor(k / 2)) {
+        const longest = longPieces(T, n + 1, end, durations[k - 1]);
+        if (cost(T, longest) <= room) return longest;
+      }
+      return null;
+    };
+    const open = (n, room) => {
+      if (isSmall(T, n) || opened.has(n)) return;
+      const children = fitting(n, room + 1);
+      if (children === null) return;
+      drawn -= 1; // the children replace the node's one fold
+      opened.set(n, show(children));
+    };
+    const roots = show(pieces(T, 0, T.len));
+    let rootsNs = 0;
+    for (const p of roots) if (!p.fold) rootsNs += T.dur[p.n];
+    for (const p of roots) {
+      if (!p.fold && rootsNs > 0) open(p.n, Math.max(MIN_OPENING, Math.floor(T.dur[p.n] / rootsNs * budget)));
+    }
+    while (closed.size() > 0 && drawn + MIN_OPENING <= budget) open(closed.pop(), budget - drawn);
+    return { roots, opened };
   }
 
   // ---- markup ----
@@ -245,7 +316,16 @@
     return out.join('');
   }
 
+  // A thread's whole tree as the page first shows it (initialPlan).
+  function initialTree(T, budget) {
+    const out = [];
+    const { roots, opened } = initialPlan(T, budget);
+    piecesHtml(T, roots, opened, out);
+    return out.join('');
+  }
+
   qp.foldHtml = foldHtml;
+  qp.initialTree = initialTree;
   qp.pieces = pieces;
   qp.render = render;
 })();

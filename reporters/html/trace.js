@@ -19,7 +19,7 @@
   const OUTCOMES = L.OUTCOMES; // indexed by the tag's outcome code
   // Deep chains are drawn flattened (kDeepDepth in html_parts.hpp): from DEEP_DEPTH on a node
   // is a row of a flat list, not a box inside its parent's (chain.js).
-  qp.DEEP_DEPTH = 32;
+  qp.DEEP_DEPTH = L.DEEP_DEPTH;
   const HIT = OUTCOMES.indexOf('hit');
   const BLOCKED = OUTCOMES.indexOf('blocked');
   const ACTIVITY = OUTCOMES.indexOf('activity');

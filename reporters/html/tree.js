@@ -271,7 +271,7 @@
     const T = qp.threads[t];
     const tree = qp.treeEls[t];
     if (!firstChildItem(tree) && T.len > 0) {
-      tree.insertAdjacentHTML('beforeend', qp.render(T, qp.pieces(T, 0, T.len), qp.INITIAL_BUDGET));
+      tree.insertAdjacentHTML('beforeend', qp.initialTree(T, qp.INITIAL_BUDGET));
     }
   };
 

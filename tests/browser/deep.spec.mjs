@@ -16,6 +16,7 @@ import path from 'node:path';
 import {CheckFailed, check, checkNoProblems, click, fileUrl, freshDir, inputs, js, runCommand, test,
   watchProblems} from './harness.mjs';
 import {checkWholeRunStats} from './timeline_range_checks.mjs';
+import {checkInitialViewTwin} from './tree_checks.mjs';
 
 // Every user action within this, with the layout and the frame it causes; the page ready
 // within READY_BUDGET_MS (parsing its ~4,000 initial elements, which a loaded machine slows
@@ -170,6 +171,8 @@ async function checkDepth(page, problems, pagePath, depth, label, outDir) {
   const rows = await ask(page, ROWS_AS_VIEWER);
   await record("the page's rows are written as the viewer writes them",
                rows[0] > 0 && !rows[1].length, `${rows[0]} rows; ${rows[1].join(' vs ')}`);
+  await check(name("the viewer draws the thread's tree as the page holds it"),
+              () => checkInitialViewTwin({page}));
 
   // The user's way down: the first "Deepest nodes" link.
   const deepest = await ask(page, "Number(document.querySelector('#deepest a').dataset.n)");

@@ -224,6 +224,8 @@ test('the html report', async ({page}) => {
   await check('a narrow box cuts its label\'s name, never its time and share',
               () => tree.checkNarrowLabels(ctx));
   await check('C++ markup agrees with the viewer', () => tree.checkConsistency(ctx));
+  await check("the viewer draws each thread's tree as the page holds it",
+              () => tree.checkInitialViewTwin(ctx));
   await check("the provider table's C++ texts are the common formatting's",
               () => table.checkTableFormatting(ctx));
   await check('the provider table is in the order its title says',

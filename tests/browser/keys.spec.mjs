@@ -13,6 +13,7 @@ import path from 'node:path';
 import {CheckFailed, check, checkNoProblems, freshDir, inputs, js, load, fileUrl, runCommand,
   settle, test, watchProblems} from './harness.mjs';
 import {checkWholeRunStats} from './timeline_range_checks.mjs';
+import {checkInitialViewTwin} from './tree_checks.mjs';
 
 test.use({viewport: {width: 1440, height: 900}});
 
@@ -154,6 +155,8 @@ test('the key column, and a page that leaves hits\' keys out', async ({page}) =>
   await check('the page with every key becomes ready', () => load(page, fileUrl(pages.whole)),
               {stop: true});
   await check('every node has its key', () => checkEveryKey(page, false));
+  await check("the viewer draws each thread's tree as the page holds it",
+              () => checkInitialViewTwin({page}));
   await check("a hit's details name its key", () => checkHitDetails(page, false));
   await check("the statistics of the whole run as a range are the payload's",
               () => checkWholeRunStats({page}));

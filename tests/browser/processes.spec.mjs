@@ -17,6 +17,7 @@ import path from 'node:path';
 import {CheckFailed, call, check, checkNoProblems, click, fileUrl, freshDir, inputs, js, load,
   runCommand, screenshot, settle, test, watchProblems} from './harness.mjs';
 import {checkWholeRunStats} from './timeline_range_checks.mjs';
+import {checkInitialViewTwin} from './tree_checks.mjs';
 
 const LOAD_TIMEOUT_MS = 60000;
 const WAVES = [['200'], ['600', '300'], ['100', '800', '400']]; // toyc --items, per wave
@@ -237,6 +238,8 @@ test("a merged build's html report", async ({page}) => {
   await check('the page loads', () => load(page, fileUrl(pagePath), 'qprof', LOAD_TIMEOUT_MS),
               {stop: true});
   const tableBefore = await js(page, ROWS_JS);
+  await check("the viewer draws each listed thread's tree as the page holds it",
+              () => checkInitialViewTwin({page}));
   await check("a band per process over its threads' tracks, in order of start",
               () => checkBands(page, processes));
   await check('the statistics of each process are those of its own stream',

@@ -148,6 +148,41 @@ export async function checkConsistency(ctx, who = 'C++-written', stateClasses = 
   return `${found.nodes} nodes and ${found.folds} folds agree with nodeClass/nodeLabel/foldText`;
 }
 
+/**
+ * Every tree the page holds is what the viewer draws for that thread when the page holds none
+ * (qp.initialTree, for a thread past the page's budget or after a change of order), markup for
+ * markup: the viewer's initial view is the twin of html_tree.cpp's. To run before any
+ * interaction changes a tree. Returns how many trees and elements were compared.
+ */
+export async function checkInitialViewTwin(ctx) {
+  const found = await js(ctx.page, `(() => {
+      const trees = [...document.querySelectorAll('#trees .tree')].filter((t) => t.firstElementChild);
+      const box = document.createElement('div');
+      const problems = [];
+      let elements = 0;
+      for (const tree of trees) {
+        box.innerHTML = qp.initialTree(qp.threads[+tree.dataset.thread], qp.INITIAL_BUDGET);
+        elements += box.getElementsByTagName('*').length;
+        const page = tree.innerHTML, viewer = box.innerHTML;
+        if (page === viewer) continue;
+        let i = 0;
+        while (page[i] === viewer[i]) i++;
+        const at = (text) => JSON.stringify(text.slice(Math.max(0, i - 100), i + 100));
+        problems.push('thread ' + tree.dataset.thread + ', character ' + i + ' of ' + page.length +
+                      ': the page has ' + at(page) + ', the viewer draws ' + at(viewer));
+      }
+      return {trees: trees.length, elements, problems};
+  })()`);
+  if (found.trees === 0) throw new CheckFailed('the page holds no tree to compare');
+  if (found.problems.length) {
+    throw new CheckFailed(`the viewer draws ${found.problems.length} of the page's ${found.trees} ` +
+                          'trees otherwise than the page holds them:\n    ' +
+                          found.problems.slice(0, 3).join('\n    '));
+  }
+  return `${found.trees} tree${found.trees === 1 ? "" : "s"}, ${found.elements} elements, drawn alike ` +
+    "by the page and the viewer";
+}
+
 /** Unique selectors of the visible elements of the shown tree matching `selector`. */
 async function visibleSelectors(ctx, selector, what) {
   const found = await call(ctx.page, '(sel) => __qprofTest.visible(sel, 50)', selector);

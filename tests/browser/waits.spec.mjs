@@ -17,6 +17,7 @@ import {CheckFailed, check, checkNoProblems, click, fileUrl, freshDir, inputs, j
   settle, test, watchProblems} from './harness.mjs';
 import {checkSortedAsSaid} from './table_checks.mjs';
 import {checkWholeRunStats} from './timeline_range_checks.mjs';
+import {checkInitialViewTwin} from './tree_checks.mjs';
 
 test.use({viewport: {width: 1440, height: 900}});
 
@@ -254,6 +255,8 @@ test('what a wait waited for', async ({page}) => {
     }, {stop: true});
   }
   await check('the page becomes ready', () => load(page, fileUrl(pagePath)), {stop: true});
+  await check("the viewer draws each thread's tree as the page holds it",
+              () => checkInitialViewTwin({page}));
   await check('the provider table is in the order its title says',
               () => checkSortedAsSaid({page}, 'on load'));
   await check('a row says one wait as "1 wait"', () => checkOneWait(page, 'check', 'on load'));
