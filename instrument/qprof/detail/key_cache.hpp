@@ -313,6 +313,11 @@ class InternedKeys {
             const KeyTablesLock lock{key_tables_mutex()};
             entry = index_.find(key, hash);
             if (entry == nullptr) {
+                if constexpr (!kKeyIsItsText<Key>) {
+                    if (!keepable(key)) [[unlikely]] {
+                        return intern_key_text(lock, caught_key_text(key));
+                    }
+                }
                 entry = add(lock, key, hash);
             }
         } else {
@@ -330,6 +335,9 @@ class InternedKeys {
                 // meanwhile.
                 entry = index_.find(key, hash);
                 if (entry == nullptr) {
+                    if (!keepable(key)) [[unlikely]] {
+                        return intern_key_text(lock, text.text);
+                    }
                     entry = add_entry(lock, key, hash, intern_key_text(lock, text.text));
                 }
             }
@@ -358,6 +366,10 @@ class InternedKeys {
     }
 
   private:
+    // A key unequal to itself (a NaN in it: `nan != nan`) would be found by no look-up and
+    // added again at every call, without end; it is not kept, its text found each time.
+    static bool keepable(const Key& key) { return cache_equal(key, key); }
+
     // A new key whose text runs none of the program's code, formatted here, under the lock
     // (so once in the process). A key that is its own text is copied once, as its text, and
     // the entry keeps a view of that copy: the text was new, as the key was.
