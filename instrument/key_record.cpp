@@ -122,11 +122,27 @@ void free_key_slots(void* slots, std::size_t bytes) noexcept {
     }
 }
 
-std::uint32_t register_key_type(KeyType type) {
+namespace {
+
+// Runs `change` on the key tables under their lock, or as it is when this thread holds it
+// already: a key recorded by the program's operator==, which runs under it (key_cache.hpp).
+template <typename Change>
+auto with_key_tables(Change change) {
     KeyTables& tables = key_tables();
-    std::lock_guard lock{tables.mutex};
-    tables.types.push_back(type);
-    return static_cast<std::uint32_t>(tables.types.size() - 1);
+    if (t_holds_key_tables) {
+        return change(tables);
+    }
+    const KeyTablesLock lock{tables.mutex};
+    return change(tables);
+}
+
+}  // namespace
+
+std::uint32_t register_key_type(KeyType type) {
+    return with_key_tables([&](KeyTables& tables) {
+        tables.types.push_back(type);
+        return static_cast<std::uint32_t>(tables.types.size() - 1);
+    });
 }
 
 std::vector<KeyType> registered_key_types() {
@@ -136,9 +152,7 @@ std::vector<KeyType> registered_key_types() {
 }
 
 std::uint32_t intern_key_text(std::string_view text) {
-    KeyTables& tables = key_tables();
-    std::lock_guard lock{tables.mutex};
-    return tables.texts.intern(text);
+    return with_key_tables([text](KeyTables& tables) { return tables.texts.intern(text); });
 }
 
 std::uint32_t intern_key_text(const KeyTablesLock& /*held*/, std::string_view text) {

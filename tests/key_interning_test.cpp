@@ -73,6 +73,20 @@ struct Gauge {
     double value;
 };
 
+// Compared by an operator== of the program's that records keyed queries: of another type, and
+// of its own when the key it is compared with has a short name. Every key of it has the same hash,
+// so that every look-up of one compares it.
+struct Compared {
+    std::string name;
+    bool operator==(const Compared& other) const {
+        PROFILE_QUERY_HIT(compares, "compares " + name);
+        if (other.name.size() < 2) {  // the key looked up: once for each
+            PROFILE_QUERY_HIT(compares_own, Compared{other.name + "'"});
+        }
+        return name == other.name;
+    }
+};
+
 qprof::SessionOptions options_with_keys() {
     qprof::SessionOptions options = qprof::test::recording_options();
     options.record_keys = true;
@@ -118,6 +132,41 @@ TEST_CASE("a key unequal to itself is recorded as its text and not kept") {
     CHECK(session.trace().key_texts.size() == 4);
     CHECK(cached_keys<Reading>() == 1);
     CHECK(cached_keys<Gauge>() == 0);
+}
+
+template <>
+struct std::hash<Compared> {
+    std::size_t operator()(const Compared&) const { return 7; }
+};
+
+// The comparison runs under the key tables' lock (a key looked up in its type's InternedKeys)
+// and while the thread's cache is read: a key recorded there must neither take the lock again
+// (it hung) nor be added to an index being read.
+TEST_CASE("an operator== of the program's may record keyed queries while keys are looked up") {
+    STATIC_REQUIRE(qprof::detail::compares_with_program_code<Compared>());
+    STATIC_REQUIRE_FALSE(qprof::detail::compares_with_program_code<Located>());
+    STATIC_REQUIRE_FALSE(qprof::detail::compares_with_program_code<std::pair<int, std::string>>());
+    qprof::Session session{options_with_keys()};
+    for (int round = 0; round < 3; ++round) {
+        PROFILE_QUERY_HIT(asked, Compared{"a"});
+        PROFILE_QUERY_HIT(asked, Compared{"b"});
+    }
+    session.finish();
+    std::vector<std::string> asked;
+    std::set<std::string> recorded_by_compare;
+    for (const std::string& node : qprof::test::keyed_nodes(session.trace())) {
+        if (node.starts_with("asked[")) {
+            asked.push_back(node);
+        } else {
+            recorded_by_compare.insert(node);
+        }
+    }
+    CHECK(asked == std::vector<std::string>{"asked[Compared{a}]", "asked[Compared{b}]",
+                                            "asked[Compared{a}]", "asked[Compared{b}]",
+                                            "asked[Compared{a}]", "asked[Compared{b}]"});
+    CHECK(recorded_by_compare ==
+          std::set<std::string>{"compares[compares a]", "compares[compares b]",
+                                "compares_own[Compared{a'}]", "compares_own[Compared{b'}]"});
 }
 
 TEST_CASE("recorded keys with the same hash keep their own texts") {

@@ -41,11 +41,26 @@ namespace qprof::detail {
 // The key tables' lock (key_record.cpp). It guards the key types, the texts of interned keys
 // and every key type's InternedKeys.
 std::mutex& key_tables_mutex();
-// What the functions below that take it as their first argument need held.
-using KeyTablesLock = std::lock_guard<std::mutex>;
+
+// Whether this thread holds the key tables' lock: the program's operator== runs under it (a key
+// looked up in its type's InternedKeys), and a key it records must not take it again.
+inline thread_local constinit bool t_holds_key_tables = false;
+
+// The key tables' lock held, as the functions below that take it as their first argument need.
+class KeyTablesLock {
+  public:
+    explicit KeyTablesLock(std::mutex& mutex) : lock_(mutex) { t_holds_key_tables = true; }
+    ~KeyTablesLock() { t_holds_key_tables = false; }
+    KeyTablesLock(const KeyTablesLock&) = delete;
+    KeyTablesLock& operator=(const KeyTablesLock&) = delete;
+
+  private:
+    std::lock_guard<std::mutex> lock_;
+};
 
 // The id of a key's text: the id of an equal text kept before, else of this one, kept from now
-// on. The first takes the key tables' lock, the second needs it held.
+// on. The first takes the key tables' lock unless this thread holds it already, the second
+// needs it held.
 std::uint32_t intern_key_text(std::string_view text);
 std::uint32_t intern_key_text(const KeyTablesLock& held, std::string_view text);
 
@@ -138,6 +153,52 @@ template <typename Key>
 bool cache_equal(const Key& a, const Key& b) {
     return CacheEqual<Key>{}(a, b);
 }
+
+// Whether comparing two keys of a type the caches keep may run the program's code: an
+// operator== of its own, at any depth (a defaulted one included, which qprof cannot tell).
+template <typename Key>
+constexpr bool compares_with_program_code() {
+    if constexpr (std::is_same_v<Key, std::string> || std::is_arithmetic_v<Key> ||
+                  std::is_enum_v<Key>) {
+        return false;
+    } else if constexpr (TupleLike<Key>) {
+        return []<std::size_t... I>(std::index_sequence<I...>) {
+            return (compares_with_program_code<std::tuple_element_t<I, Key>>() || ...);
+        }
+        (std::make_index_sequence<std::tuple_size_v<Key>>{});
+    } else if constexpr (Reflectable<Key> && !HasEqualOperator<Key>) {
+        return []<std::size_t... I>(std::index_sequence<I...>) {
+            return (compares_with_program_code<boost::pfr::tuple_element_t<I, Key>>() || ...);
+        }
+        (std::make_index_sequence<boost::pfr::tuple_size_v<Key>>{});
+    } else {
+        return true;
+    }
+}
+
+// Look-ups this thread is in whose comparisons may run the program's code. A key that code
+// records (an operator== that asks a query, or a formatter it calls) is then neither looked
+// up in an InternedKeys nor kept: adding it could grow the very index being read.
+inline thread_local constinit int t_comparing_keys = 0;
+
+// Counts a look-up of keys of type Key in t_comparing_keys while it lasts, if their
+// comparison may run the program's code; else nothing.
+template <typename Key>
+class Comparing {
+  public:
+    Comparing() {
+        if constexpr (compares_with_program_code<Key>()) {
+            ++t_comparing_keys;
+        }
+    }
+    ~Comparing() {
+        if constexpr (compares_with_program_code<Key>()) {
+            --t_comparing_keys;
+        }
+    }
+    Comparing(const Comparing&) = delete;
+    Comparing& operator=(const Comparing&) = delete;
+};
 
 // The hash the key caches use: KeyHash's rule (hash_by_parts), with std::string hashed by
 // hash_chars wherever it is a part. Keys equal by KeyEqual hash alike, as with KeyHash.
@@ -311,7 +372,7 @@ class InternedKeys {
         const KeyEntry<Key>* entry = nullptr;
         if constexpr (formats_without_user_code<Key>()) {
             const KeyTablesLock lock{key_tables_mutex()};
-            entry = index_.find(key, hash);
+            entry = find(key, hash);
             if (entry == nullptr) {
                 if constexpr (!kKeyIsItsText<Key>) {
                     if (!keepable(key)) [[unlikely]] {
@@ -323,7 +384,7 @@ class InternedKeys {
         } else {
             {
                 const KeyTablesLock lock{key_tables_mutex()};
-                entry = index_.find(key, hash);
+                entry = find(key, hash);
             }
             if (entry == nullptr) {
                 const GuardedKeyText text = guarded_key_text(key);
@@ -333,7 +394,7 @@ class InternedKeys {
                 }
                 // Another thread, or a query the formatter recorded, may have added the key
                 // meanwhile.
-                entry = index_.find(key, hash);
+                entry = find(key, hash);
                 if (entry == nullptr) {
                     if (!keepable(key)) [[unlikely]] {
                         return intern_key_text(lock, text.text);
@@ -368,7 +429,15 @@ class InternedKeys {
   private:
     // A key unequal to itself (a NaN in it: `nan != nan`) would be found by no look-up and
     // added again at every call, without end; it is not kept, its text found each time.
-    static bool keepable(const Key& key) { return cache_equal(key, key); }
+    static bool keepable(const Key& key) {
+        const Comparing<Key> comparing;
+        return cache_equal(key, key);
+    }
+
+    const KeyEntry<Key>* find(const Key& key, std::size_t hash) const {
+        const Comparing<Key> comparing;
+        return index_.find(key, hash);
+    }
 
     // A new key whose text runs none of the program's code, formatted here, under the lock
     // (so once in the process). A key that is its own text is copied once, as its text, and
@@ -436,16 +505,31 @@ template <typename Key>
     return cache.index;
 }
 
+// The id of a key recorded by the program's code while this thread compares keys
+// (t_comparing_keys): its text, neither looked up nor kept; intern_key_text takes no lock this
+// thread holds.
+template <typename Key>
+[[gnu::noinline]] std::uint32_t key_text_id_while_comparing(const Key& key) {
+    return intern_key_text(guarded_key_text(key).text);
+}
+
 // The id of a key's text: one hash and a lookup in the thread's cache for a key the thread
 // has seen, else interned (and formatted, the first time in the process).
 template <typename Key>
 std::uint32_t cached_key_text_id(const Key& key) {
     const std::size_t hash = cache_hash(key);
     KeyIndex<Key>* cache = t_key_cache<Key>.index;
+    if (cache != nullptr) [[likely]] {
+        const Comparing<Key> comparing;
+        if (const KeyEntry<Key>* entry = cache->find(key, hash)) {
+            return entry->text_id;
+        }
+    }
+    if (t_comparing_keys != 0) [[unlikely]] {
+        return key_text_id_while_comparing(key);
+    }
     if (cache == nullptr) [[unlikely]] {
         cache = adopt_key_cache<Key>();
-    } else if (const KeyEntry<Key>* entry = cache->find(key, hash)) {
-        return entry->text_id;
     }
     return interned_keys<Key>().intern(key, hash, cache);
 }
