@@ -138,10 +138,15 @@ auto with_key_tables(Change change) {
 
 }  // namespace
 
-std::uint32_t register_key_type(KeyType type) {
+std::uint32_t register_key_type(std::atomic<std::uint32_t>& id, KeyType type) {
     return with_key_tables([&](KeyTables& tables) {
+        if (const std::uint32_t registered = id.load(std::memory_order_relaxed); registered != 0) {
+            return registered;  // by another thread, since the caller looked
+        }
         tables.types.push_back(type);
-        return static_cast<std::uint32_t>(tables.types.size() - 1);
+        const auto made = static_cast<std::uint32_t>(tables.types.size() - 1);
+        id.store(made, std::memory_order_release);
+        return made;
     });
 }
 

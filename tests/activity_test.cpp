@@ -163,7 +163,10 @@ TEST_CASE("every activity records its thread CPU time; a pass that sleeps shows 
     CHECK(waiting.cpu_ns >= 0);
     CHECK(waiting.cpu_ns < waiting.total_ns / 4);
     CHECK(busy.cpu_ns >= 20'000'000);
-    CHECK(busy.cpu_ns <= busy.total_ns);
+    // Two clocks: the thread's CPU clock, and the cycle counter in nanoseconds by the rate
+    // calibrated at the start, a few parts per million off (20 ms of CPU once read 37 ns more
+    // than its wall time). A thousandth is far below what a sleeping pass leaves.
+    CHECK(busy.cpu_ns <= busy.total_ns + busy.total_ns / 1000);
     const qprof::ThreadTrace& thread = trace.threads.at(0);
     REQUIRE(thread.activity_cpu.size() == 2);
     CHECK(thread.cpu_ns(0) == waiting.cpu_ns);

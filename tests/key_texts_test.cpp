@@ -3,6 +3,7 @@
 #include "key_texts.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <qprof/detail/key_record.hpp>
@@ -49,8 +50,11 @@ TEST_CASE("id index: values with the same hash are told apart by the caller's co
 }
 
 TEST_CASE("key texts: interned keys of two types with one text share its id, each bound") {
-    const std::uint32_t first_type = qprof::detail::register_key_type({nullptr, 1});
-    const std::uint32_t second_type = qprof::detail::register_key_type({nullptr, 1});
+    std::atomic<std::uint32_t> first_id{0};
+    std::atomic<std::uint32_t> second_id{0};
+    const std::uint32_t first_type = qprof::detail::register_key_type(first_id, {nullptr, 1});
+    const std::uint32_t second_type = qprof::detail::register_key_type(second_id, {nullptr, 1});
+    CHECK(qprof::detail::register_key_type(first_id, {nullptr, 1}) == first_type);  // once
     const std::uint64_t shared[] = {qprof::detail::intern_key_text("src/shared.cc")};
     const std::uint64_t other[] = {qprof::detail::intern_key_text("src/other.cc")};
 

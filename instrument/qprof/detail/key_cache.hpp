@@ -19,6 +19,7 @@
 // of the lock, with no lock held.
 #pragma once
 
+#include <atomic>
 #include <bit>
 #include <boost/pfr/core.hpp>
 #include <cstddef>
@@ -463,10 +464,27 @@ class InternedKeys {
     KeyIndex<Key>* spare_caches_ = nullptr;
 };
 
+// Every key type's InternedKeys, made on its first use under the key tables' lock, which fork()
+// holds: a child never waits for one that a thread it does not have began to make, as it would
+// on a function-local static's guard. Never destroyed: it outlives static teardown.
+template <typename Key>
+inline constinit std::atomic<InternedKeys<Key>*> g_interned_keys{nullptr};
+
+template <typename Key>
+[[gnu::noinline]] InternedKeys<Key>* make_interned_keys() {
+    const KeyTablesLock lock{key_tables_mutex()};
+    InternedKeys<Key>* keys = g_interned_keys<Key>.load(std::memory_order_relaxed);
+    if (keys == nullptr) {
+        keys = new InternedKeys<Key>;
+        g_interned_keys<Key>.store(keys, std::memory_order_release);
+    }
+    return keys;
+}
+
 template <typename Key>
 InternedKeys<Key>& interned_keys() {
-    static InternedKeys<Key>* keys = new InternedKeys<Key>;  // outlives static teardown
-    return *keys;
+    InternedKeys<Key>* keys = g_interned_keys<Key>.load(std::memory_order_acquire);
+    return keys != nullptr ? *keys : *make_interned_keys<Key>();
 }
 
 // The calling thread's cache of one key type. Constant-initialised and trivially destructible,

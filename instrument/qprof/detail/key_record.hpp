@@ -18,6 +18,7 @@
 // alloc_counter.hpp); a query the formatter runs counts its allocations again (ScopeGuard).
 #pragma once
 
+#include <atomic>
 #include <boost/pfr.hpp>
 #include <cstring>
 #include <qprof/detail/guarded_key_text.hpp>
@@ -40,7 +41,10 @@ struct KeyType {
     std::uint32_t words = 0;       // payload words after the head
 };
 
-std::uint32_t register_key_type(KeyType type);
+// Registers a key type once and returns its id, which `id` then holds (0 until then). Under the
+// key tables' lock, which fork() holds: a child never waits for a registration that a thread it
+// does not have began, as it would on a function-local static's guard.
+std::uint32_t register_key_type(std::atomic<std::uint32_t>& id, KeyType type);
 // Every key type registered so far, indexed by id (index 0 is unused).
 std::vector<KeyType> registered_key_types();
 
@@ -81,11 +85,18 @@ std::string format_key_bytes(const void* bytes) {
 }
 
 template <typename Key>
+inline constinit std::atomic<std::uint32_t> g_key_type_id{0};
+
+template <typename Key>
 std::uint32_t key_type_id() {
-    static const std::uint32_t id =
-        kKeyAsBytes<Key> ? register_key_type({&format_key_bytes<Key>, kKeyRecordWords<Key> - 1})
-                         : register_key_type({nullptr, 1});
-    return id;
+    if (const std::uint32_t id = g_key_type_id<Key>.load(std::memory_order_acquire); id != 0)
+        [[likely]] {
+        return id;
+    }
+    return register_key_type(g_key_type_id<Key>,
+                             kKeyAsBytes<Key>
+                                 ? KeyType{&format_key_bytes<Key>, kKeyRecordWords<Key> - 1}
+                                 : KeyType{nullptr, 1});
 }
 
 // Whether a key owns all it holds, so a copy of it can stay in a table: no pointer or view
