@@ -3,8 +3,6 @@
 #include "html_payload_text.hpp"
 
 #include <atomic>
-#include <condition_variable>
-#include <deque>
 #include <exception>
 #include <mutex>
 #include <sstream>
@@ -14,6 +12,7 @@
 #include "base64.hpp"
 #include "deflate.hpp"
 #include "html_payload_layout.hpp"
+#include "piece_queue.hpp"
 
 namespace qprof::detail::html {
 
@@ -33,71 +32,6 @@ std::jthread start_payload_thread(int index, Body& body) {
     }
     return std::jthread{body};
 }
-
-// Pieces of the payload's columns on their way from the thread that encodes them to the one
-// that compresses them; at most kPieces wait at once. If the compressing side gives up, the
-// encoding side's pieces are dropped instead of waiting for room that would never come.
-class PieceQueue {
-  public:
-    static constexpr std::size_t kPieces = 8;
-    // What the encoding side gathers before it hands a piece over: a thread's columns can be a
-    // few bytes each, and a trace of 20,000 threads, each handed over alone, made 300,000
-    // hand-offs that woke the other thread each time (half a second at the end of the run).
-    static constexpr std::size_t kPieceBytes = 64 * 1024;
-
-    // The encoding side's: `bytes` go out in a piece of at least kPieceBytes, or at close().
-    void push(std::string_view bytes) {
-        gathered_.append(bytes);
-        if (gathered_.size() >= kPieceBytes) {
-            hand_over();
-        }
-    }
-    // No more pieces: pop returns false once the queue is empty.
-    void close() {
-        if (!gathered_.empty()) {
-            hand_over();
-        }
-        const std::lock_guard lock{mutex_};
-        closed_ = true;
-        ready_.notify_one();
-    }
-    void abandon() {
-        const std::lock_guard lock{mutex_};
-        abandoned_ = true;
-        room_.notify_one();
-    }
-    // The next piece into `bytes`, or false when there is none and there will be none.
-    bool pop(std::string& bytes) {
-        std::unique_lock lock{mutex_};
-        ready_.wait(lock, [&] { return !pieces_.empty() || closed_; });
-        if (pieces_.empty()) {
-            return false;
-        }
-        bytes = std::move(pieces_.front());
-        pieces_.pop_front();
-        room_.notify_one();
-        return true;
-    }
-
-  private:
-    void hand_over() {
-        std::unique_lock lock{mutex_};
-        room_.wait(lock, [&] { return pieces_.size() < kPieces || abandoned_; });
-        if (!abandoned_) {
-            pieces_.push_back(std::move(gathered_));
-            ready_.notify_one();
-        }
-        gathered_.clear();  // a moved-from string is valid but unspecified
-    }
-
-    std::string gathered_;  // the encoding side's alone: no lock
-    std::mutex mutex_;
-    std::condition_variable ready_;
-    std::condition_variable room_;
-    std::deque<std::string> pieces_;
-    bool closed_ = false;
-    bool abandoned_ = false;
-};
 
 }  // namespace
 
