@@ -16,25 +16,51 @@ struct NodeRef {
     std::uint32_t n;
 };
 
-// The `count` nodes that come first by `before`, over every thread; `keep` filters.
-template <typename Before, typename Keep>
-std::vector<NodeRef> top_nodes(const std::vector<Preorder>& orders, std::size_t count,
-                               Before before, Keep keep) {
-    std::vector<NodeRef> best;
-    for (std::uint32_t t = 0; t < orders.size(); ++t) {
-        for (std::uint32_t n = 0; n < orders[t].size(); ++n) {
-            const NodeRef node{t, n};
-            if (!keep(node) || (best.size() == count && !before(node, best.back()))) {
-                continue;
-            }
-            best.insert(std::upper_bound(best.begin(), best.end(), node, before), node);
-            if (best.size() > count) {
-                best.pop_back();
-            }
+// A node ranked by a measure of its shape (its extent, or its depth), then by its duration.
+struct Ranked {
+    std::uint32_t measure;
+    std::int64_t ns;
+    NodeRef node;
+};
+
+bool ranks_before(const Ranked& a, const Ranked& b) {
+    return a.measure != b.measure ? a.measure > b.measure : a.ns > b.ns;
+}
+
+// The `count` nodes offered that rank first, each kept with what it ranks by, so that a node is
+// compared with the last of them without reading that one's arrays again. Of nodes that rank
+// alike, the one offered first comes first.
+class TopNodes {
+  public:
+    explicit TopNodes(std::size_t count) : count_(count) {}
+
+    // Whether a node of this measure could still enter: most nodes are turned away on it
+    // alone, before their duration is read.
+    bool may_enter(std::uint32_t measure) const {
+        return best_.size() < count_ || measure >= best_.back().measure;
+    }
+    void offer(const Ranked& ranked) {
+        if (best_.size() == count_ && !ranks_before(ranked, best_.back())) {
+            return;
+        }
+        best_.insert(std::upper_bound(best_.begin(), best_.end(), ranked, ranks_before), ranked);
+        if (best_.size() > count_) {
+            best_.pop_back();
         }
     }
-    return best;
-}
+    std::vector<NodeRef> nodes() const {
+        std::vector<NodeRef> nodes;
+        nodes.reserve(best_.size());
+        for (const Ranked& ranked : best_) {
+            nodes.push_back(ranked.node);
+        }
+        return nodes;
+    }
+
+  private:
+    std::size_t count_;
+    std::vector<Ranked> best_;
+};
 
 // `counts[i]`, when given, is how many nodes nodes[i] stands for: " ×N" after its text.
 void write_shape_list(std::ostream& out, std::string_view id, const Trace& trace,
@@ -131,34 +157,28 @@ std::vector<NodeRef> one_per_path(const Trace& trace, const std::vector<Preorder
 
 void write_shapes(std::ostream& out, const Trace& trace, const std::vector<Preorder>& orders,
                   const std::vector<Work>& works, std::int64_t total_ns) {
-    auto longer = [&](NodeRef a, NodeRef b) {
-        return orders[a.thread].duration_ns(a.n) > orders[b.thread].duration_ns(b.n);
-    };
-    const std::vector<NodeRef> widest = top_nodes(
-        orders, kShapeListLength,
-        [&](NodeRef a, NodeRef b) {
-            const std::uint32_t ea = orders[a.thread].extent(a.n);
-            const std::uint32_t eb = orders[b.thread].extent(b.n);
-            return ea != eb ? ea > eb : longer(a, b);
-        },
-        [&](NodeRef node) { return orders[node.thread].extent(node.n) > 0; });
-    // The deepest nodes, first children only: siblings at the bottom of a chain say the same.
-    std::vector<NodeRef> deepest;
-    auto deeper = [&](NodeRef a, NodeRef b) {
-        const std::uint32_t da = orders[a.thread].depth(a.n);
-        const std::uint32_t db = orders[b.thread].depth(b.n);
-        return da != db ? da > db : longer(a, b);
-    };
+    // One pass over every node for both lists: the widest nodes (most immediate children), and
+    // the deepest, first children only (siblings at the bottom of a chain say the same), more
+    // of them than are shown, since one line stands for each path from the root.
+    TopNodes widest_nodes{kShapeListLength};
+    TopNodes deepest_nodes{kShapeListLength * 20};
+    for (std::uint32_t t = 0; t < orders.size(); ++t) {
+        const Preorder& order = orders[t];
+        for (std::uint32_t n = 0; n < order.size(); ++n) {
+            if (const std::uint32_t extent = order.extent(n);
+                extent > 0 && widest_nodes.may_enter(extent)) {
+                widest_nodes.offer({extent, order.duration_ns(n), {t, n}});
+            }
+            if (const std::uint32_t depth = order.depth(n);
+                depth > 0 && order.parent(n) + 1 == n && deepest_nodes.may_enter(depth)) {
+                deepest_nodes.offer({depth, order.duration_ns(n), {t, n}});
+            }
+        }
+    }
+    const std::vector<NodeRef> widest = widest_nodes.nodes();
     std::vector<std::size_t> chains;  // per deepest node, the chains of its path
-    deepest = one_per_path(
-        trace, orders,
-        one_per_chain(orders, top_nodes(orders, kShapeListLength * 20, deeper,
-                                        [&](NodeRef node) {
-                                            const Preorder& order = orders[node.thread];
-                                            return order.depth(node.n) > 0 &&
-                                                   order.parent(node.n) + 1 == node.n;
-                                        })),
-        chains);
+    const std::vector<NodeRef> deepest =
+        one_per_path(trace, orders, one_per_chain(orders, deepest_nodes.nodes()), chains);
     if (widest.empty() && deepest.empty()) {
         return;  // no node has a child: nothing to point out
     }
