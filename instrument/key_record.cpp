@@ -122,31 +122,11 @@ void free_key_slots(void* slots, std::size_t bytes) noexcept {
     }
 }
 
-namespace {
-
-// Runs `change` on the key tables under their lock, or as it is when this thread holds it
-// already: a key recorded by the program's operator==, which runs under it (key_cache.hpp).
-template <typename Change>
-auto with_key_tables(Change change) {
-    KeyTables& tables = key_tables();
-    if (t_holds_key_tables) {
-        return change(tables);
-    }
-    const KeyTablesLock lock{tables.mutex};
-    return change(tables);
-}
-
-}  // namespace
-
 std::uint32_t register_key_type(std::atomic<std::uint32_t>& id, KeyType type) {
-    return with_key_tables([&](KeyTables& tables) {
-        if (const std::uint32_t registered = id.load(std::memory_order_relaxed); registered != 0) {
-            return registered;  // by another thread, since the caller looked
-        }
-        tables.types.push_back(type);
-        const auto made = static_cast<std::uint32_t>(tables.types.size() - 1);
-        id.store(made, std::memory_order_release);
-        return made;
+    return made_once(id, [type] {
+        std::vector<KeyType>& types = key_tables().types;
+        types.push_back(type);
+        return static_cast<std::uint32_t>(types.size() - 1);  // never 0: id 0 stays unused
     });
 }
 
@@ -157,7 +137,7 @@ std::vector<KeyType> registered_key_types() {
 }
 
 std::uint32_t intern_key_text(std::string_view text) {
-    return with_key_tables([text](KeyTables& tables) { return tables.texts.intern(text); });
+    return under_key_tables([text] { return key_tables().texts.intern(text); });
 }
 
 std::uint32_t intern_key_text(const KeyTablesLock& /*held*/, std::string_view text) {

@@ -13,7 +13,7 @@
 
 #include <bit>
 #include <cstdint>
-#include <qprof/detail/key_cache.hpp>
+#include <qprof/detail/key_compare.hpp>
 #include <string>
 #include <vector>
 

@@ -19,6 +19,9 @@ namespace {
 // least this long, important or not.
 using Rule = std::optional<std::int64_t>;
 
+using layout::kLongestChildren;
+using layout::kMinOpening;
+
 // Decides which nodes start open, and how far, then writes the markup.
 class InitialTree {
   public:
@@ -89,9 +92,6 @@ class InitialTree {
     }
 
   private:
-    static constexpr std::size_t kMinOpening = layout::kMinOpening;
-    static constexpr std::size_t kLongestChildren = layout::kLongestChildren;
-
     // Adds pieces to what is drawn; queues their important nodes to be opened later.
     std::vector<Piece> show(std::uint32_t from, std::uint32_t to, Rule rule) {
         std::vector<Piece> shown = pieces(order_, important_, from, to, rule);

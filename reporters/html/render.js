@@ -103,16 +103,18 @@
   // pairs of duration and node.
   const longestFirst = (T) => maxHeap((m, n) => T.dur[m] < T.dur[n] || (T.dur[m] === T.dur[n] && m < n));
 
+  // Queues the nodes of a list of pieces that are worth opening: important, and not small.
+  function queueOpenable(T, heap, ps) {
+    for (const p of ps) {
+      if (!p.fold && qp.isImportant(T, p.n) && !isSmall(T, p.n)) heap.push(p.n);
+    }
+  }
+
   // Which important nodes to open within a budget: longest first, as the initial view does.
   function plan(T, ps, budget) {
     const opened = new Map();
     const heap = longestFirst(T);
-    const seed = (list) => {
-      for (const p of list) {
-        if (!p.fold && qp.isImportant(T, p.n) && !isSmall(T, p.n)) heap.push(p.n);
-      }
-    };
-    seed(ps);
+    queueOpenable(T, heap, ps);
     while (heap.size() > 0 && budget > 0) {
       const n = heap.pop();
       const children = pieces(T, n + 1, n + T.size[n]);
@@ -120,7 +122,7 @@
       if (extra > budget) continue;
       budget -= extra;
       opened.set(n, children);
-      seed(children);
+      queueOpenable(T, heap, children);
     }
     return opened;
   }
@@ -145,9 +147,7 @@
     let drawn = 0;
     const show = (shown) => {
       drawn += cost(T, shown);
-      for (const p of shown) {
-        if (!p.fold && qp.isImportant(T, p.n) && !isSmall(T, p.n)) closed.push(p.n);
-      }
+      queueOpenable(T, closed, shown);
       return shown;
     };
     const fitting = (n, room) => {

@@ -16,24 +16,21 @@
 // the program's code (a std::string, an aggregate of numbers and strings) is looked up, given
 // its text and added under one taking of it; a std::string key's chars are copied once, where
 // they serve as the entry's key and as its text. Any other key is formatted between two takings
-// of the lock, with no lock held.
+// of the lock, with no lock held. How keys are hashed and compared: key_compare.hpp.
 #pragma once
 
 #include <atomic>
 #include <bit>
-#include <boost/pfr/core.hpp>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <deque>
-#include <memory>
 #include <mutex>
 #include <new>
 #include <qprof/detail/guarded_key_text.hpp>
+#include <qprof/detail/key_compare.hpp>
 #include <qprof/key.hpp>
 #include <string>
 #include <string_view>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -59,6 +56,33 @@ class KeyTablesLock {
     std::lock_guard<std::mutex> lock_;
 };
 
+// Runs `work` under the key tables' lock, taken unless this thread holds it already (a key
+// recorded by the program's operator==, which runs under it).
+template <typename Work>
+auto under_key_tables(Work work) {
+    if (t_holds_key_tables) {
+        return work();
+    }
+    const KeyTablesLock lock{key_tables_mutex()};
+    return work();
+}
+
+// What `made` holds, made by `make` (never T{}) under the key tables' lock the first time any
+// thread asks, read with no lock after that. The fork handler holds the lock, so a child never
+// finds it half made, nor waits for a thread it does not have, as it would on a function-local
+// static's guard.
+template <typename T, typename Make>
+[[gnu::noinline]] T made_once(std::atomic<T>& made, Make make) {
+    return under_key_tables([&] {
+        T value = made.load(std::memory_order_relaxed);
+        if (value == T{}) {
+            value = make();
+            made.store(value, std::memory_order_release);
+        }
+        return value;
+    });
+}
+
 // The id of a key's text: the id of an equal text kept before, else of this one, kept from now
 // on. The first takes the key tables' lock unless this thread holds it already, the second
 // needs it held.
@@ -73,152 +97,6 @@ struct KeptKeyText {
 // Keeps a copy of `text` under a new id, without looking for an equal text kept before: for a
 // key that is its own text, which its key type's InternedKeys knows to be new.
 KeptKeyText keep_key_text(const KeyTablesLock& held, std::string_view text);
-
-// The hash of a string's bytes, inline: std::hash of a std::string (murmur, out of line) was
-// a third of the instructions of a cached lookup. Words are mixed as they are read; the last
-// word overlaps the one before rather than being read byte by byte.
-inline std::uint64_t hash_chars(const char* chars, std::size_t size) {
-    auto mix = [](std::uint64_t hash, std::uint64_t word) {
-        hash = (hash ^ word) * 0xff51afd7ed558ccdull;
-        return hash ^ (hash >> 32);
-    };
-    auto load = [](const char* at, auto word) {
-        std::memcpy(&word, at, sizeof word);
-        return static_cast<std::uint64_t>(word);
-    };
-    std::uint64_t hash = size * 0x9E3779B97F4A7C15ull;
-    if (size >= 8) {
-        for (; size > 8; chars += 8, size -= 8) {
-            hash = mix(hash, load(chars, std::uint64_t{}));
-        }
-        return mix(hash, load(chars + size - 8, std::uint64_t{}));
-    }
-    if (size >= 4) {
-        return mix(hash,
-                   load(chars, std::uint32_t{}) << 32 | load(chars + size - 4, std::uint32_t{}));
-    }
-    if (size > 0) {
-        const auto byte = [&](std::size_t i) {
-            return std::uint64_t{static_cast<unsigned char>(chars[i])};
-        };
-        return mix(hash, byte(0) << 16 | byte(size / 2) << 8 | byte(size - 1));
-    }
-    return hash;
-}
-
-// Whether two strings of `size` bytes are equal, inline and word by word as hash_chars reads
-// them: memcmp, a call through the PLT to a routine chosen for long buffers, was a third of a
-// cached lookup of a 20-byte path.
-inline bool equal_chars(const char* a, const char* b, std::size_t size) {
-    auto differ = [](const char* x, const char* y, auto word) {
-        auto other = word;
-        std::memcpy(&word, x, sizeof word);
-        std::memcpy(&other, y, sizeof other);
-        return word != other;
-    };
-    if (size >= 8) {
-        for (std::size_t at = 0; at + 8 < size; at += 8) {
-            if (differ(a + at, b + at, std::uint64_t{})) {
-                return false;
-            }
-        }
-        return !differ(a + size - 8, b + size - 8, std::uint64_t{});
-    }
-    if (size >= 4) {
-        return !differ(a, b, std::uint32_t{}) &&
-               !differ(a + size - 4, b + size - 4, std::uint32_t{});
-    }
-    for (std::size_t at = 0; at < size; ++at) {
-        if (a[at] != b[at]) {
-            return false;
-        }
-    }
-    return true;
-}
-
-// The equality the key caches use: KeyEqual's rule (equal_by_parts), with std::string
-// compared by equal_chars wherever it is a part that `==` does not already compare.
-template <typename Key>
-struct CacheEqual {
-    bool operator()(const Key& a, const Key& b) const { return equal_by_parts<CacheEqual>(a, b); }
-};
-// Views, so that an entry's key (a view of its kept text, KeyEntry) compares with a key.
-template <>
-struct CacheEqual<std::string> {
-    bool operator()(std::string_view a, std::string_view b) const {
-        return a.size() == b.size() && equal_chars(a.data(), b.data(), a.size());
-    }
-};
-
-template <typename Key>
-bool cache_equal(const Key& a, const Key& b) {
-    return CacheEqual<Key>{}(a, b);
-}
-
-// Whether comparing two keys of a type the caches keep may run the program's code: an
-// operator== of its own, at any depth (a defaulted one included, which qprof cannot tell).
-template <typename Key>
-constexpr bool compares_with_program_code() {
-    if constexpr (std::is_same_v<Key, std::string> || std::is_arithmetic_v<Key> ||
-                  std::is_enum_v<Key>) {
-        return false;
-    } else if constexpr (TupleLike<Key>) {
-        return []<std::size_t... I>(std::index_sequence<I...>) {
-            return (compares_with_program_code<std::tuple_element_t<I, Key>>() || ...);
-        }
-        (std::make_index_sequence<std::tuple_size_v<Key>>{});
-    } else if constexpr (Reflectable<Key> && !HasEqualOperator<Key>) {
-        return []<std::size_t... I>(std::index_sequence<I...>) {
-            return (compares_with_program_code<boost::pfr::tuple_element_t<I, Key>>() || ...);
-        }
-        (std::make_index_sequence<boost::pfr::tuple_size_v<Key>>{});
-    } else {
-        return true;
-    }
-}
-
-// Look-ups this thread is in whose comparisons may run the program's code. A key that code
-// records (an operator== that asks a query, or a formatter it calls) is then neither looked
-// up in an InternedKeys nor kept: adding it could grow the very index being read.
-inline thread_local constinit int t_comparing_keys = 0;
-
-// Counts a look-up of keys of type Key in t_comparing_keys while it lasts, if their
-// comparison may run the program's code; else nothing.
-template <typename Key>
-class Comparing {
-  public:
-    Comparing() {
-        if constexpr (compares_with_program_code<Key>()) {
-            ++t_comparing_keys;
-        }
-    }
-    ~Comparing() {
-        if constexpr (compares_with_program_code<Key>()) {
-            --t_comparing_keys;
-        }
-    }
-    Comparing(const Comparing&) = delete;
-    Comparing& operator=(const Comparing&) = delete;
-};
-
-// The hash the key caches use: KeyHash's rule (hash_by_parts), with std::string hashed by
-// hash_chars wherever it is a part. Keys equal by KeyEqual hash alike, as with KeyHash.
-template <typename Key>
-struct CacheHash {
-    std::size_t operator()(const Key& key) const { return hash_by_parts<CacheHash>(key); }
-};
-// A view, as CacheEqual's.
-template <>
-struct CacheHash<std::string> {
-    std::size_t operator()(std::string_view key) const {
-        return static_cast<std::size_t>(hash_chars(key.data(), key.size()));
-    }
-};
-
-template <typename Key>
-std::size_t cache_hash(const Key& key) {
-    return CacheHash<Key>{}(key);
-}
 
 // Whether a key's text is the key itself, so that one copy of it is the entry's key and its
 // text: a std::string, unless the program gave std::string a KeyFormatter.
@@ -464,27 +342,16 @@ class InternedKeys {
     KeyIndex<Key>* spare_caches_ = nullptr;
 };
 
-// Every key type's InternedKeys, made on its first use under the key tables' lock, which fork()
-// holds: a child never waits for one that a thread it does not have began to make, as it would
-// on a function-local static's guard. Never destroyed: it outlives static teardown.
+// Every key type's InternedKeys, made on its first use (made_once). Never destroyed: it
+// outlives static teardown.
 template <typename Key>
 inline constinit std::atomic<InternedKeys<Key>*> g_interned_keys{nullptr};
 
 template <typename Key>
-[[gnu::noinline]] InternedKeys<Key>* make_interned_keys() {
-    const KeyTablesLock lock{key_tables_mutex()};
-    InternedKeys<Key>* keys = g_interned_keys<Key>.load(std::memory_order_relaxed);
-    if (keys == nullptr) {
-        keys = new InternedKeys<Key>;
-        g_interned_keys<Key>.store(keys, std::memory_order_release);
-    }
-    return keys;
-}
-
-template <typename Key>
 InternedKeys<Key>& interned_keys() {
     InternedKeys<Key>* keys = g_interned_keys<Key>.load(std::memory_order_acquire);
-    return keys != nullptr ? *keys : *make_interned_keys<Key>();
+    return keys != nullptr ? *keys
+                           : *made_once(g_interned_keys<Key>, [] { return new InternedKeys<Key>; });
 }
 
 // The calling thread's cache of one key type. Constant-initialised and trivially destructible,

@@ -41,9 +41,8 @@ struct KeyType {
     std::uint32_t words = 0;       // payload words after the head
 };
 
-// Registers a key type once and returns its id, which `id` then holds (0 until then). Under the
-// key tables' lock, which fork() holds: a child never waits for a registration that a thread it
-// does not have began, as it would on a function-local static's guard.
+// Registers a key type once and returns its id, which `id` then holds (0 until then): made_once
+// (key_cache.hpp).
 std::uint32_t register_key_type(std::atomic<std::uint32_t>& id, KeyType type);
 // Every key type registered so far, indexed by id (index 0 is unused).
 std::vector<KeyType> registered_key_types();
