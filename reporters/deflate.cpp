@@ -56,11 +56,12 @@ std::size_t common_prefix(const unsigned char* a, const unsigned char* b, std::s
     return length;
 }
 
-Deflater::Deflater(Sink sink, Container container)
+Deflater::Deflater(Sink sink, Container container, Method method)
     : sink_(std::move(sink)),
-      head_(std::size_t{1} << kHashBits, 0),
-      symbols_(kBlockInput),
-      container_(container) {
+      head_(method == Method::compress ? std::size_t{1} << kHashBits : 0, 0),
+      symbols_(method == Method::compress ? kBlockInput : 0),
+      container_(container),
+      method_(method) {
     if (container_ == zlib) {
         out_.append({"\x78\x9c", 2});  // deflate with a 32 KiB window; the check bits
     }
@@ -143,9 +144,16 @@ void Deflater::finish() {
     finished_ = true;
 }
 
-// Greedy LZ77 from done_ to at least `input_end` (a match may run past it), then one block.
+// Greedy LZ77 from done_ to at least `input_end` (a match may run past it), then one block;
+// or, to store, the input up to `input_end` as it is.
 void Deflater::compress_block(std::size_t input_end, bool last) {
     const std::size_t from = done_ - base_;
+    if (method_ == Method::store) {
+        deflate_block::write_stored(
+            out_, pending_, std::string_view{window_}.substr(from, input_end - done_), last);
+        finish_block(input_end);
+        return;
+    }
     const std::size_t nominal_end = input_end - base_;
     const std::size_t end = window_.size();  // matches may look this far ahead
     const std::size_t look_end = end >= kMinMatch ? end - kMinMatch + 1 : 0;
@@ -189,10 +197,16 @@ void Deflater::compress_block(std::size_t input_end, bool last) {
     deflate_block::write_block(
         out_, pending_, {symbols_.data(), static_cast<std::size_t>(symbol - symbols_.data())},
         counts_, std::string_view{window_}.substr(from, at - from), last);
+    finish_block(base_ + at);
+}
+
+// The input before `done` is compressed: what is written goes to the sink once there is enough
+// of it, and the window lets go of what no match can reach.
+void Deflater::finish_block(std::uint64_t done) {
     if (out_.view().size() >= 64 * 1024) {
         flush_output();
     }
-    done_ = base_ + at;
+    done_ = done;
     slide();
 }
 

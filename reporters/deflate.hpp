@@ -33,8 +33,12 @@ class Deflater {
   public:
     using Sink = std::function<void(std::string_view)>;
     enum Container { raw, zlib };
+    // compress: LZ77 and Huffman codes, as above. store: the bytes as they are, in stored blocks
+    // (still DEFLATE, read by every inflater): for data whose size matters less than the few
+    // nanoseconds a byte that compressing it costs.
+    enum class Method { compress, store };
 
-    explicit Deflater(Sink sink, Container container = raw);
+    explicit Deflater(Sink sink, Container container = raw, Method method = Method::compress);
     Deflater(const Deflater&) = delete;
     Deflater& operator=(const Deflater&) = delete;
 
@@ -44,6 +48,7 @@ class Deflater {
 
   private:
     void compress_block(std::size_t input_end, bool last);
+    void finish_block(std::uint64_t done);
     void slide();
     void flush_output();
     void add_to_adler(std::string_view bytes);
@@ -61,6 +66,7 @@ class Deflater {
     deflate_block::PendingBits pending_;
     bool finished_ = false;
     Container container_;
+    Method method_;
     std::uint32_t adler_a_ = 1;  // the Adler-32 of the input, for the zlib container
     std::uint32_t adler_b_ = 0;
 };

@@ -167,6 +167,26 @@ void write_symbols(BitWriter& bits, std::span<const Symbol> symbols, const Huffm
     bits.flush();
 }
 
+// `input` as stored blocks (BTYPE 00) of at most kStoredMax bytes each, the last one final if
+// `last`; an empty input is one empty block.
+void put_stored(BitWriter& bits, std::string_view input, bool last) {
+    const std::size_t size = input.size();
+    std::size_t at = 0;
+    do {
+        const std::size_t piece = std::min(kStoredMax, size - at);
+        bits.put(last && at + piece == size ? 1 : 0, 3);  // BTYPE 00: stored
+        bits.align();
+        bits.put(piece | (~piece & 0xffff) << 16, 32);
+        bits.flush();
+        bits.put_bytes(input.substr(at, piece));
+        at += piece;
+    } while (at < size);
+}
+
+std::size_t stored_pieces(std::size_t size) {
+    return std::max<std::size_t>(1, (size + kStoredMax - 1) / kStoredMax);
+}
+
 }  // namespace
 
 void write_block(Output& out, PendingBits& pending, std::span<const Symbol> symbols,
@@ -189,23 +209,14 @@ void write_block(Output& out, PendingBits& pending, std::span<const Symbol> symb
     const std::uint64_t dynamic = dynamic_bits(block, with_end);
     const std::uint64_t fixed = fixed_bits(with_end);
     const std::size_t size = input.size();
-    const std::size_t pieces = std::max<std::size_t>(1, (size + kStoredMax - 1) / kStoredMax);
+    const std::size_t pieces = stored_pieces(size);
     const std::uint64_t stored = (pieces * 5 + size) * 8 + 7;
     // Room for the block whatever its kind: a literal takes at most 15 bits, a match of 3
     // bytes or more at most 48, the header less than 1 KiB; and 8 bytes for the last flush.
     BitWriter bits{out.room(std::max(2 * size, size + pieces * 5) + 1024 + 8), pending.bits,
                    pending.count};
     if (stored < dynamic && stored < fixed) {
-        std::size_t at = 0;
-        do {
-            const std::size_t piece = std::min(kStoredMax, size - at);
-            bits.put(last && at + piece == size ? 1 : 0, 3);  // BTYPE 00: stored
-            bits.align();
-            bits.put(piece | (~piece & 0xffff) << 16, 32);
-            bits.flush();
-            bits.put_bytes(input.substr(at, piece));
-            at += piece;
-        } while (at < size);
+        put_stored(bits, input, last);
     } else {
         const bool use_fixed = fixed <= dynamic;
         bits.put((last ? 1 : 0) | (use_fixed ? 1 : 2) << 1, 3);
@@ -215,6 +226,16 @@ void write_block(Output& out, PendingBits& pending, std::span<const Symbol> symb
         write_symbols(bits, symbols, use_fixed ? fixed_literal_code() : block.literal,
                       use_fixed ? fixed_distance_code() : block.distance);
     }
+    out.written_to(bits.end());
+    pending = {bits.bits(), bits.count()};
+}
+
+void write_stored(Output& out, PendingBits& pending, std::string_view input, bool last) {
+    // Each piece: its header with the bits pending before it, padded (2 bytes at most), and 4
+    // bytes of length; and 8 for the last flush.
+    BitWriter bits{out.room(input.size() + stored_pieces(input.size()) * 6 + 8), pending.bits,
+                   pending.count};
+    put_stored(bits, input, last);
     out.written_to(bits.end());
     pending = {bits.bits(), bits.count()};
 }

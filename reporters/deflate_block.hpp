@@ -1,5 +1,6 @@
 // One DEFLATE block (RFC 1951 3.2.3-3.2.7) from the symbols LZ77 found: written with the
-// Huffman codes fitted to it (dynamic), the fixed codes, or stored, whichever is smallest.
+// Huffman codes fitted to it (dynamic), the fixed codes, or stored, whichever is smallest; or
+// input stored as it is, without looking for anything to compress.
 // Bits go out least significant first, eight bytes at a time. Used by deflate.cpp.
 #pragma once
 
@@ -113,6 +114,9 @@ struct PendingBits {
 // Appends the block of `symbols` (counted in `counts`), which stand for `input`, to `out`.
 void write_block(Output& out, PendingBits& pending, std::span<const Symbol> symbols,
                  const SymbolCounts& counts, std::string_view input, bool last);
+
+// Appends `input` as it is (stored blocks, no code), after the pending bits.
+void write_stored(Output& out, PendingBits& pending, std::string_view input, bool last);
 
 // Pads the pending bits to a byte and appends it.
 void drain(Output& out, PendingBits& pending);

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "deflate.hpp"
 #include "format.hpp"
 #include "html_payload_layout.hpp"
 #include "preorder.hpp"
@@ -162,17 +163,29 @@ struct PayloadColumns {
     std::uint64_t hit_keys = 0;       // hits whose key the key column holds
     std::uint64_t hits_left_out = 0;  // hits whose key it leaves out (layout::kKeyLeftOut)
 };
+// Small columns are stored in the page as they are (base64 still, in DEFLATE's stored blocks):
+// compressing them costs the end of the run about 6 ns a byte, 7 ms for 280,000 events, to
+// save a megabyte or two of a local file. Larger ones are compressed, which keeps a page of ten
+// million events within its budget. Small is this many bytes at most, counting the least the
+// columns can take: a byte a value, and the keys' texts.
+inline constexpr std::uint64_t kStoredColumnsBytes = 2 << 20;
+// How the columns of `orders` go into the page: stored if they are small (kStoredColumnsBytes,
+// unless a test sets another limit: set_stored_columns_limit), compressed otherwise.
+Deflater::Method columns_method(const Trace& trace, const std::vector<Preorder>& orders);
+// For tests: columns_method's limit in bytes.
+void set_stored_columns_limit(std::uint64_t bytes);
 // Without `hit_keys`, hits' keys are left out of the key column (layout::kColumnsBudgetBytes).
 PayloadColumns write_payload_columns(std::ostream& out, const Trace& trace,
                                      const std::vector<Preorder>& orders,
-                                     const Importance& important, bool hit_keys = true);
+                                     const Importance& important, bool hit_keys,
+                                     Deflater::Method method);
 // For tests: the HTML reporter makes the columns on at most this many threads of its own (2,
 // the default: one encodes, one compresses), as if no more could start.
 void allow_payload_threads(int threads);
 // For tests: the size of the columns' text past which the HTML reporter leaves hits' keys out
 // (layout::kColumnsBudgetBytes unless a test pretends the page is that heavy).
 void set_columns_budget(std::uint64_t bytes);
-// The same columns and keys uncompressed, given to `sink` in pieces (of at most 64 Ki values
+// The same columns and keys uncompressed, given to `sink` in pieces (of at most 16 Ki values
 // each): the bytes write_payload_columns compresses, in the same pieces.
 using ByteSink = std::function<void(std::string_view)>;
 PayloadColumns encode_payload_columns(const ByteSink& sink, const Trace& trace,

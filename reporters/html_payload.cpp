@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <memory>
 #include <span>
 #include <vector>
@@ -26,8 +27,12 @@ using layout::Column;
 using layout::Encoding;
 using layout::Field;
 
-// Values are encoded this many at a time, so no column is ever held whole.
-constexpr std::uint32_t kValuesPerWrite = 64 * 1024;
+// Values are encoded this many at a time, so that no column is ever held whole and what is held
+// stays in the core's cache (128 KiB of values, 160 KiB of room for their bytes).
+constexpr std::uint32_t kValuesPerWrite = 16 * 1024;
+
+// columns_method's limit: kStoredColumnsBytes unless a test sets another.
+std::atomic<std::uint64_t> stored_columns_limit{kStoredColumnsBytes};
 
 std::uint64_t tag_of(const Trace& trace, const Node& node, const Importance& important) {
     return std::uint64_t{trace.sites[node.site].provider_index} << layout::kProviderShift |
@@ -65,33 +70,41 @@ bool present(const Column& column, const Preorder& order) {
 }
 
 // Where each node starts, as the viewer rebuilds it (the gap column, html_payload_layout.hpp):
-// gaps are small numbers where starts would take many bytes each. Neither array is zeroed
-// first (megabytes at a time): every gap is written, and every cursor before it is read (a
-// parent comes before its children), but the roots'.
-std::unique_ptr<std::int64_t[]> start_gaps(const Preorder& order) {
-    auto gaps = std::make_unique_for_overwrite<std::int64_t[]>(order.size());
-    const auto cursor = std::make_unique_for_overwrite<std::int64_t[]>(order.size() + 1);
-    cursor[order.size()] = 0;  // by parent; roots last
-    for (std::uint32_t n = 0; n < order.size(); ++n) {
-        std::int64_t& at = cursor[order.parent(n)];
-        const Node& node = order.node(n);
-        if (node.outcome == Outcome::hit) {
-            gaps[n] = 0;
-            cursor[n] = at;
-            continue;
+// gaps are small numbers where starts would take many bytes each. Asked of every node once, in
+// pre-order: the viewer's cursor in a node's parent is kept by depth (a node's children come
+// after it and before its next sibling), where one by node took two arrays of megabytes, each
+// page of them new memory.
+class StartGaps {
+  public:
+    explicit StartGaps(const Preorder& order) : order_(order) {}
+
+    std::int64_t next(std::uint32_t n) {
+        const std::size_t depth = order_.depth(n);
+        if (cursors_.size() < depth + 2) {
+            cursors_.resize(depth + 2, 0);
         }
-        gaps[n] = std::max<std::int64_t>(0, node.start - at);
-        cursor[n] = at + gaps[n];
-        at = cursor[n] + order.duration_ns(n);
+        std::int64_t& at = cursors_[depth];  // where the parent's next child may start
+        const Node node = order_.node(n);
+        if (node.outcome == Outcome::hit) {
+            cursors_[depth + 1] = at;
+            return 0;
+        }
+        const std::int64_t gap = std::max<std::int64_t>(0, node.start - at);
+        cursors_[depth + 1] = at + gap;
+        at += gap + order_.duration_ns(n);
+        return gap;
     }
-    return gaps;
-}
+
+  private:
+    const Preorder& order_;
+    std::vector<std::int64_t> cursors_ = std::vector<std::int64_t>(2, 0);  // the roots' first
+};
 
 // The values of `field` for nodes [from, to) into `values`: one loop per field, so that the
 // field is not decided per value. The keys' codes go on from where `keys` left them.
 void field_values(Field field, const Trace& trace, const Preorder& order,
-                  const Importance& important, const std::int64_t* gaps, KeyCodes& keys,
-                  std::uint32_t from, std::uint32_t to, std::uint64_t* values) {
+                  const Importance& important, StartGaps& gaps, KeyCodes& keys, std::uint32_t from,
+                  std::uint32_t to, std::uint64_t* values) {
     const auto fill = [&](auto value_of) {
         for (std::uint32_t n = from; n < to; ++n) {
             values[n - from] = value_of(n);
@@ -107,7 +120,7 @@ void field_values(Field field, const Trace& trace, const Preorder& order,
             return fill(
                 [&](std::uint32_t n) { return static_cast<std::uint64_t>(order.duration_ns(n)); });
         case Field::gap:
-            return fill([&](std::uint32_t n) { return static_cast<std::uint64_t>(gaps[n]); });
+            return fill([&](std::uint32_t n) { return static_cast<std::uint64_t>(gaps.next(n)); });
         case Field::key:
             return fill([&](std::uint32_t n) {
                 return keys.encode(thread.keys[order.post_index(n)],
@@ -146,21 +159,27 @@ char* encode(Encoding encoding, std::span<const std::uint64_t> values, char* out
     return out;
 }
 
+// Room for kValuesPerWrite values and their bytes, made once for every column: each written
+// through a pointer (appending to a string byte by byte cost more than the values).
+struct ColumnRoom {
+    std::unique_ptr<std::uint64_t[]> values =
+        std::make_unique_for_overwrite<std::uint64_t[]>(kValuesPerWrite);
+    std::unique_ptr<char[]> bytes =
+        std::make_unique_for_overwrite<char[]>(std::size_t{kValuesPerWrite} * kMaxVarintBytes);
+};
+
 // One column of one thread into the compressor; returns its size in bytes.
 std::uint64_t write_column(const ByteSink& sink, const Column& column, const Trace& trace,
-                           const Preorder& order, const Importance& important,
-                           const std::int64_t* gaps, KeyCodes& keys) {
-    // Written through a pointer: appending to a string byte by byte cost more than the values.
-    const auto bytes =
-        std::make_unique_for_overwrite<char[]>(std::size_t{kValuesPerWrite} * kMaxVarintBytes);
-    const auto values = std::make_unique_for_overwrite<std::uint64_t[]>(kValuesPerWrite);
+                           const Preorder& order, const Importance& important, StartGaps& gaps,
+                           KeyCodes& keys, ColumnRoom& room) {
     std::uint64_t size = 0;
     for (std::uint32_t from = 0; from < order.size(); from += kValuesPerWrite) {
         const std::uint32_t to = std::min(order.size(), from + kValuesPerWrite);
-        field_values(column.field, trace, order, important, gaps, keys, from, to, values.get());
-        char* const end = encode(column.encoding, {values.get(), to - from}, bytes.get());
-        const auto used = static_cast<std::size_t>(end - bytes.get());
-        sink({bytes.get(), used});
+        field_values(column.field, trace, order, important, gaps, keys, from, to,
+                     room.values.get());
+        char* const end = encode(column.encoding, {room.values.get(), to - from}, room.bytes.get());
+        const auto used = static_cast<std::size_t>(end - room.bytes.get());
+        sink({room.bytes.get(), used});
         size += used;
     }
     return size;
@@ -274,14 +293,15 @@ PayloadColumns encode_payload_columns(const ByteSink& sink, const Trace& trace,
                                       const Importance& important, bool hit_keys) {
     PayloadColumns sizes;
     KeyCodes keys{trace.key_texts.size(), hit_keys};
+    ColumnRoom room;
     for (const Preorder& order : orders) {
         auto& thread = sizes.threads.emplace_back();
-        const std::unique_ptr<std::int64_t[]> gaps = start_gaps(order);
+        StartGaps gaps{order};
         keys.start_thread();
         for (const Column& column : layout::kColumns) {
             if (present(column, order)) {
                 thread.emplace_back(column.name, write_column(sink, column, trace, order, important,
-                                                              gaps.get(), keys));
+                                                              gaps, keys, room));
             }
         }
     }
@@ -291,11 +311,31 @@ PayloadColumns encode_payload_columns(const ByteSink& sink, const Trace& trace,
     return sizes;
 }
 
+Deflater::Method columns_method(const Trace& trace, const std::vector<Preorder>& orders) {
+    std::uint64_t least = 0;  // bytes: a value takes one at least
+    for (const Preorder& order : orders) {
+        for (const Column& column : layout::kColumns) {
+            least += present(column, order) ? order.size() : 0;
+        }
+    }
+    for (const std::string& text : trace.key_texts) {
+        least += text.size();
+    }
+    return least <= stored_columns_limit.load(std::memory_order_relaxed)
+               ? Deflater::Method::store
+               : Deflater::Method::compress;
+}
+
+void set_stored_columns_limit(std::uint64_t bytes) {
+    stored_columns_limit.store(bytes, std::memory_order_relaxed);
+}
+
 PayloadColumns write_payload_columns(std::ostream& out, const Trace& trace,
                                      const std::vector<Preorder>& orders,
-                                     const Importance& important, bool hit_keys) {
+                                     const Importance& important, bool hit_keys,
+                                     Deflater::Method method) {
     Base64Writer text{out};
-    Deflater deflater{[&](std::string_view bytes) { text.write(bytes); }, Deflater::zlib};
+    Deflater deflater{[&](std::string_view bytes) { text.write(bytes); }, Deflater::zlib, method};
     PayloadColumns sizes = encode_payload_columns(
         [&](std::string_view bytes) { deflater.write(bytes); }, trace, orders, important, hit_keys);
     deflater.finish();

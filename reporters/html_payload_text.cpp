@@ -44,12 +44,12 @@ std::jthread start_payload_thread(int index, Body& body) {
 class PayloadPipeline {
   public:
     PayloadPipeline(const Trace& trace, const std::vector<Preorder>& orders,
-                    const Importance& important, bool hit_keys) {
-        auto compress = [this] {
+                    const Importance& important, bool hit_keys, Deflater::Method method) {
+        auto compress = [this, method] {
             try {
                 Base64Writer text{text_};
                 Deflater deflater{[&](std::string_view bytes) { text.write(bytes); },
-                                  Deflater::zlib};
+                                  Deflater::zlib, method};
                 for (std::string piece; pieces_.pop(piece);) {
                     deflater.write(piece);
                 }
@@ -74,7 +74,7 @@ class PayloadPipeline {
             compressor_ = start_payload_thread(0, compress);
         } catch (const std::system_error&) {
             try {
-                columns_ = write_payload_columns(text_, trace, orders, important, hit_keys);
+                columns_ = write_payload_columns(text_, trace, orders, important, hit_keys, method);
             } catch (...) {
                 encode_failed_ = std::current_exception();
             }
@@ -121,18 +121,26 @@ PayloadText::PayloadText(const Trace& trace, const std::vector<Preorder>& orders
     : trace_(trace),
       orders_(orders),
       important_(important),
-      pipeline_(std::make_unique<PayloadPipeline>(trace, orders, important, true)) {}
+      method_(columns_method(trace, orders)),
+      pipeline_(std::make_unique<PayloadPipeline>(trace, orders, important, true, method_)) {}
 
 PayloadText::~PayloadText() = default;
 
 const PayloadColumns& PayloadText::write(std::ostream& out) {
-    // Made again without hits' keys when they weigh the page past its budget: the other
-    // columns cannot be known compressed without compressing them, and only a page that heavy
-    // pays for it twice.
-    if (pipeline_->finish().hit_keys > 0 &&
-        pipeline_->text_bytes() > columns_budget.load(std::memory_order_relaxed)) {
+    // Past the page's budget, made again compressed if they were stored, then without hits'
+    // keys if they still weigh it past: the other columns cannot be known compressed without
+    // compressing them, and only a page that heavy pays for it again.
+    bool hit_keys = true;
+    while (pipeline_->finish().hit_keys > 0 &&
+           pipeline_->text_bytes() > columns_budget.load(std::memory_order_relaxed)) {
+        if (method_ == Deflater::Method::store) {
+            method_ = Deflater::Method::compress;
+        } else {
+            hit_keys = false;
+        }
         pipeline_.reset();  // its text first: it may be tens of MB
-        pipeline_ = std::make_unique<PayloadPipeline>(trace_, orders_, important_, false);
+        pipeline_ =
+            std::make_unique<PayloadPipeline>(trace_, orders_, important_, hit_keys, method_);
     }
     const PayloadColumns& columns = pipeline_->finish();
     pipeline_->write(out);

@@ -1,9 +1,11 @@
 // qprof's DEFLATE (reporters/deflate.cpp, deflate_block.cpp) read back by Python's zlib: random
 // bytes, columns shaped like the HTML payload's, runs and matches at the window's edge, each
 // handed over whole and in pieces (which must give the same bytes). The compressed sizes are
-// bounded, so that an encoder that stopped finding matches fails too.
+// bounded, so that an encoder that stopped finding matches fails too; stored, the bytes are
+// all there and nothing more than the blocks' heads.
 #include "deflate.hpp"
 
+#include <algorithm>
 #include <array>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -19,9 +21,10 @@ namespace {
 
 using qprof::detail::Deflater;
 
-std::string compress(std::string_view data, std::size_t piece) {
+std::string compress(std::string_view data, std::size_t piece,
+                     Deflater::Method method = Deflater::Method::compress) {
     std::string packed;
-    Deflater deflater{[&](std::string_view bytes) { packed += bytes; }, Deflater::zlib};
+    Deflater deflater{[&](std::string_view bytes) { packed += bytes; }, Deflater::zlib, method};
     for (std::size_t at = 0; at < data.size(); at += piece) {
         deflater.write(data.substr(at, piece));
     }
@@ -145,4 +148,33 @@ TEST_CASE("DEFLATE round-trips through zlib: runs, window-edge matches, tiny inp
     }
     // Payload columns and random bytes in turn, over many blocks.
     round_trip(payload_columns(20'000, 3) + random_bytes(200'000, 9) + payload_columns(60'000, 4));
+}
+
+TEST_CASE("DEFLATE stores bytes as they are when asked, read back by zlib") {
+    const std::string columns = payload_columns(60'000, 21);  // about 250 KB: four blocks
+    REQUIRE(columns.size() > 3 * 65'535);
+    for (const std::string& data : {columns, std::string{}, std::string{"x"},
+                                    random_bytes(65'535, 2), random_bytes(65'536, 3)}) {
+        INFO(data.size() << " bytes");
+        const std::string packed = compress(data, data.size() + 1, Deflater::Method::store);
+        CHECK(qprof::test::decompress_with_python(packed, "zlib") == data);
+        // zlib's head (2 bytes) and Adler-32 (4); each stored block a byte of head and 4 of
+        // length: the input goes in 128 KiB at a time, each cut into blocks of 65,535 bytes at
+        // most (an empty input is one empty block).
+        std::size_t blocks = 0;
+        std::size_t left = data.size();
+        do {
+            const std::size_t input = std::min<std::size_t>(left, 128 * 1024);
+            blocks += std::max<std::size_t>(1, (input + 65'534) / 65'535);
+            left -= input;
+        } while (left > 0);
+        CHECK(packed.size() == 2 + 4 + data.size() + 5 * blocks);
+        for (const std::size_t piece : {std::size_t{1}, std::size_t{777}, std::size_t{65'536}}) {
+            if (piece > 1 || data.size() <= 100'000) {
+                CHECK(compress(data, piece, Deflater::Method::store) == packed);
+            }
+        }
+    }
+    // Compressed, the same columns take a fraction of that.
+    CHECK(compress(columns, columns.size()).size() < columns.size() / 2);
 }

@@ -1,7 +1,10 @@
 // The html page's key column (html_payload_layout.hpp, KeyCode): every node's key read back,
 // the codes a dependency scan gets, and a page too heavy with its hits' keys, which leaves them
-// out, says so and keeps its statistics whole. What the viewer makes of it: the browser tests.
+// out, says so and keeps its statistics whole; small columns stored, larger ones compressed.
+// What the viewer makes of it: the browser tests.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstddef>
 #include <cstdint>
 #include <qprof/qprof.hpp>
 #include <string>
@@ -87,6 +90,20 @@ class ColumnsBudget {
     ColumnsBudget& operator=(const ColumnsBudget&) = delete;
 };
 
+// For a test: the HTML reporter stores columns of at most `bytes` (html_parts.hpp,
+// columns_method) and compresses larger ones.
+class StoredColumnsLimit {
+  public:
+    explicit StoredColumnsLimit(std::uint64_t bytes) {
+        qprof::detail::html::set_stored_columns_limit(bytes);
+    }
+    ~StoredColumnsLimit() {
+        qprof::detail::html::set_stored_columns_limit(qprof::detail::html::kStoredColumnsBytes);
+    }
+    StoredColumnsLimit(const StoredColumnsLimit&) = delete;
+    StoredColumnsLimit& operator=(const StoredColumnsLimit&) = delete;
+};
+
 std::string payload_json(const std::string& page) {
     return qprof::test::element_text(page, "<script type=\"application/json\" id=\"qprof-trace\"");
 }
@@ -145,6 +162,7 @@ TEST_CASE("a scan's hits cost a code each when they follow a key, their keys in 
 
 TEST_CASE("a page too heavy with its hits' keys leaves them out, says so, keeps its statistics") {
     const qprof::Trace trace = qprof::test::trace_of(scan, keyed());
+    const StoredColumnsLimit compressed{0};  // the budget is of compressed columns
     std::uint64_t keyed_hits = 0;
     for (std::size_t i = 0; i < trace.threads[0].nodes.size(); ++i) {
         keyed_hits += trace.threads[0].nodes[i].outcome == qprof::Outcome::hit &&
@@ -198,4 +216,67 @@ TEST_CASE("a key's text after one like it takes only the bytes that differ") {
     const std::uint64_t rest = qprof::test::payload_number(page, "text");
     CHECK(rest < whole / 2);
     CHECK(qprof::test::payload_number(page, "lengths") < 4 * trace.key_texts.size());
+}
+
+namespace {
+
+// The bytes of the page's columns as they are in it: its base64 text decoded.
+std::size_t packed_bytes(const std::string& page) {
+    const std::string text = columns_text(page);
+    const auto padding = static_cast<std::size_t>(
+        std::count(text.end() - static_cast<std::ptrdiff_t>(std::min<std::size_t>(2, text.size())),
+                   text.end(), '='));
+    return text.size() / 4 * 3 - padding;
+}
+
+std::string unpacked(const std::string& page) {
+    return qprof::test::decompress_with_python(columns_text(page), "base64-zlib");
+}
+
+}  // namespace
+
+TEST_CASE("small columns are stored as they are, larger ones compressed, to the same bytes") {
+    const qprof::Trace trace = qprof::test::trace_of(scan, keyed());
+    // The least the columns can take: a byte a value in each of the five, and the keys' texts.
+    std::uint64_t least = 5 * trace.threads.at(0).nodes.size();
+    for (const std::string& text : trace.key_texts) {
+        least += text.size();
+    }
+    std::string stored;
+    std::string compressed;
+    {
+        const StoredColumnsLimit limit{least};
+        stored = html_of(trace);
+    }
+    {
+        const StoredColumnsLimit limit{least - 1};
+        compressed = html_of(trace);
+    }
+    const std::string bytes = unpacked(stored);
+    REQUIRE(bytes.size() > 10'000);
+    CHECK(unpacked(compressed) == bytes);
+    // Stored: every byte, with zlib's head and check and each block's head (5 bytes a block).
+    CHECK(packed_bytes(stored) > bytes.size());
+    CHECK(packed_bytes(stored) < bytes.size() + 6 + 5 * (bytes.size() / 65'535 + 3));
+    CHECK(packed_bytes(compressed) < bytes.size() / 2);
+    CHECK(payload_json(compressed) == payload_json(stored));
+    REQUIRE(least < qprof::detail::html::kStoredColumnsBytes);  // by default, a scan is small
+    CHECK(html_of(trace) == stored);
+}
+
+TEST_CASE("stored columns past the page's budget are compressed before a hit's key is left out") {
+    const qprof::Trace trace = qprof::test::trace_of(scan, keyed());
+    const std::string stored = html_of(trace);
+    std::string compressed;
+    {
+        const StoredColumnsLimit limit{0};
+        compressed = html_of(trace);
+    }
+    REQUIRE(columns_text(compressed).size() < columns_text(stored).size() / 2);
+    const ColumnsBudget budget{columns_text(stored).size() - 1};
+    for (const int threads : {2, 1, 0}) {  // the same bytes however the columns are made
+        qprof::detail::html::allow_payload_threads(threads);
+        CHECK(html_of(trace) == compressed);  // every key stays
+    }
+    qprof::detail::html::allow_payload_threads(2);
 }
