@@ -122,13 +122,18 @@ async function checkProviderDetails(page) {
   return `${shown.name}: Allocated ${shown.text}`;
 }
 
-/** A click on the first drawn box shows what its node allocated. */
+/**
+ * A click on the first drawn box shows what its node allocated. The click goes to the box's
+ * label, brought to the middle of the view: a box taller than the view, centred, would have its
+ * corner above it, and the click would miss.
+ */
 async function checkNodeDetails(page) {
   const box = await js(page, `(() => {
       const el = document.querySelector('#tree-0 .node:not(.hit)[data-n]');
-      el.scrollIntoView({block: 'center'});
-      const r = el.getBoundingClientRect();
-      return {n: Number(el.dataset.n), x: r.left + 4, y: r.top + 4};
+      const label = el.querySelector(':scope > .label');
+      label.scrollIntoView({block: 'center'});
+      const r = label.getBoundingClientRect();
+      return {n: Number(el.dataset.n), x: r.left + 4, y: r.top + r.height / 2};
   })()`);
   await page.mouse.click(box.x, box.y);
   await settle(page);
@@ -196,9 +201,14 @@ async function checkTimelineMemory(page) {
       for (let m = 0; m < T.len; m++) if (!qp.isHit(T, m) && (n < 0 || M.alloc[m] > M.alloc[n])) n = m;
       qp.timelineShow(0, n);
       const s = window.qprof.timeline();
-      const r = document.getElementById('timeline-canvas').getBoundingClientRect();
+      const canvas = document.getElementById('timeline-canvas');
+      // The slice's row in the page, brought to the middle of the view: the timeline moves to
+      // the node in place, and an earlier check may have scrolled the page past it.
+      const row = s.tracks[0].y - s.scroll + s.head + (T.depth[n] + 0.5) * s.row;
+      window.scrollTo(0, canvas.getBoundingClientRect().top + window.scrollY + row - innerHeight / 2);
+      const r = canvas.getBoundingClientRect();
       return {n, x: r.left + window.qprof.timelineX(window.qprof.start(0, n) + T.dur[n] / 2),
-              y: r.top + s.tracks[0].y - s.scroll + s.head + (T.depth[n] + 0.5) * s.row,
+              y: r.top + row,
               expected: qv.bytesText(M.alloc[n]) + ' \\u00b7 self ' + qv.bytesText(M.selfAlloc[n])};
   })()`);
   await page.mouse.move(target.x, target.y);
