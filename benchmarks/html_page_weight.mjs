@@ -1,12 +1,12 @@
 // What profile_queries.html weighs, for benchmarks/html_page_benchmark.mjs: the page, its
-// payload (compressed columns and JSON), and how the columns split it -- each column of every
+// payload (columns, compressed or stored, and JSON), and how the columns split it -- each column of every
 // thread compressed alone, as an estimate of its share -- with how many hits' keys a heavy
 // page left out (html_payload_layout.hpp, kColumnsBudgetBytes).
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 
 /**
- * The size of the payload: the texts of <script id="qprof-columns"> (compressed columns) and
+ * The size of the payload: the texts of <script id="qprof-columns"> (the columns) and
  * <script id="qprof-trace"> (JSON).
  */
 function payloadBytes(page) {

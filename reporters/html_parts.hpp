@@ -153,8 +153,9 @@ std::string chip_text(const Trace& trace, const Preorder& order, std::uint32_t p
 void sort_heaviest_first(const Preorder& order, const Work& work, std::vector<Piece>& drawn);
 
 // The whole trace for the viewer (docs/html-report.md): first its columns and its keys'
-// texts, compressed, as base64; then JSON with the rest and the size of each part: of each
-// column (name, bytes) of each thread, and of the keys' lengths and texts.
+// texts in one zlib stream (compressed, or stored when small: columns_method), as base64;
+// then JSON with the rest and the size of each part: of each column (name, bytes) of each
+// thread, and of the keys' lengths and texts.
 struct PayloadColumns {
     std::vector<std::vector<std::pair<std::string_view, std::uint64_t>>> threads;
     std::uint64_t key_count = 0;

@@ -1,5 +1,6 @@
 // The trace as the viewer reads it: per thread, one column per field in pre-order, varint
-// coded, compressed as one zlib stream and written as base64 (html_payload_layout.hpp);
+// coded, in one zlib stream (compressed, or stored when small: columns_method) and written as
+// base64 (html_payload_layout.hpp);
 // then the keys' texts in the same stream; beside it, JSON with the rest (providers,
 // statistics) and each part's size, so that the viewer can check what it decompressed. toyc's ten
 // million nodes make 5.7 MB of text.

@@ -43,8 +43,9 @@ struct Column {
 };
 
 // Per thread, in this order, one value per node in pre-order. Every thread's columns, one
-// after the other, are compressed together as one zlib stream (kCompression, the name
-// DecompressionStream takes; its Adler-32 reveals a corrupt page), then written as base64.
+// after the other, go together into one zlib stream (kCompression, the name
+// DecompressionStream takes; its Adler-32 reveals a corrupt page), compressed or, when they are
+// small, stored (html_parts.hpp: columns_method), then written as base64.
 inline constexpr std::array<Column, 8> kColumns = {{
     {Field::tag, "tag", Encoding::varint, Presence::always, "Int32Array"},
     // Nodes in the subtree, the node included.
@@ -91,8 +92,8 @@ enum KeyCode : std::uint32_t {
     kKeyExplicit = 6,    // kKeyExplicit + zigzag(key - (newest + 1)): every other key
 };
 
-// A page leaves out hits' keys (and only them: every run keeps its key) when its compressed
-// columns, as base64, would take more than this with them: the page's budget is 40 MB at ten
+// A page leaves out hits' keys (and only them: every run keeps its key) when its columns,
+// compressed, as base64, would take more than this with them: the page's budget is 40 MB at ten
 // million events, and a hit's key that fits no code takes about 4 bytes of it. The JSON then
 // says how many hits' keys are left out, "keys":{...,"hits_left_out":N}, and the page says so
 // wherever a hit's key would show (kHitKeyLeftOut). The statistics, computed from the whole
