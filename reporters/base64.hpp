@@ -5,8 +5,9 @@
 //   text.finish();
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <ostream>
-#include <string>
 #include <string_view>
 
 namespace qprof::detail {
@@ -18,9 +19,16 @@ class Base64Writer {
     void finish();  // the last group, padded
 
   private:
+    // Groups of 3 bytes encoded into text_ at a time, then written out.
+    static constexpr std::size_t kGroups = 4096;
+
+    // `groups` whole groups of 3 bytes from `data` to out_.
+    void put_groups(const unsigned char* data, std::size_t groups);
+
     std::ostream& out_;
-    std::string pending_;  // fewer than 3 bytes not yet written
-    std::string text_;
+    std::array<unsigned char, 3> pending_{};  // fewer than 3 bytes not yet written
+    std::size_t pending_size_ = 0;
+    std::array<char, 4 * kGroups> text_{};
 };
 
 }  // namespace qprof::detail
