@@ -39,17 +39,21 @@ class Importance {
     // In line: a node read by value from the store stays in registers instead of being
     // written out for a call, as every sibling in a run is asked.
     bool operator()(const Node& node) const {
-        if (node.outcome == Outcome::hit) {
+        return (*this)(node.outcome, node.duration_ns(), node.extent);
+    }
+    // The same from the three fields it reads, for a walk that reads no whole node.
+    bool operator()(Outcome outcome, std::int64_t duration_ns, std::uint32_t extent) const {
+        if (outcome == Outcome::hit) {
             return false;
         }
         // Without a total (an empty or instant session) shares mean nothing: extent decides.
         if (total_ns_ <= 0) {
-            return node.extent >= extent_;
+            return extent >= extent_;
         }
         const double percent =
-            static_cast<double>(node.duration_ns()) * 100.0 / static_cast<double>(total_ns_);
+            static_cast<double>(duration_ns) * 100.0 / static_cast<double>(total_ns_);
         const double floor = std::min(percent_, kExtentFloorPercent);
-        return percent >= percent_ || (node.extent >= extent_ && percent >= floor);
+        return percent >= percent_ || (extent >= extent_ && percent >= floor);
     }
     std::int64_t total_ns() const { return total_ns_; }
     std::uint32_t extent() const { return extent_; }

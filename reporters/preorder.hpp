@@ -41,6 +41,12 @@ class Preorder {
         return body == NodeStore::kNoBody ? n + 1 : n + post_[n] - bodies_[body].first + 1;
     }
     Outcome outcome(std::uint32_t n) const { return heads_[post_[n]].outcome; }
+    const NodeHead& head(std::uint32_t n) const { return heads_[post_[n]]; }
+    // When a node with a body began (0 for a plain leaf hit, as in its Node).
+    std::int64_t start(std::uint32_t n) const {
+        const std::uint32_t body = body_[n];
+        return body == NodeStore::kNoBody ? 0 : bodies_[body].start;
+    }
     std::uint32_t extent(std::uint32_t n) const {
         const std::uint32_t body = body_[n];
         return body == NodeStore::kNoBody ? 0 : bodies_[body].extent;
