@@ -34,9 +34,9 @@ void Base64Writer::put_groups(const unsigned char* data, std::size_t groups) {
     while (groups > 0) {
         const std::size_t now = std::min(groups, kGroups);
         for (std::size_t g = 0; g < now; ++g) {
-            put_group(text_.data() + 4 * g, data + 3 * g);
+            put_group(text_.get() + 4 * g, data + 3 * g);
         }
-        out_.write(text_.data(), static_cast<std::streamsize>(4 * now));
+        out_.write(text_.get(), static_cast<std::streamsize>(4 * now));
         data += 3 * now;
         groups -= now;
     }

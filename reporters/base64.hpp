@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstddef>
+#include <memory>
 #include <ostream>
 #include <string_view>
 
@@ -28,7 +29,8 @@ class Base64Writer {
     std::ostream& out_;
     std::array<unsigned char, 3> pending_{};  // fewer than 3 bytes not yet written
     std::size_t pending_size_ = 0;
-    std::array<char, 4 * kGroups> text_{};
+    // On the heap: the thread that ends a session may have a small stack.
+    std::unique_ptr<char[]> text_ = std::make_unique_for_overwrite<char[]>(4 * kGroups);
 };
 
 }  // namespace qprof::detail
