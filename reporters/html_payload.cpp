@@ -12,7 +12,6 @@
 #include <span>
 #include <vector>
 
-#include "base64.hpp"
 #include "deflate.hpp"
 #include "format.hpp"
 #include "html_key_codes.hpp"
@@ -40,8 +39,7 @@ std::atomic<std::uint64_t> stored_columns_limit{kStoredColumnsBytes};
 std::uint64_t tag_of(const Trace& trace, const Preorder& order, std::uint32_t n,
                      const Importance& important) {
     const NodeHead& head = order.head(n);
-    const bool is_important = head.outcome != Outcome::hit &&
-                              important(head.outcome, order.duration_ns(n), order.extent(n));
+    const bool is_important = important(head.outcome, order.duration_ns(n), order.extent(n));
     return std::uint64_t{trace.sites[head.site].provider_index} << layout::kProviderShift |
            (is_important ? layout::kImportantFlag : 0) |
            (head.unfinished ? layout::kUnfinishedFlag : 0) |
@@ -334,19 +332,6 @@ Deflater::Method columns_method(const Trace& trace, const std::vector<Preorder>&
 
 void set_stored_columns_limit(std::uint64_t bytes) {
     stored_columns_limit.store(bytes, std::memory_order_relaxed);
-}
-
-PayloadColumns write_payload_columns(std::ostream& out, const Trace& trace,
-                                     const std::vector<Preorder>& orders,
-                                     const Importance& important, bool hit_keys,
-                                     Deflater::Method method) {
-    Base64Writer text{out};
-    Deflater deflater{[&](std::string_view bytes) { text.write(bytes); }, Deflater::zlib, method};
-    PayloadColumns sizes = encode_payload_columns(
-        [&](std::string_view bytes) { deflater.write(bytes); }, trace, orders, important, hit_keys);
-    deflater.finish();
-    text.finish();
-    return sizes;
 }
 
 void write_payload(std::ostream& out, const Trace& trace, const std::vector<Preorder>& orders,

@@ -1,5 +1,6 @@
-// The payload's compressed columns on threads of their own (html_payload_text.hpp): a queue of
-// pieces from the thread that encodes them to the one that compresses them.
+// The payload's columns made into the page's text (html_payload_text.hpp): DEFLATE, compressed
+// or stored, then base64; on threads of their own, with a queue of pieces from the thread that
+// encodes them to the one that compresses them, or in line.
 #include "html_payload_text.hpp"
 
 #include <atomic>
@@ -34,6 +35,19 @@ std::jthread start_payload_thread(int index, Body& body) {
 }
 
 }  // namespace
+
+PayloadColumns write_payload_columns(std::ostream& out, const Trace& trace,
+                                     const std::vector<Preorder>& orders,
+                                     const Importance& important, bool hit_keys,
+                                     Deflater::Method method) {
+    Base64Writer text{out};
+    Deflater deflater{[&](std::string_view bytes) { text.write(bytes); }, Deflater::zlib, method};
+    PayloadColumns sizes = encode_payload_columns(
+        [&](std::string_view bytes) { deflater.write(bytes); }, trace, orders, important, hit_keys);
+    deflater.finish();
+    text.finish();
+    return sizes;
+}
 
 // One thread encodes the
 // columns, another compresses them (DEFLATE, then base64) piece by piece as they come, so the
