@@ -1,6 +1,8 @@
 // Keys in the trace: recorded with -Z profile-queries-and-keys only, formatted off the hot
 // path (trivially copyable keys) or once per distinct key (others).
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <iterator>
 #include <string>
 
 #include "test_support.hpp"
@@ -150,4 +152,65 @@ TEST_CASE("a load is timed and counted as load time") {
     CHECK(totals.load_ns == 1'000'000);
     CHECK(totals.total_ns == 1'000'000);
     CHECK(qprof::test::totals_of(session.trace(), "mir::optimized").load_ns == 1'000'000);
+}
+
+TEST_CASE("a string key of at most 31 chars is recorded as its chars, a longer one interned") {
+    using qprof::detail::PreparedKey;
+    const std::string longest(31, 'a');
+    const std::string too_long(32, 'b');
+    const std::string with_nul{"a\0b", 3};
+    std::uint64_t words[8]{};
+
+    const PreparedKey<std::string> kept_as_chars{longest};
+    CHECK(kept_as_chars.words() == qprof::detail::kShortStringRecordWords);
+    CHECK(kept_as_chars.fill(words, 2) == words + 5);
+    CHECK(qprof::detail::head_site(words[0]) == qprof::detail::short_string_type_id());
+    CHECK(qprof::detail::head_depth(words[0]) == 2);
+    CHECK(qprof::detail::format_short_string(words + 1) == longest);
+
+    const PreparedKey<std::string> nul_inside{with_nul};
+    nul_inside.fill(words, 0);
+    CHECK(qprof::detail::format_short_string(words + 1) == with_nul);
+
+    for (std::size_t size = 0; size <= 31; ++size) {  // every length, padding zeroed
+        std::string chars(size, ' ');
+        for (std::size_t i = 0; i < size; ++i) {
+            chars[i] = static_cast<char>('A' + i);
+        }
+        std::uint64_t dirty[8];
+        std::fill(std::begin(dirty), std::end(dirty), ~std::uint64_t{0});
+        PreparedKey<std::string>{chars}.fill(dirty, 0);
+        CHECK(qprof::detail::format_short_string(dirty + 1) == chars);
+        std::uint64_t clean[8]{};
+        PreparedKey<std::string_view>{chars}.fill(clean, 0);
+        CHECK(std::equal(dirty, dirty + 5, clean));
+    }
+
+    const PreparedKey<std::string> interned{too_long};
+    CHECK(interned.words() == 2);
+    CHECK(interned.fill(words, 0) == words + 2);
+    CHECK(qprof::detail::head_site(words[0]) != qprof::detail::short_string_type_id());
+    CHECK(qprof::detail::interned_key_text(static_cast<std::uint32_t>(words[1])) == too_long);
+
+    qprof::Session session{options_with_keys()};
+    const std::string_view view{"from a view"};
+    const char* null_chars = nullptr;
+    {
+        PROFILE_QUERY(empty, std::string{});
+        PROFILE_QUERY_HIT(longest_kept, longest);
+        PROFILE_QUERY_HIT(interned_one, too_long);
+        PROFILE_QUERY_HIT(nul, with_nul);
+        PROFILE_QUERY_HIT(viewed, view);
+        PROFILE_QUERY_HIT(literal, "a literal");
+        PROFILE_QUERY_HIT(null_pointer, null_chars);
+        PROFILE_QUERY_HIT(same_text, std::string{"a literal"});
+    }
+    session.finish();
+    CHECK(qprof::test::keyed_nodes(session.trace()) ==
+          std::vector<std::string>{"longest_kept[" + longest + "]",
+                                   "interned_one[" + too_long + "]", "nul[" + with_nul + "]",
+                                   "viewed[from a view]", "literal[a literal]",
+                                   "null_pointer[nullptr]", "same_text[a literal]", "empty"});
+    // One text for "a literal", whichever type of string recorded it; "" is a text too.
+    CHECK(session.trace().key_texts.size() == 7);
 }

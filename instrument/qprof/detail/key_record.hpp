@@ -6,8 +6,9 @@
 // A key record comes right before the record of the query it belongs to, at the same depth
 // (for a scope, when the scope opens). Its head carries the key type's id where other
 // records carry a site; then come the key's bytes, for a trivially copyable key of at most
-// 32 bytes without pointers, formatted later by the collector; or one word with the id of
-// its interned text, for any other key (see intern_key for when that text is made).
+// 32 bytes without pointers, formatted later by the collector; the chars of a string key of
+// at most 31 (ShortString); or one word with the id of its interned text, for any other key
+// (see intern_key for when that text is made).
 //
 // A key's formatter may run queries of its own (printing a DefId often does): an interned key
 // is therefore formatted before its record is reserved, so the formatter's events go before
@@ -20,6 +21,7 @@
 
 #include <atomic>
 #include <boost/pfr.hpp>
+#include <cstddef>
 #include <cstring>
 #include <qprof/detail/guarded_key_text.hpp>
 #include <qprof/detail/key_cache.hpp>
@@ -98,6 +100,69 @@ std::uint32_t key_type_id() {
                                  : KeyType{nullptr, 1});
 }
 
+// A string key of at most 31 chars in its record: the chars, zero-padded, then their count,
+// so that equal strings leave equal words. The program's thread neither hashes nor keeps such a
+// key; the collector makes its text, once per distinct key (src/key_texts.cpp). Longer strings
+// are interned.
+struct ShortString {
+    char chars[31];
+    unsigned char size;
+};
+static_assert(sizeof(ShortString) == 32 && std::is_trivially_copyable_v<ShortString>);
+
+inline constexpr std::uint32_t kShortStringRecordWords = 1 + sizeof(ShortString) / 8;
+
+// Writes the ShortString of at most 31 chars at `out` (32 bytes), straight into the record:
+// zeroes, then two fixed-size copies that may overlap, as a call to memcpy for a few bytes
+// costs more than the copy. Built on the stack, its bytes were read back in wider loads than
+// they were written with, which the processor cannot forward from its stores.
+inline void write_short_string(unsigned char* out, const char* chars, std::size_t size) {
+    std::memset(out, 0, sizeof(ShortString));
+    const auto copy = [&](auto block) {  // the first and the last sizeof block chars
+        std::memcpy(&block, chars, sizeof block);
+        std::memcpy(out, &block, sizeof block);
+        std::memcpy(&block, chars + size - sizeof block, sizeof block);
+        std::memcpy(out + size - sizeof block, &block, sizeof block);
+    };
+    struct Sixteen {
+        std::uint64_t words[2];
+    };
+    if (size >= 16) {
+        copy(Sixteen{});
+    } else if (size >= 8) {
+        copy(std::uint64_t{});
+    } else if (size >= 4) {
+        copy(std::uint32_t{});
+    } else {
+        for (std::size_t i = 0; i < size; ++i) {
+            out[i] = static_cast<unsigned char>(chars[i]);
+        }
+    }
+    out[offsetof(ShortString, size)] = static_cast<unsigned char>(size);
+}
+
+// The text of a ShortString's bytes: its chars, as format_key makes a string's text.
+std::string format_short_string(const void* bytes);
+
+inline constinit std::atomic<std::uint32_t> g_short_string_type_id{0};
+
+inline std::uint32_t short_string_type_id() {
+    if (const std::uint32_t id = g_short_string_type_id.load(std::memory_order_acquire); id != 0)
+        [[likely]] {
+        return id;
+    }
+    return register_key_type(g_short_string_type_id,
+                             KeyType{&format_short_string, kShortStringRecordWords - 1});
+}
+
+// Whether a key's text is its chars, made by qprof's own code: a std::string, a
+// std::string_view or a C string for which the program wrote no KeyFormatter.
+template <typename Key>
+inline constexpr bool kTextIsChars =
+    !HasKeyFormatter<Key> &&
+    (std::is_same_v<Key, std::string> || std::is_same_v<Key, std::string_view> ||
+     std::is_same_v<Key, const char*> || std::is_same_v<Key, char*>);
+
 // Whether a key owns all it holds, so a copy of it can stay in a table: no pointer or view
 // whose target may be gone or reused by the next event.
 template <typename Key>
@@ -135,18 +200,48 @@ std::uint32_t intern_key(const Key& key) {
 }
 
 // A key made ready for its record: an interned key is formatted here, before any word of the
-// record is reserved; a key kept as bytes is copied when the record is filled.
+// record is reserved; a key kept as bytes, or a short string's chars, are copied when the
+// record is filled.
 template <typename Key>
 class PreparedKey {
   public:
     explicit PreparedKey(const Key& key) : key_(key) {
+        if constexpr (kTextIsChars<Key>) {
+            bool null = false;  // a null C string's text is "nullptr": interned
+            if constexpr (std::is_pointer_v<Key>) {
+                null = key == nullptr;
+            }
+            if (!null && std::string_view{key}.size() <= sizeof(ShortString::chars)) {
+                short_chars_ = key;
+                is_short_ = true;
+                return;
+            }
+        }
         if constexpr (!kKeyAsBytes<Key>) {
             text_id_ = intern_key(key);
         }
     }
 
+    // The words of the key record.
+    std::uint32_t words() const {
+        if constexpr (kTextIsChars<Key>) {
+            if (is_short_) {
+                return kShortStringRecordWords;
+            }
+        }
+        return kKeyRecordWords<Key>;
+    }
+
     // Writes the key record at `pos`; returns where the next record goes.
     std::uint64_t* fill(std::uint64_t* pos, std::uint32_t depth) const {
+        if constexpr (kTextIsChars<Key>) {
+            if (is_short_) {
+                pos[0] = record_head(RecordKind::key, depth, short_string_type_id());
+                write_short_string(reinterpret_cast<unsigned char*>(pos + 1), short_chars_.data(),
+                                   short_chars_.size());
+                return pos + kShortStringRecordWords;
+            }
+        }
         pos[0] = record_head(RecordKind::key, depth, key_type_id<Key>());
         if constexpr (kKeyAsBytes<Key>) {
             // Zeroed first, so that equal keys leave equal words whatever their padding.
@@ -161,13 +256,15 @@ class PreparedKey {
   private:
     const Key& key_;
     std::uint32_t text_id_ = 0;
+    std::string_view short_chars_;
+    bool is_short_ = false;
 };
 
 // Called only while recording keys, on a thread attached to the current session.
 template <typename Key>
 void write_key_record(ThreadState& t, const Key& key) {
     const PreparedKey<Key> prepared{key};
-    if (std::uint64_t* pos = reserve_words(t, kKeyRecordWords<Key>)) {
+    if (std::uint64_t* pos = reserve_words(t, prepared.words())) {
         publish(t, prepared.fill(pos, t.depth));
     }
 }
@@ -185,7 +282,7 @@ void record_hit(Site& site, KeyFn&& key) {
                 // The key and the hit in one reservation: a hit has nothing in between.
                 using Key = std::decay_t<decltype(k)>;
                 const PreparedKey<Key> prepared{k};
-                if (std::uint64_t* pos = reserve_words(*t, kKeyRecordWords<Key> + 1)) {
+                if (std::uint64_t* pos = reserve_words(*t, prepared.words() + 1)) {
                     publish(*t, fill_hit(prepared.fill(pos, t->depth), *t, site));
                 }
             });
