@@ -16,8 +16,11 @@
 //                            in turn, for reference: the activity and its argument's key record
 //   disabled/...             the same macros with no session recording: <= 1 ns
 //   keys/query_scope_string  { PROFILE_QUERY(..., path); } recording keys, 1,024 std::string
-//                            paths in turn: <= 2 x enabled/query_scope
-//   keys/...                 the same with an aggregate key, and hits with either
+//                            paths of about 20 chars in turn (recorded as their chars):
+//                            <= 2 x enabled/query_scope
+//   keys/query_scope_long_string  the same with paths of 50 chars and more (interned, found
+//                            in the thread's cache): <= 2 x enabled/query_scope
+//   keys/...                 the same with an aggregate key, and hits with each
 //   selecting/...            a session leaving events out (-Z profile-queries-events): a scope
 //                            and a hit still recorded, and a hit and a scope left out
 //
@@ -75,9 +78,13 @@ void print_budgets(const qprof::bench::RecordingReporter& runs, Figure figure,
                         time("enabled/query_scope"), 1.0);
     table.ratio_at_most("scope, std::string key / unkeyed scope", time("keys/query_scope_string"),
                         time("enabled/query_scope"), kKeyedOverUnkeyedBudget);
+    table.ratio_at_most("scope, long std::string key / unkeyed scope",
+                        time("keys/query_scope_long_string"), time("enabled/query_scope"),
+                        kKeyedOverUnkeyedBudget);
     table.ratio_at_most("scope, aggregate key / unkeyed scope", time("keys/query_scope_aggregate"),
                         time("enabled/query_scope"), kKeyedOverUnkeyedBudget);
     table.reference("hit, std::string key", time("keys/query_hit_string"), "ns");
+    table.reference("hit, long std::string key", time("keys/query_hit_long_string"), "ns");
     table.reference("hit, aggregate key", time("keys/query_hit_aggregate"), "ns");
     table.ratio_at_most("query scope / floor, selecting session", time("selecting/query_scope"),
                         floor, kScopeOverFloorBudget);

@@ -9,6 +9,7 @@
 #include <qprof/detail/recorder.hpp>
 #include <qprof/qprof.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "budget_report.hpp"
@@ -30,24 +31,28 @@ std::unique_ptr<qprof::Session> counting_session(bool record_keys = false,
     return qprof::testing::session_without_trace(options);
 }
 
-// Keys as a build tool's scan has them: paths too long for the short-string buffer, and
-// aggregates, taken in turn so that each is seen again long after its first time.
+// Keys as a build tool's scan has them: paths, and aggregates, taken in turn so that each is
+// seen again long after its first time. A path of at most 31 chars is recorded as its chars
+// (ShortString, key_record.hpp); a longer one is interned and found in the thread's cache.
 struct NodeId {
     std::uint32_t graph;
     std::uint32_t index;
 };
 constexpr std::uint32_t kDistinctKeys = 1024;  // a power of two, so that cycling costs a mask
 
-const std::vector<std::string>& key_paths() {
-    static const std::vector<std::string> paths = [] {
-        std::vector<std::string> made;
+// "src/module3/file200.cc", or the same under a directory that makes it 50 chars or more.
+const std::vector<std::string>& key_paths(bool long_paths) {
+    static const auto made = [](std::string_view root) {
+        std::vector<std::string> paths;
         for (std::uint32_t i = 0; i < kDistinctKeys; ++i) {
-            made.push_back("src/module" + std::to_string(i / 64) + "/file" + std::to_string(i) +
-                           ".cc");
+            paths.push_back(std::string{root} + "src/module" + std::to_string(i / 64) + "/file" +
+                            std::to_string(i) + ".cc");
         }
-        return made;
-    }();
-    return paths;
+        return paths;
+    };
+    static const std::vector<std::string> short_paths = made("");
+    static const std::vector<std::string> long_paths_ = made("/home/build/checkouts/project/");
+    return long_paths ? long_paths_ : short_paths;
 }
 
 // Says so in the output when the numbers cannot mean what the table claims.
@@ -173,8 +178,8 @@ void disabled_counter(benchmark::State& state) {
     }
 }
 
-void keys_query_scope_string(benchmark::State& state) {
-    const std::vector<std::string>& paths = key_paths();
+void keys_query_scope_string(benchmark::State& state, bool long_paths) {
+    const std::vector<std::string>& paths = key_paths(long_paths);
     const std::unique_ptr<qprof::Session> session = counting_session(true);
     check_recording(state, *session);
     std::uint32_t next = 0;
@@ -194,8 +199,8 @@ void keys_query_scope_aggregate(benchmark::State& state) {
     }
 }
 
-void keys_query_hit_string(benchmark::State& state) {
-    const std::vector<std::string>& paths = key_paths();
+void keys_query_hit_string(benchmark::State& state, bool long_paths) {
+    const std::vector<std::string>& paths = key_paths(long_paths);
     const std::unique_ptr<qprof::Session> session = counting_session(true);
     check_recording(state, *session);
     std::uint32_t next = 0;
@@ -289,10 +294,16 @@ void register_benchmarks() {
     with_spread(benchmark::RegisterBenchmark("enabled/region_switch", enabled_region_switch));
     with_spread(benchmark::RegisterBenchmark("enabled/size", enabled_size));
     with_spread(benchmark::RegisterBenchmark("enabled/counter", enabled_counter));
-    with_spread(benchmark::RegisterBenchmark("keys/query_scope_string", keys_query_scope_string));
+    with_spread(
+        benchmark::RegisterBenchmark("keys/query_scope_string", keys_query_scope_string, false));
+    with_spread(benchmark::RegisterBenchmark("keys/query_scope_long_string",
+                                             keys_query_scope_string, true));
     with_spread(
         benchmark::RegisterBenchmark("keys/query_scope_aggregate", keys_query_scope_aggregate));
-    with_spread(benchmark::RegisterBenchmark("keys/query_hit_string", keys_query_hit_string));
+    with_spread(
+        benchmark::RegisterBenchmark("keys/query_hit_string", keys_query_hit_string, false));
+    with_spread(
+        benchmark::RegisterBenchmark("keys/query_hit_long_string", keys_query_hit_string, true));
     with_spread(benchmark::RegisterBenchmark("keys/query_hit_aggregate", keys_query_hit_aggregate));
     with_spread(benchmark::RegisterBenchmark("selecting/query_scope", selecting_query_scope));
     with_spread(benchmark::RegisterBenchmark("selecting/scope_left_out", selecting_scope_left_out));
