@@ -16,10 +16,12 @@
 //                            in turn, for reference: the activity and its argument's key record
 //   disabled/...             the same macros with no session recording: <= 1 ns
 //   keys/query_scope_string  { PROFILE_QUERY(..., path); } recording keys, 1,024 std::string
-//                            paths of about 20 chars in turn (recorded as their chars):
-//                            <= 2 x enabled/query_scope
-//   keys/query_scope_long_string  the same with paths of 50 chars and more (interned, found
-//                            in the thread's cache): <= 2 x enabled/query_scope
+//                            paths of about 20 chars in turn (recorded as their chars, in 32
+//                            bytes): <= 2 x enabled/query_scope
+//   keys/query_scope_medium_string  the same with paths of 40 to 43 chars (as their chars, in
+//                            64 bytes): <= 2 x enabled/query_scope
+//   keys/query_scope_long_string  the same with paths of 70 to 73 chars (interned, found in
+//                            the thread's cache): <= 2 x enabled/query_scope
 //   keys/...                 the same with an aggregate key, and hits with each
 //   selecting/...            a session leaving events out (-Z profile-queries-events): a scope
 //                            and a hit still recorded, and a hit and a scope left out
@@ -78,6 +80,9 @@ void print_budgets(const qprof::bench::RecordingReporter& runs, Figure figure,
                         time("enabled/query_scope"), 1.0);
     table.ratio_at_most("scope, std::string key / unkeyed scope", time("keys/query_scope_string"),
                         time("enabled/query_scope"), kKeyedOverUnkeyedBudget);
+    table.ratio_at_most("scope, medium std::string key / unkeyed scope",
+                        time("keys/query_scope_medium_string"), time("enabled/query_scope"),
+                        kKeyedOverUnkeyedBudget);
     table.ratio_at_most("scope, long std::string key / unkeyed scope",
                         time("keys/query_scope_long_string"), time("enabled/query_scope"),
                         kKeyedOverUnkeyedBudget);

@@ -32,16 +32,20 @@ std::unique_ptr<qprof::Session> counting_session(bool record_keys = false,
 }
 
 // Keys as a build tool's scan has them: paths, and aggregates, taken in turn so that each is
-// seen again long after its first time. A path of at most 31 chars is recorded as its chars
-// (ShortString, key_record.hpp); a longer one is interned and found in the thread's cache.
+// seen again long after its first time. A path of at most 63 chars is recorded as its chars
+// (ShortString, key_record.hpp: 32 bytes up to 31 chars, 64 up to 63); a longer one is
+// interned and found in the thread's cache.
 struct NodeId {
     std::uint32_t graph;
     std::uint32_t index;
 };
 constexpr std::uint32_t kDistinctKeys = 1024;  // a power of two, so that cycling costs a mask
 
-// "src/module3/file200.cc", or the same under a directory that makes it 50 chars or more.
-const std::vector<std::string>& key_paths(bool long_paths) {
+enum class PathLength { short_path, medium_path, long_path };
+
+// "src/module3/file200.cc" (about 20 chars), or the same under a directory that makes it 40 to
+// 43 chars, or 70 to 73.
+const std::vector<std::string>& key_paths(PathLength length) {
     static const auto made = [](std::string_view root) {
         std::vector<std::string> paths;
         for (std::uint32_t i = 0; i < kDistinctKeys; ++i) {
@@ -51,8 +55,18 @@ const std::vector<std::string>& key_paths(bool long_paths) {
         return paths;
     };
     static const std::vector<std::string> short_paths = made("");
-    static const std::vector<std::string> long_paths_ = made("/home/build/checkouts/project/");
-    return long_paths ? long_paths_ : short_paths;
+    static const std::vector<std::string> medium_paths = made("/home/build/project/");
+    static const std::vector<std::string> long_paths =
+        made("/home/build/checkouts/project/third_party/library/");
+    switch (length) {
+        case PathLength::short_path:
+            return short_paths;
+        case PathLength::medium_path:
+            return medium_paths;
+        case PathLength::long_path:
+            break;
+    }
+    return long_paths;
 }
 
 // Says so in the output when the numbers cannot mean what the table claims.
@@ -178,8 +192,8 @@ void disabled_counter(benchmark::State& state) {
     }
 }
 
-void keys_query_scope_string(benchmark::State& state, bool long_paths) {
-    const std::vector<std::string>& paths = key_paths(long_paths);
+void keys_query_scope_string(benchmark::State& state, PathLength length) {
+    const std::vector<std::string>& paths = key_paths(length);
     const std::unique_ptr<qprof::Session> session = counting_session(true);
     check_recording(state, *session);
     std::uint32_t next = 0;
@@ -199,8 +213,8 @@ void keys_query_scope_aggregate(benchmark::State& state) {
     }
 }
 
-void keys_query_hit_string(benchmark::State& state, bool long_paths) {
-    const std::vector<std::string>& paths = key_paths(long_paths);
+void keys_query_hit_string(benchmark::State& state, PathLength length) {
+    const std::vector<std::string>& paths = key_paths(length);
     const std::unique_ptr<qprof::Session> session = counting_session(true);
     check_recording(state, *session);
     std::uint32_t next = 0;
@@ -294,16 +308,18 @@ void register_benchmarks() {
     with_spread(benchmark::RegisterBenchmark("enabled/region_switch", enabled_region_switch));
     with_spread(benchmark::RegisterBenchmark("enabled/size", enabled_size));
     with_spread(benchmark::RegisterBenchmark("enabled/counter", enabled_counter));
-    with_spread(
-        benchmark::RegisterBenchmark("keys/query_scope_string", keys_query_scope_string, false));
+    with_spread(benchmark::RegisterBenchmark("keys/query_scope_string", keys_query_scope_string,
+                                             PathLength::short_path));
+    with_spread(benchmark::RegisterBenchmark("keys/query_scope_medium_string",
+                                             keys_query_scope_string, PathLength::medium_path));
     with_spread(benchmark::RegisterBenchmark("keys/query_scope_long_string",
-                                             keys_query_scope_string, true));
+                                             keys_query_scope_string, PathLength::long_path));
     with_spread(
         benchmark::RegisterBenchmark("keys/query_scope_aggregate", keys_query_scope_aggregate));
-    with_spread(
-        benchmark::RegisterBenchmark("keys/query_hit_string", keys_query_hit_string, false));
-    with_spread(
-        benchmark::RegisterBenchmark("keys/query_hit_long_string", keys_query_hit_string, true));
+    with_spread(benchmark::RegisterBenchmark("keys/query_hit_string", keys_query_hit_string,
+                                             PathLength::short_path));
+    with_spread(benchmark::RegisterBenchmark("keys/query_hit_long_string", keys_query_hit_string,
+                                             PathLength::long_path));
     with_spread(benchmark::RegisterBenchmark("keys/query_hit_aggregate", keys_query_hit_aggregate));
     with_spread(benchmark::RegisterBenchmark("selecting/query_scope", selecting_query_scope));
     with_spread(benchmark::RegisterBenchmark("selecting/scope_left_out", selecting_scope_left_out));

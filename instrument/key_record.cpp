@@ -1,8 +1,6 @@
 // The tables behind key records: key types, and the interned texts of keys formatted at once.
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -185,12 +183,6 @@ std::string interned_key_text(std::uint32_t id) {
     KeyTables& tables = key_tables();
     std::lock_guard lock{tables.mutex};
     return tables.texts.text(id);
-}
-
-std::string format_short_string(const void* bytes) {
-    ShortString key;
-    std::memcpy(&key, bytes, sizeof key);
-    return {key.chars, std::min<std::size_t>(key.size, sizeof key.chars)};
 }
 
 }  // namespace qprof::detail

@@ -88,8 +88,9 @@ KeyTypesBlock KeyTypesBlock::decode(PayloadReader& in, std::uint32_t next_id) {
     for (std::uint32_t i = 0; i < count; ++i) {
         const std::uint64_t words_at = in.offset();
         const std::uint32_t words = in.u32();
-        if (words < 1 || words > 4) {
-            in.fail("key type of " + std::to_string(words) + " payload words (expected 1 to 4)",
+        if (words < 1 || words > kMaxKeyPayloadWords) {
+            in.fail("key type of " + std::to_string(words) + " payload words (expected 1 to " +
+                        std::to_string(kMaxKeyPayloadWords) + ")",
                     words_at);
         }
         block.types.push_back({.payload_words = words, .interned = (in.u32() & 1) != 0});

@@ -15,11 +15,12 @@
 
 namespace qprof::detail {
 
-// A key record's type and payload: at most 32 bytes (see kKeyAsBytes). For an interned key,
+// A key record's type and payload: at most kMaxKeyPayloadWords (a key kept as bytes: 32 bytes at
+// most, see kKeyAsBytes; a string kept as its chars: 64, see ShortString). For an interned key,
 // the payload is the interned text's id.
 struct KeyBytes {
     std::uint32_t type = 0;
-    std::array<std::uint64_t, 4> payload{};
+    std::array<std::uint64_t, kMaxKeyPayloadWords> payload{};
     bool operator==(const KeyBytes&) const = default;
 };
 // The hash of a key record's type and payload words.

@@ -154,45 +154,59 @@ TEST_CASE("a load is timed and counted as load time") {
     CHECK(qprof::test::totals_of(session.trace(), "mir::optimized").load_ns == 1'000'000);
 }
 
-TEST_CASE("a string key of at most 31 chars is recorded as its chars, a longer one interned") {
-    using qprof::detail::PreparedKey;
-    const std::string longest(31, 'a');
-    const std::string too_long(32, 'b');
-    const std::string with_nul{"a\0b", 3};
-    std::uint64_t words[8]{};
+namespace {
 
-    const PreparedKey<std::string> kept_as_chars{longest};
-    CHECK(kept_as_chars.words() == qprof::detail::kShortStringRecordWords);
-    CHECK(kept_as_chars.fill(words, 2) == words + 5);
-    CHECK(qprof::detail::head_site(words[0]) == qprof::detail::short_string_type_id());
-    CHECK(qprof::detail::head_depth(words[0]) == 2);
-    CHECK(qprof::detail::format_short_string(words + 1) == longest);
-
-    const PreparedKey<std::string> nul_inside{with_nul};
-    nul_inside.fill(words, 0);
-    CHECK(qprof::detail::format_short_string(words + 1) == with_nul);
-
-    for (std::size_t size = 0; size <= 31; ++size) {  // every length, padding zeroed
-        std::string chars(size, ' ');
-        for (std::size_t i = 0; i < size; ++i) {
-            chars[i] = static_cast<char>('A' + i);
-        }
-        std::uint64_t dirty[8];
-        std::fill(std::begin(dirty), std::end(dirty), ~std::uint64_t{0});
-        PreparedKey<std::string>{chars}.fill(dirty, 0);
-        CHECK(qprof::detail::format_short_string(dirty + 1) == chars);
-        std::uint64_t clean[8]{};
-        PreparedKey<std::string_view>{chars}.fill(clean, 0);
-        CHECK(std::equal(dirty, dirty + 5, clean));
+// The chars 'A', 'B', ... of a string of `size`.
+std::string counted_chars(std::size_t size) {
+    std::string chars(size, ' ');
+    for (std::size_t i = 0; i < size; ++i) {
+        chars[i] = static_cast<char>('!' + i);
     }
+    return chars;
+}
+
+}  // namespace
+
+TEST_CASE("a string key of at most 63 chars is recorded as its chars, a longer one interned") {
+    using qprof::detail::format_short_string;
+    using qprof::detail::head_site;
+    using qprof::detail::PreparedKey;
+    using qprof::detail::short_string_type_id;
+    const std::string with_nul{"a\0b", 3};
+    const std::string too_long = counted_chars(64);
+
+    // Every length: 32 bytes of chars and count up to 31 chars, 64 up to 63, padding zeroed.
+    for (std::size_t size = 0; size <= 63; ++size) {
+        const std::string chars = counted_chars(size);
+        const std::size_t bytes = size < 32 ? 32 : 64;
+        std::uint64_t dirty[9];
+        std::fill(std::begin(dirty), std::end(dirty), ~std::uint64_t{0});
+        const PreparedKey<std::string> key{chars};
+        CHECK(key.words() == 1 + bytes / 8);
+        CHECK(key.fill(dirty, 2) == dirty + 1 + bytes / 8);
+        CHECK(qprof::detail::head_depth(dirty[0]) == 2);
+        CHECK(head_site(dirty[0]) ==
+              (bytes == 32 ? short_string_type_id<32>() : short_string_type_id<64>()));
+        CHECK((bytes == 32 ? format_short_string<32>(dirty + 1)
+                           : format_short_string<64>(dirty + 1)) == chars);
+        std::uint64_t clean[9]{};
+        PreparedKey<std::string_view>{chars}.fill(clean, 2);
+        CHECK(std::equal(dirty, dirty + 1 + bytes / 8, clean));
+    }
+    CHECK(short_string_type_id<32>() != short_string_type_id<64>());
+
+    std::uint64_t words[9]{};
+    PreparedKey<std::string>{with_nul}.fill(words, 0);
+    CHECK(format_short_string<32>(words + 1) == with_nul);
 
     const PreparedKey<std::string> interned{too_long};
     CHECK(interned.words() == 2);
     CHECK(interned.fill(words, 0) == words + 2);
-    CHECK(qprof::detail::head_site(words[0]) != qprof::detail::short_string_type_id());
+    CHECK(head_site(words[0]) != short_string_type_id<64>());
     CHECK(qprof::detail::interned_key_text(static_cast<std::uint32_t>(words[1])) == too_long);
 
     qprof::Session session{options_with_keys()};
+    const std::string longest = counted_chars(63);
     const std::string_view view{"from a view"};
     const char* null_chars = nullptr;
     {

@@ -7,7 +7,7 @@
 // (for a scope, when the scope opens). Its head carries the key type's id where other
 // records carry a site; then come the key's bytes, for a trivially copyable key of at most
 // 32 bytes without pointers, formatted later by the collector; the chars of a string key of
-// at most 31 (ShortString); or one word with the id of its interned text, for any other key
+// at most 63 (ShortString); or one word with the id of its interned text, for any other key
 // (see intern_key for when that text is made).
 //
 // A key's formatter may run queries of its own (printing a DefId often does): an interned key
@@ -19,6 +19,7 @@
 // alloc_counter.hpp); a query the formatter runs counts its allocations again (ScopeGuard).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <boost/pfr.hpp>
 #include <cstddef>
@@ -74,6 +75,9 @@ template <typename Key>
 inline constexpr bool kKeyAsBytes = std::is_trivially_copyable_v<Key> &&
                                     sizeof(Key) <= 32 && holds_only_values<Key>();
 
+// The most words after a key record's head: a ShortString<64> (docs/raw-format.md).
+inline constexpr std::uint32_t kMaxKeyPayloadWords = 8;
+
 // Words of the key record of a Key: the head, then its bytes or its text's id.
 template <typename Key>
 inline constexpr std::uint32_t kKeyRecordWords = 1 + (kKeyAsBytes<Key> ? (sizeof(Key) + 7) / 8 : 1);
@@ -100,35 +104,45 @@ std::uint32_t key_type_id() {
                                  : KeyType{nullptr, 1});
 }
 
-// A string key of at most 31 chars in its record: the chars, zero-padded, then their count,
-// so that equal strings leave equal words. The program's thread neither hashes nor keeps such a
-// key; the collector makes its text, once per distinct key (src/key_texts.cpp). Longer strings
-// are interned.
+// A string key of at most 63 chars in its record: the chars, zero-padded, then their count,
+// so that equal strings leave equal words; 32 bytes for at most 31 chars, 64 for more. The
+// program's thread neither hashes nor keeps such a key; the collector makes its text, once per
+// distinct key (src/key_texts.cpp). Longer strings are interned.
+template <std::size_t Bytes>
 struct ShortString {
-    char chars[31];
+    char chars[Bytes - 1];
     unsigned char size;
 };
-static_assert(sizeof(ShortString) == 32 && std::is_trivially_copyable_v<ShortString>);
+static_assert(sizeof(ShortString<32>) == 32 && std::is_trivially_copyable_v<ShortString<32>>);
+static_assert(sizeof(ShortString<64>) == 64 && std::is_trivially_copyable_v<ShortString<64>>);
+static_assert(sizeof(ShortString<64>) == kMaxKeyPayloadWords * 8);
 
-inline constexpr std::uint32_t kShortStringRecordWords = 1 + sizeof(ShortString) / 8;
+// The longest string key kept as its chars.
+inline constexpr std::size_t kMaxShortStringChars = sizeof(ShortString<64>::chars);
 
-// Writes the ShortString of at most 31 chars at `out` (32 bytes), straight into the record:
-// zeroes, then two fixed-size copies that may overlap, as a call to memcpy for a few bytes
-// costs more than the copy. Built on the stack, its bytes were read back in wider loads than
-// they were written with, which the processor cannot forward from its stores.
-inline void write_short_string(unsigned char* out, const char* chars, std::size_t size) {
-    std::memset(out, 0, sizeof(ShortString));
+// Writes the ShortString<Bytes> of `size` chars (at most Bytes - 1) at `out`, straight into the
+// record: zeroes, then two fixed-size copies that may overlap, as a call to memcpy for a few
+// bytes costs more than the copy. Built on the stack, its bytes were read back in wider loads
+// than they were written with, which the processor cannot forward from its stores.
+template <std::size_t Bytes>
+void write_short_string(unsigned char* out, const char* chars, std::size_t size) {
+    std::memset(out, 0, Bytes);
     const auto copy = [&](auto block) {  // the first and the last sizeof block chars
         std::memcpy(&block, chars, sizeof block);
         std::memcpy(out, &block, sizeof block);
         std::memcpy(&block, chars + size - sizeof block, sizeof block);
         std::memcpy(out + size - sizeof block, &block, sizeof block);
     };
-    struct Sixteen {
+    struct Words2 {
         std::uint64_t words[2];
     };
-    if (size >= 16) {
-        copy(Sixteen{});
+    struct Words4 {
+        std::uint64_t words[4];
+    };
+    if (Bytes > 32 && size >= 32) {
+        copy(Words4{});
+    } else if (size >= 16) {
+        copy(Words2{});
     } else if (size >= 8) {
         copy(std::uint64_t{});
     } else if (size >= 4) {
@@ -138,21 +152,28 @@ inline void write_short_string(unsigned char* out, const char* chars, std::size_
             out[i] = static_cast<unsigned char>(chars[i]);
         }
     }
-    out[offsetof(ShortString, size)] = static_cast<unsigned char>(size);
+    out[offsetof(ShortString<Bytes>, size)] = static_cast<unsigned char>(size);
 }
 
-// The text of a ShortString's bytes: its chars, as format_key makes a string's text.
-std::string format_short_string(const void* bytes);
+// The text of a ShortString<Bytes>'s bytes: its chars, as format_key makes a string's text.
+template <std::size_t Bytes>
+std::string format_short_string(const void* bytes) {
+    ShortString<Bytes> key;
+    std::memcpy(&key, bytes, sizeof key);
+    return {key.chars, std::min<std::size_t>(key.size, sizeof key.chars)};
+}
 
+template <std::size_t Bytes>
 inline constinit std::atomic<std::uint32_t> g_short_string_type_id{0};
 
-inline std::uint32_t short_string_type_id() {
-    if (const std::uint32_t id = g_short_string_type_id.load(std::memory_order_acquire); id != 0)
-        [[likely]] {
-        return id;
+// The key type of ShortString<Bytes>: the collector formats its records.
+template <std::size_t Bytes>
+std::uint32_t short_string_type_id() {
+    std::atomic<std::uint32_t>& id = g_short_string_type_id<Bytes>;
+    if (const std::uint32_t known = id.load(std::memory_order_acquire); known != 0) [[likely]] {
+        return known;
     }
-    return register_key_type(g_short_string_type_id,
-                             KeyType{&format_short_string, kShortStringRecordWords - 1});
+    return register_key_type(id, KeyType{&format_short_string<Bytes>, Bytes / 8});
 }
 
 // Whether a key's text is its chars, made by qprof's own code: a std::string, a
@@ -211,10 +232,12 @@ class PreparedKey {
             if constexpr (std::is_pointer_v<Key>) {
                 null = key == nullptr;
             }
-            if (!null && std::string_view{key}.size() <= sizeof(ShortString::chars)) {
+            if (!null) {
                 short_chars_ = key;
-                is_short_ = true;
-                return;
+                if (short_chars_.size() <= kMaxShortStringChars) {
+                    short_bytes_ = short_chars_.size() < 32 ? 32 : 64;
+                    return;
+                }
             }
         }
         if constexpr (!kKeyAsBytes<Key>) {
@@ -225,8 +248,8 @@ class PreparedKey {
     // The words of the key record.
     std::uint32_t words() const {
         if constexpr (kTextIsChars<Key>) {
-            if (is_short_) {
-                return kShortStringRecordWords;
+            if (short_bytes_ != 0) {
+                return 1 + short_bytes_ / 8;
             }
         }
         return kKeyRecordWords<Key>;
@@ -235,11 +258,11 @@ class PreparedKey {
     // Writes the key record at `pos`; returns where the next record goes.
     std::uint64_t* fill(std::uint64_t* pos, std::uint32_t depth) const {
         if constexpr (kTextIsChars<Key>) {
-            if (is_short_) {
-                pos[0] = record_head(RecordKind::key, depth, short_string_type_id());
-                write_short_string(reinterpret_cast<unsigned char*>(pos + 1), short_chars_.data(),
-                                   short_chars_.size());
-                return pos + kShortStringRecordWords;
+            if (short_bytes_ == 32) {
+                return fill_short<32>(pos, depth);
+            }
+            if (short_bytes_ == 64) {
+                return fill_short<64>(pos, depth);
             }
         }
         pos[0] = record_head(RecordKind::key, depth, key_type_id<Key>());
@@ -254,10 +277,18 @@ class PreparedKey {
     }
 
   private:
+    template <std::size_t Bytes>
+    std::uint64_t* fill_short(std::uint64_t* pos, std::uint32_t depth) const {
+        pos[0] = record_head(RecordKind::key, depth, short_string_type_id<Bytes>());
+        write_short_string<Bytes>(reinterpret_cast<unsigned char*>(pos + 1), short_chars_.data(),
+                                  short_chars_.size());
+        return pos + 1 + Bytes / 8;
+    }
+
     const Key& key_;
     std::uint32_t text_id_ = 0;
     std::string_view short_chars_;
-    bool is_short_ = false;
+    std::uint32_t short_bytes_ = 0;  // 32 or 64 for a string kept as its chars
 };
 
 // Called only while recording keys, on a thread attached to the current session.
