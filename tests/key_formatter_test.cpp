@@ -5,6 +5,7 @@
 #include <qprof/query.hpp>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "test_support.hpp"
 
@@ -72,6 +73,15 @@ struct qprof::KeyFormatter<Named> {
             throw 42;  // not even a std::exception
         }
         out += kSymbolNames.at(static_cast<std::uint32_t>(std::stoul(named.name)));
+    }
+};
+
+// The program's own text for a string type: a string it formats is never kept as its chars.
+template <>
+struct qprof::KeyFormatter<std::string_view> {
+    static void format(std::string& out, std::string_view view) {
+        out += "sv:";
+        out += view;
     }
 };
 
@@ -200,4 +210,17 @@ TEST_CASE("with totals only and no raw stream, only activities' arguments are fo
     CHECK(trace.name_of(trace.arguments[0]) == "link(unit 7)");
     CHECK(trace.arguments[0].runs == 3);
     CHECK(qprof::test::totals_of(trace, "object_of").hits == 3);
+}
+
+TEST_CASE("a string type the program formats is not recorded as its chars") {
+    STATIC_REQUIRE_FALSE(qprof::detail::kTextIsChars<std::string_view>);
+    STATIC_REQUIRE(qprof::detail::kTextIsChars<std::string>);
+    qprof::Session session{options_with_keys()};
+    {
+        PROFILE_QUERY(by_view, std::string_view{"short"});
+        PROFILE_QUERY_HIT(by_string, std::string{"short"});
+    }
+    session.finish();
+    CHECK(qprof::test::keyed_nodes(session.trace()) ==
+          std::vector<std::string>{"by_string[short]", "by_view[sv:short]"});
 }
