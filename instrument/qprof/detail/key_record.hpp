@@ -127,6 +127,7 @@ inline constexpr std::size_t kMaxShortStringChars = sizeof(ShortString<64>::char
 template <std::size_t Bytes>
 void write_short_string(unsigned char* out, const char* chars, std::size_t size) {
     std::memset(out, 0, Bytes);
+    out[offsetof(ShortString<Bytes>, size)] = static_cast<unsigned char>(size);  // after the chars
     const auto copy = [&](auto block) {  // the first and the last sizeof block chars
         std::memcpy(&block, chars, sizeof block);
         std::memcpy(out, &block, sizeof block);
@@ -139,9 +140,13 @@ void write_short_string(unsigned char* out, const char* chars, std::size_t size)
     struct Words4 {
         std::uint64_t words[4];
     };
-    if (Bytes > 32 && size >= 32) {
-        copy(Words4{});
-    } else if (size >= 16) {
+    if constexpr (Bytes > 32) {
+        if (size >= 32) {
+            copy(Words4{});
+            return;
+        }
+    }
+    if (size >= 16) {
         copy(Words2{});
     } else if (size >= 8) {
         copy(std::uint64_t{});
@@ -152,7 +157,6 @@ void write_short_string(unsigned char* out, const char* chars, std::size_t size)
             out[i] = static_cast<unsigned char>(chars[i]);
         }
     }
-    out[offsetof(ShortString<Bytes>, size)] = static_cast<unsigned char>(size);
 }
 
 // The text of a ShortString<Bytes>'s bytes: its chars, as format_key makes a string's text.
