@@ -22,7 +22,8 @@
 //                            64 bytes): <= 2 x enabled/query_scope
 //   keys/query_scope_long_string  the same with paths of 70 to 73 chars (interned, found in
 //                            the thread's cache): <= 2 x enabled/query_scope
-//   keys/...                 the same with an aggregate key, and hits with each
+//   keys/...                 the same with an aggregate key, and hits with each (a long path
+//                            as a std::string_view too)
 //   selecting/...            a session leaving events out (-Z profile-queries-events): a scope
 //                            and a hit still recorded, and a hit and a scope left out
 //
@@ -90,6 +91,7 @@ void print_budgets(const qprof::bench::RecordingReporter& runs, Figure figure,
                         time("enabled/query_scope"), kKeyedOverUnkeyedBudget);
     table.reference("hit, std::string key", time("keys/query_hit_string"), "ns");
     table.reference("hit, long std::string key", time("keys/query_hit_long_string"), "ns");
+    table.reference("hit, long std::string_view key", time("keys/query_hit_long_view"), "ns");
     table.reference("hit, aggregate key", time("keys/query_hit_aggregate"), "ns");
     table.ratio_at_most("query scope / floor, selecting session", time("selecting/query_scope"),
                         floor, kScopeOverFloorBudget);

@@ -224,6 +224,18 @@ void keys_query_hit_string(benchmark::State& state, PathLength length) {
     }
 }
 
+// The same paths as views: a view is not kept, yet a long one is found by its chars.
+void keys_query_hit_view(benchmark::State& state, PathLength length) {
+    const std::vector<std::string>& paths = key_paths(length);
+    const std::unique_ptr<qprof::Session> session = counting_session(true);
+    check_recording(state, *session);
+    std::uint32_t next = 0;
+    for (auto _ : state) {
+        PROFILE_QUERY_HIT(bench_hit_view, std::string_view{paths[next++ % kDistinctKeys]});
+        benchmark::ClobberMemory();
+    }
+}
+
 void keys_query_hit_aggregate(benchmark::State& state) {
     const std::unique_ptr<qprof::Session> session = counting_session(true);
     check_recording(state, *session);
@@ -319,6 +331,8 @@ void register_benchmarks() {
     with_spread(benchmark::RegisterBenchmark("keys/query_hit_string", keys_query_hit_string,
                                              PathLength::short_path));
     with_spread(benchmark::RegisterBenchmark("keys/query_hit_long_string", keys_query_hit_string,
+                                             PathLength::long_path));
+    with_spread(benchmark::RegisterBenchmark("keys/query_hit_long_view", keys_query_hit_view,
                                              PathLength::long_path));
     with_spread(benchmark::RegisterBenchmark("keys/query_hit_aggregate", keys_query_hit_aggregate));
     with_spread(benchmark::RegisterBenchmark("selecting/query_scope", selecting_query_scope));

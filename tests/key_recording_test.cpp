@@ -167,7 +167,7 @@ std::string counted_chars(std::size_t size) {
 
 }  // namespace
 
-TEST_CASE("a string key of at most 63 chars is recorded as its chars, a longer one interned") {
+TEST_CASE("a string key of at most 63 chars is recorded as its chars, a longer one interned once") {
     using qprof::detail::format_short_string;
     using qprof::detail::head_site;
     using qprof::detail::PreparedKey;
@@ -204,6 +204,13 @@ TEST_CASE("a string key of at most 63 chars is recorded as its chars, a longer o
     CHECK(interned.fill(words, 0) == words + 2);
     CHECK(head_site(words[0]) != short_string_type_id<64>());
     CHECK(qprof::detail::interned_key_text(static_cast<std::uint32_t>(words[1])) == too_long);
+    // A longer view or C string is found by its chars among the std::string keys: the same id.
+    std::uint64_t viewed[2]{};
+    PreparedKey<std::string_view>{too_long}.fill(viewed, 0);
+    CHECK(viewed[1] == words[1]);
+    std::uint64_t c_string[2]{};
+    PreparedKey<const char*>{too_long.c_str()}.fill(c_string, 0);
+    CHECK(c_string[1] == words[1]);
 
     qprof::Session session{options_with_keys()};
     const std::string longest = counted_chars(63);
@@ -218,13 +225,15 @@ TEST_CASE("a string key of at most 63 chars is recorded as its chars, a longer o
         PROFILE_QUERY_HIT(literal, "a literal");
         PROFILE_QUERY_HIT(null_pointer, null_chars);
         PROFILE_QUERY_HIT(same_text, std::string{"a literal"});
+        PROFILE_QUERY_HIT(long_view, std::string_view{too_long});
     }
     session.finish();
     CHECK(qprof::test::keyed_nodes(session.trace()) ==
           std::vector<std::string>{"longest_kept[" + longest + "]",
                                    "interned_one[" + too_long + "]", "nul[" + with_nul + "]",
                                    "viewed[from a view]", "literal[a literal]",
-                                   "null_pointer[nullptr]", "same_text[a literal]", "empty"});
+                                   "null_pointer[nullptr]", "same_text[a literal]",
+                                   "long_view[" + too_long + "]", "empty"});
     // One text for "a literal", whichever type of string recorded it; "" is a text too.
     CHECK(session.trace().key_texts.size() == 7);
 }

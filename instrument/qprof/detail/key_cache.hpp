@@ -109,6 +109,11 @@ inline constexpr bool kKeyIsItsText =
 template <typename Key>
 using StoredKey = std::conditional_t<kKeyIsItsText<Key>, std::string_view, Key>;
 
+// How a look-up takes a key: a view by value (in registers: a view's two words written to
+// memory and read back in one wider load stall the processor), any other key by reference.
+template <typename Key>
+using LookedUpKey = std::conditional_t<kKeyIsItsText<Key>, std::string_view, const Key&>;
+
 // One distinct key and the id of its text; immutable once made.
 template <typename Key>
 struct KeyEntry {
@@ -144,7 +149,7 @@ class KeyIndex {
         }
     }
 
-    const KeyEntry<Key>* find(const Key& key, std::size_t hash) const {
+    const KeyEntry<Key>* find(const StoredKey<Key>& key, std::size_t hash) const {
         for (std::size_t i = first_slot(hash);; i = (i + 1) & mask_) {
             const Slot& slot = slots_[i];
             if (slot.entry == nullptr) {
@@ -247,7 +252,7 @@ class InternedKeys {
     // into `cache` (if any) too. A key whose text runs none of the program's code is looked up
     // and made under one lock. Any other key's formatter runs with no lock held: it may record
     // queries keyed by this same type, even on this thread.
-    std::uint32_t intern(const Key& key, std::size_t hash, KeyIndex<Key>* cache) {
+    std::uint32_t intern(const StoredKey<Key>& key, std::size_t hash, KeyIndex<Key>* cache) {
         const KeyEntry<Key>* entry = nullptr;
         if constexpr (formats_without_user_code<Key>()) {
             const KeyTablesLock lock{key_tables_mutex()};
@@ -313,7 +318,7 @@ class InternedKeys {
         return cache_equal(key, key);
     }
 
-    const KeyEntry<Key>* find(const Key& key, std::size_t hash) const {
+    const KeyEntry<Key>* find(const StoredKey<Key>& key, std::size_t hash) const {
         const Comparing<Key> comparing;
         return index_.find(key, hash);
     }
@@ -321,7 +326,8 @@ class InternedKeys {
     // A new key whose text runs none of the program's code, formatted here, under the lock
     // (so once in the process). A key that is its own text is copied once, as its text, and
     // the entry keeps a view of that copy: the text was new, as the key was.
-    const KeyEntry<Key>* add(const KeyTablesLock& lock, const Key& key, std::size_t hash) {
+    const KeyEntry<Key>* add(const KeyTablesLock& lock, const StoredKey<Key>& key,
+                             std::size_t hash) {
         if constexpr (kKeyIsItsText<Key>) {
             const KeptKeyText kept = keep_key_text(lock, key);
             return add_entry(lock, kept.text, hash, kept.id);
@@ -394,15 +400,16 @@ template <typename Key>
 // (t_comparing_keys): its text, neither looked up nor kept; intern_key_text takes no lock this
 // thread holds.
 template <typename Key>
-[[gnu::noinline]] std::uint32_t key_text_id_while_comparing(const Key& key) {
+[[gnu::noinline]] std::uint32_t key_text_id_while_comparing(const StoredKey<Key>& key) {
     return intern_key_text(guarded_key_text(key).text);
 }
 
 // The id of a key's text: one hash and a lookup in the thread's cache for a key the thread
-// has seen, else interned (and formatted, the first time in the process).
+// has seen, else interned (and formatted, the first time in the process). A key that is its
+// own text is looked up by a view of its chars: any string with the same chars is that key.
 template <typename Key>
-std::uint32_t cached_key_text_id(const Key& key) {
-    const std::size_t hash = cache_hash(key);
+std::uint32_t cached_key_text_id(LookedUpKey<Key> key) {
+    const std::size_t hash = CacheHash<Key>{}(key);  // Key's hash, whatever kind of string
     KeyIndex<Key>* cache = t_key_cache<Key>.index;
     if (cache != nullptr) [[likely]] {
         const Comparing<Key> comparing;
@@ -411,7 +418,7 @@ std::uint32_t cached_key_text_id(const Key& key) {
         }
     }
     if (t_comparing_keys != 0) [[unlikely]] {
-        return key_text_id_while_comparing(key);
+        return key_text_id_while_comparing<Key>(key);
     }
     if (cache == nullptr) [[unlikely]] {
         cache = adopt_key_cache<Key>();

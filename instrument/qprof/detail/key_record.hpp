@@ -213,12 +213,12 @@ constexpr bool owns_its_value() {
 
 // The id of a key's text. A key that owns its value is formatted once per distinct key and
 // found again through the thread's cache (key_cache.hpp); any other (a pointer, a view, a
-// class qprof cannot see into) is formatted every time. Formatters run with no lock held:
-// they may record queries keyed by the same type.
+// class qprof cannot see into) is formatted every time, but for a string (PreparedKey). Formatters
+// run with no lock held: they may record queries keyed by the same type.
 template <typename Key>
 std::uint32_t intern_key(const Key& key) {
     if constexpr (owns_its_value<Key>()) {
-        return cached_key_text_id(key);
+        return cached_key_text_id<Key>(key);
     } else {
         return intern_key_text(guarded_key_text(key).text);
     }
@@ -237,9 +237,15 @@ class PreparedKey {
                 null = key == nullptr;
             }
             if (!null) {
-                short_chars_ = key;
-                if (short_chars_.size() <= kMaxShortStringChars) {
-                    short_bytes_ = short_chars_.size() < 32 ? 32 : 64;
+                chars_ = key;
+                if (chars_.size() <= kMaxShortStringChars) {
+                    short_bytes_ = chars_.size() < 32 ? 32 : 64;
+                    return;
+                }
+                if constexpr (kKeyIsItsText<std::string>) {
+                    // Longer, any kind of string is found by its chars in the thread's cache of
+                    // std::string keys: a view or a C string is not formatted at each record.
+                    text_id_ = cached_key_text_id<std::string>(chars_);
                     return;
                 }
             }
@@ -284,14 +290,14 @@ class PreparedKey {
     template <std::size_t Bytes>
     std::uint64_t* fill_short(std::uint64_t* pos, std::uint32_t depth) const {
         pos[0] = record_head(RecordKind::key, depth, short_string_type_id<Bytes>());
-        write_short_string<Bytes>(reinterpret_cast<unsigned char*>(pos + 1), short_chars_.data(),
-                                  short_chars_.size());
+        write_short_string<Bytes>(reinterpret_cast<unsigned char*>(pos + 1), chars_.data(),
+                                  chars_.size());
         return pos + 1 + Bytes / 8;
     }
 
     const Key& key_;
     std::uint32_t text_id_ = 0;
-    std::string_view short_chars_;
+    std::string_view chars_;         // a string's, when its text is its chars
     std::uint32_t short_bytes_ = 0;  // 32 or 64 for a string kept as its chars
 };
 
