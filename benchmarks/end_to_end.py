@@ -146,11 +146,18 @@ def memory_variants(build_dir, quick):
     ]
 
 
+# Makes shallow_queries' paths 70 chars and more (--long-paths).
+LONG_ROOT = "/home/build/checkouts/project/third_party/library/"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("build_dir", help="a build directory with benchmarks and examples")
     parser.add_argument("--runs", type=int, default=21, help="runs of each variant (default 21)")
     parser.add_argument("--nodes", type=int, default=40_000, help="shallow_queries' size")
+    parser.add_argument("--long-paths", action="store_true",
+                        help="shallow_queries' paths under a directory, 70 chars and more: keys "
+                             "take the key cache's path, not the record's chars")
     parser.add_argument("--toyc", action="store_true", help="also measure toyc, every core busy")
     parser.add_argument("--quick", action="store_true", help="one small run of each variant")
     parser.add_argument("--cpu", action="store_true",
@@ -177,8 +184,9 @@ def main():
         return
 
     bench = os.path.join(args.build_dir, "benchmarks")
-    on = [os.path.join(bench, "shallow_queries"), "--nodes", str(args.nodes)]
-    off = [os.path.join(bench, "shallow_queries_off"), "--nodes", str(args.nodes)]
+    shape = ["--nodes", str(args.nodes)] + (["--root", LONG_ROOT] if args.long_paths else [])
+    on = [os.path.join(bench, "shallow_queries")] + shape
+    off = [os.path.join(bench, "shallow_queries_off")] + shape
     variants = [
         ("not instrumented", off),
         # What the collector's thread costs by being there: glibc's malloc leaves its
@@ -190,8 +198,7 @@ def main():
         ("keys, =counts", on + ["-Zprofile-queries-and-keys=counts"]),
     ]
     if args.before:
-        before = [os.path.join(args.before, "benchmarks", "shallow_queries"), "--nodes",
-                  str(args.nodes)]
+        before = [os.path.join(args.before, "benchmarks", "shallow_queries")] + shape
         variants += [(f"before: {name}", before + command[len(on):])
                      for name, command in variants[3:]]
     medians, events = measure(variants, args.runs, args.cpu)

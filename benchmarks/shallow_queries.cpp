@@ -1,14 +1,16 @@
 // A shallow, hit-heavy query workload shaped like a build tool's dependency scan, for
 // measuring what qprof costs a real program end to end (benchmarks/end_to_end.py runs it).
 //
-//   $ shallow_queries [--nodes N] [--idle-thread] [-Z profile-queries...]
+//   $ shallow_queries [--nodes N] [--root DIR] [--idle-thread] [-Z profile-queries...]
 //
 // N nodes (default 40,000), each depending on three earlier ones. The scan asks whether
 // every node is dirty; a node that is asked for the first time does about 1.8 µs of work
 // and asks for its dependencies (`dirty`, keyed by an aggregate NodeId) and their
 // modification times (`mtime`, keyed by the path as a std::string), each memoized in a
 // hand-written table as real programs do. That gives about 7 events per node, three quarters
-// of them cache hits, and about 0.4 µs of work per event. Built twice: instrumented
+// of them cache hits, and about 0.4 µs of work per event. Paths are about 25 chars, which keys
+// record as their chars; --root puts them under a directory, so that longer ones (more than 63
+// chars) take the key cache's path. Built twice: instrumented
 // (`shallow_queries`) and with every macro compiled out (`shallow_queries_off`).
 //
 // --idle-thread starts a thread that only waits for the end: what a second thread alone costs
@@ -49,10 +51,11 @@ std::uint64_t work(std::uint64_t seed, int iterations) {
 
 class Scan {
   public:
-    explicit Scan(std::uint32_t nodes) : deps_(nodes), paths_(nodes) {
+    Scan(std::uint32_t nodes, const std::string& root) : deps_(nodes), paths_(nodes) {
         std::uint64_t random = 0x5eed;
         for (std::uint32_t i = 0; i < nodes; ++i) {
-            paths_[i] = "src/module" + std::to_string(i / 64) + "/file" + std::to_string(i) + ".cc";
+            paths_[i] =
+                root + "src/module" + std::to_string(i / 64) + "/file" + std::to_string(i) + ".cc";
             for (int d = 0; d < kDeps && i > 0; ++d) {
                 random = random * 6364136223846793005u + 1;
                 deps_[i].push_back(static_cast<std::uint32_t>((random >> 33) % i));
@@ -98,6 +101,7 @@ class Scan {
 
 struct Arguments {
     std::uint32_t nodes = 40'000;
+    std::string root;  // a directory before every path, ending in '/'
     bool idle_thread = false;
 };
 
@@ -106,12 +110,14 @@ Arguments parse_arguments(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--nodes") == 0 && i + 1 < argc) {
             arguments.nodes = static_cast<std::uint32_t>(std::strtoul(argv[++i], nullptr, 10));
+        } else if (std::strcmp(argv[i], "--root") == 0 && i + 1 < argc) {
+            arguments.root = argv[++i];
         } else if (std::strcmp(argv[i], "--idle-thread") == 0) {
             arguments.idle_thread = true;
         } else {
             std::cerr << "shallow_queries: unknown argument '" << argv[i]
-                      << "'; usage: shallow_queries [--nodes N] [--idle-thread] [-Z qprof "
-                         "flags]\n";
+                      << "'; usage: shallow_queries [--nodes N] [--root DIR] [--idle-thread] "
+                         "[-Z qprof flags]\n";
             std::exit(2);
         }
     }
@@ -129,7 +135,7 @@ int main(int argc, char** argv) {
         if (arguments.idle_thread) {
             idle = std::thread{[ended = done.get_future()] { ended.wait(); }};
         }
-        Scan scan{arguments.nodes};
+        Scan scan{arguments.nodes, arguments.root};
         std::uint32_t dirty = 0;
         for (std::uint32_t i = 0; i < scan.size(); ++i) {
             dirty += scan.dirty(NodeId{1, i}) ? 1 : 0;
