@@ -170,8 +170,9 @@ std::string counted_chars(std::size_t size) {
 TEST_CASE("a string key of at most 63 chars is recorded as its chars, a longer one interned once") {
     using qprof::detail::format_short_string;
     using qprof::detail::head_site;
+    using qprof::detail::key_type_id;
     using qprof::detail::PreparedKey;
-    using qprof::detail::short_string_type_id;
+    using qprof::detail::ShortString;
     const std::string with_nul{"a\0b", 3};
     const std::string too_long = counted_chars(64);
 
@@ -186,14 +187,14 @@ TEST_CASE("a string key of at most 63 chars is recorded as its chars, a longer o
         CHECK(key.fill(dirty, 2) == dirty + 1 + bytes / 8);
         CHECK(qprof::detail::head_depth(dirty[0]) == 2);
         CHECK(head_site(dirty[0]) ==
-              (bytes == 32 ? short_string_type_id<32>() : short_string_type_id<64>()));
+              (bytes == 32 ? key_type_id<ShortString<32>>() : key_type_id<ShortString<64>>()));
         CHECK((bytes == 32 ? format_short_string<32>(dirty + 1)
                            : format_short_string<64>(dirty + 1)) == chars);
         std::uint64_t clean[9]{};
         PreparedKey<std::string_view>{chars}.fill(clean, 2);
         CHECK(std::equal(dirty, dirty + 1 + bytes / 8, clean));
     }
-    CHECK(short_string_type_id<32>() != short_string_type_id<64>());
+    CHECK(key_type_id<ShortString<32>>() != key_type_id<ShortString<64>>());
 
     std::uint64_t words[9]{};
     PreparedKey<std::string>{with_nul}.fill(words, 0);
@@ -202,7 +203,7 @@ TEST_CASE("a string key of at most 63 chars is recorded as its chars, a longer o
     const PreparedKey<std::string> interned{too_long};
     CHECK(interned.words() == 2);
     CHECK(interned.fill(words, 0) == words + 2);
-    CHECK(head_site(words[0]) != short_string_type_id<64>());
+    CHECK(head_site(words[0]) != key_type_id<ShortString<64>>());
     CHECK(qprof::detail::interned_key_text(static_cast<std::uint32_t>(words[1])) == too_long);
     // A longer view or C string is found by its chars among the std::string keys: the same id.
     std::uint64_t viewed[2]{};

@@ -42,8 +42,8 @@ inline std::uint64_t hash_chars(const char* chars, std::size_t size) {
         other = mix(other, load(last + 8, std::uint64_t{}));
         return mix(hash, other);
     }
-    if (size >= 8) {
-        for (; size > 8; chars += 8, size -= 8) {
+    if (size >= 8) {  // the first word and the last, which may overlap it
+        if (size > 8) {
             hash = mix(hash, load(chars, std::uint64_t{}));
         }
         return mix(hash, load(chars + size - 8, std::uint64_t{}));

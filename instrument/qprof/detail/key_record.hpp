@@ -89,21 +89,6 @@ std::string format_key_bytes(const void* bytes) {
     return guarded_key_text(*std::launder(reinterpret_cast<const Key*>(storage))).text;
 }
 
-template <typename Key>
-inline constinit std::atomic<std::uint32_t> g_key_type_id{0};
-
-template <typename Key>
-std::uint32_t key_type_id() {
-    if (const std::uint32_t id = g_key_type_id<Key>.load(std::memory_order_acquire); id != 0)
-        [[likely]] {
-        return id;
-    }
-    return register_key_type(g_key_type_id<Key>,
-                             kKeyAsBytes<Key>
-                                 ? KeyType{&format_key_bytes<Key>, kKeyRecordWords<Key> - 1}
-                                 : KeyType{nullptr, 1});
-}
-
 // A string key of at most 63 chars in its record: the chars, zero-padded, then their count,
 // so that equal strings leave equal words; 32 bytes for at most 31 chars, 64 for more. The
 // program's thread neither hashes nor keeps such a key; the collector makes its text, once per
@@ -167,17 +152,34 @@ std::string format_short_string(const void* bytes) {
     return {key.chars, std::min<std::size_t>(key.size, sizeof key.chars)};
 }
 
+template <typename Key>
+inline constexpr bool kIsShortString = false;
 template <std::size_t Bytes>
-inline constinit std::atomic<std::uint32_t> g_short_string_type_id{0};
+inline constexpr bool kIsShortString<ShortString<Bytes>> = true;
 
-// The key type of ShortString<Bytes>: the collector formats its records.
-template <std::size_t Bytes>
-std::uint32_t short_string_type_id() {
-    std::atomic<std::uint32_t>& id = g_short_string_type_id<Bytes>;
-    if (const std::uint32_t known = id.load(std::memory_order_acquire); known != 0) [[likely]] {
-        return known;
+// How the collector reads the records of a Key: formatted from its bytes or chars, or one
+// word, the id of its interned text.
+template <typename Key>
+KeyType key_type_of() {
+    if constexpr (kIsShortString<Key>) {
+        return {&format_short_string<sizeof(Key)>, sizeof(Key) / 8};
+    } else if constexpr (kKeyAsBytes<Key>) {
+        return {&format_key_bytes<Key>, kKeyRecordWords<Key> - 1};
+    } else {
+        return {nullptr, 1};
     }
-    return register_key_type(id, KeyType{&format_short_string<Bytes>, Bytes / 8});
+}
+
+template <typename Key>
+inline constinit std::atomic<std::uint32_t> g_key_type_id{0};
+
+template <typename Key>
+std::uint32_t key_type_id() {
+    if (const std::uint32_t id = g_key_type_id<Key>.load(std::memory_order_acquire); id != 0)
+        [[likely]] {
+        return id;
+    }
+    return register_key_type(g_key_type_id<Key>, key_type_of<Key>());
 }
 
 // Whether a key's text is its chars, made by qprof's own code: a std::string, a
@@ -187,6 +189,16 @@ inline constexpr bool kTextIsChars =
     !HasKeyFormatter<Key> &&
     (std::is_same_v<Key, std::string> || std::is_same_v<Key, std::string_view> ||
      std::is_same_v<Key, const char*> || std::is_same_v<Key, char*>);
+
+// Whether a string key is a null C string, whose text is "nullptr" (interned, not its chars).
+template <typename Key>
+bool is_null_string(const Key& key) {
+    if constexpr (std::is_pointer_v<Key>) {
+        return key == nullptr;
+    } else {
+        return false;
+    }
+}
 
 // Whether a key owns all it holds, so a copy of it can stay in a table: no pointer or view
 // whose target may be gone or reused by the next event.
@@ -232,14 +244,10 @@ class PreparedKey {
   public:
     explicit PreparedKey(const Key& key) : key_(key) {
         if constexpr (kTextIsChars<Key>) {
-            bool null = false;  // a null C string's text is "nullptr": interned
-            if constexpr (std::is_pointer_v<Key>) {
-                null = key == nullptr;
-            }
-            if (!null) {
+            if (!is_null_string(key)) {
                 chars_ = key;
                 if (chars_.size() <= kMaxShortStringChars) {
-                    short_bytes_ = chars_.size() < 32 ? 32 : 64;
+                    short_bytes_ = chars_.size() < sizeof(ShortString<32>) ? 32 : 64;
                     return;
                 }
                 if constexpr (kKeyIsItsText<std::string>) {
@@ -289,7 +297,7 @@ class PreparedKey {
   private:
     template <std::size_t Bytes>
     std::uint64_t* fill_short(std::uint64_t* pos, std::uint32_t depth) const {
-        pos[0] = record_head(RecordKind::key, depth, short_string_type_id<Bytes>());
+        pos[0] = record_head(RecordKind::key, depth, key_type_id<ShortString<Bytes>>());
         write_short_string<Bytes>(reinterpret_cast<unsigned char*>(pos + 1), chars_.data(),
                                   chars_.size());
         return pos + 1 + Bytes / 8;
