@@ -146,8 +146,13 @@ def memory_variants(build_dir, quick):
     ]
 
 
-# Makes shallow_queries' paths 70 chars and more (--long-paths).
+# Makes shallow_queries' paths 70 chars and more (--long-paths): kept in their records as
+# 128 bytes of chars.
 LONG_ROOT = "/home/build/checkouts/project/third_party/library/"
+# Makes them 139 chars and more (--very-long-paths, a path in Bazel's output tree): the key
+# cache's path.
+VERY_LONG_ROOT = ("/home/build/.cache/bazel/_bazel_build/4f0c1e2d9a8b7c6d5e4f3a2b1c0d9e8f/execroot/"
+                  "__main__/bazel-out/k8-opt/bin/external/")
 
 
 def main():
@@ -155,9 +160,13 @@ def main():
     parser.add_argument("build_dir", help="a build directory with benchmarks and examples")
     parser.add_argument("--runs", type=int, default=21, help="runs of each variant (default 21)")
     parser.add_argument("--nodes", type=int, default=40_000, help="shallow_queries' size")
-    parser.add_argument("--long-paths", action="store_true",
-                        help="shallow_queries' paths under a directory, 70 chars and more: keys "
-                             "take the key cache's path, not the record's chars")
+    paths = parser.add_mutually_exclusive_group()
+    paths.add_argument("--long-paths", action="store_true",
+                       help="shallow_queries' paths under a directory, 70 chars and more: keys "
+                            "kept as 128 bytes of chars")
+    paths.add_argument("--very-long-paths", action="store_true",
+                       help="shallow_queries' paths 139 chars and more: keys take the key "
+                            "cache's path, not the record's chars")
     parser.add_argument("--toyc", action="store_true", help="also measure toyc, every core busy")
     parser.add_argument("--quick", action="store_true", help="one small run of each variant")
     parser.add_argument("--cpu", action="store_true",
@@ -184,7 +193,8 @@ def main():
         return
 
     bench = os.path.join(args.build_dir, "benchmarks")
-    shape = ["--nodes", str(args.nodes)] + (["--root", LONG_ROOT] if args.long_paths else [])
+    root = LONG_ROOT if args.long_paths else VERY_LONG_ROOT if args.very_long_paths else None
+    shape = ["--nodes", str(args.nodes)] + (["--root", root] if root else [])
     on = [os.path.join(bench, "shallow_queries")] + shape
     off = [os.path.join(bench, "shallow_queries_off")] + shape
     variants = [

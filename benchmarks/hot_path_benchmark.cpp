@@ -18,12 +18,14 @@
 //   keys/query_scope_string  { PROFILE_QUERY(..., path); } recording keys, 1,024 std::string
 //                            paths of about 20 chars in turn (recorded as their chars, in 32
 //                            bytes): <= 2 x enabled/query_scope
-//   keys/query_scope_medium_string  the same with paths of 40 to 43 chars (as their chars, in
+//   keys/query_scope_medium_string  the same with paths of 40 to 44 chars (as their chars, in
 //                            64 bytes): <= 2 x enabled/query_scope
-//   keys/query_scope_long_string  the same with paths of 70 to 73 chars (interned, found in
-//                            the thread's cache): <= 2 x enabled/query_scope
-//   keys/...                 the same with an aggregate key, and hits with each (a long path
-//                            as a std::string_view too)
+//   keys/query_scope_long_string  the same with paths of 70 to 74 chars (as their chars, in
+//                            128 bytes): <= 2 x enabled/query_scope
+//   keys/query_scope_very_long_string  the same with paths of 139 to 143 chars (interned,
+//                            found in the thread's cache): <= 2 x enabled/query_scope
+//   keys/...                 the same with an aggregate key, and hits with each (a very long
+//                            path as a std::string_view too)
 //   selecting/...            a session leaving events out (-Z profile-queries-events): a scope
 //                            and a hit still recorded, and a hit and a scope left out
 //
@@ -87,11 +89,17 @@ void print_budgets(const qprof::bench::RecordingReporter& runs, Figure figure,
     table.ratio_at_most("scope, long std::string key / unkeyed scope",
                         time("keys/query_scope_long_string"), time("enabled/query_scope"),
                         kKeyedOverUnkeyedBudget);
+    table.ratio_at_most("scope, very long std::string key / unkeyed scope",
+                        time("keys/query_scope_very_long_string"), time("enabled/query_scope"),
+                        kKeyedOverUnkeyedBudget);
     table.ratio_at_most("scope, aggregate key / unkeyed scope", time("keys/query_scope_aggregate"),
                         time("enabled/query_scope"), kKeyedOverUnkeyedBudget);
     table.reference("hit, std::string key", time("keys/query_hit_string"), "ns");
     table.reference("hit, long std::string key", time("keys/query_hit_long_string"), "ns");
-    table.reference("hit, long std::string_view key", time("keys/query_hit_long_view"), "ns");
+    table.reference("hit, very long std::string key", time("keys/query_hit_very_long_string"),
+                    "ns");
+    table.reference("hit, very long std::string_view key", time("keys/query_hit_very_long_view"),
+                    "ns");
     table.reference("hit, aggregate key", time("keys/query_hit_aggregate"), "ns");
     table.ratio_at_most("query scope / floor, selecting session", time("selecting/query_scope"),
                         floor, kScopeOverFloorBudget);

@@ -32,19 +32,19 @@ std::unique_ptr<qprof::Session> counting_session(bool record_keys = false,
 }
 
 // Keys as a build tool's scan has them: paths, and aggregates, taken in turn so that each is
-// seen again long after its first time. A path of at most 63 chars is recorded as its chars
-// (ShortString, key_record.hpp: 32 bytes up to 31 chars, 64 up to 63); a longer one is
-// interned and found in the thread's cache.
+// seen again long after its first time. A path of at most 127 chars is recorded as its chars
+// (ShortString, key_record.hpp: 32 bytes up to 31 chars, 64 up to 63, 128 up to 127); a longer one
+// is interned and found in the thread's cache.
 struct NodeId {
     std::uint32_t graph;
     std::uint32_t index;
 };
 constexpr std::uint32_t kDistinctKeys = 1024;  // a power of two, so that cycling costs a mask
 
-enum class PathLength { short_path, medium_path, long_path };
+enum class PathLength { short_path, medium_path, long_path, very_long_path };
 
 // "src/module3/file200.cc" (about 20 chars), or the same under a directory that makes it 40 to
-// 43 chars, or 70 to 73.
+// 44 chars, 70 to 74, or 139 to 143 (a path in Bazel's output tree).
 const std::vector<std::string>& key_paths(PathLength length) {
     static const auto made = [](std::string_view root) {
         std::vector<std::string> paths;
@@ -58,15 +58,20 @@ const std::vector<std::string>& key_paths(PathLength length) {
     static const std::vector<std::string> medium_paths = made("/home/build/project/");
     static const std::vector<std::string> long_paths =
         made("/home/build/checkouts/project/third_party/library/");
+    static const std::vector<std::string> very_long_paths = made(
+        "/home/build/.cache/bazel/_bazel_build/4f0c1e2d9a8b7c6d5e4f3a2b1c0d9e8f/execroot/"
+        "__main__/bazel-out/k8-opt/bin/external/");
     switch (length) {
         case PathLength::short_path:
             return short_paths;
         case PathLength::medium_path:
             return medium_paths;
         case PathLength::long_path:
+            return long_paths;
+        case PathLength::very_long_path:
             break;
     }
-    return long_paths;
+    return very_long_paths;
 }
 
 // Says so in the output when the numbers cannot mean what the table claims.
@@ -317,6 +322,8 @@ void register_benchmarks() {
                                              keys_query_scope_string, PathLength::medium_path));
     with_spread(benchmark::RegisterBenchmark("keys/query_scope_long_string",
                                              keys_query_scope_string, PathLength::long_path));
+    with_spread(benchmark::RegisterBenchmark("keys/query_scope_very_long_string",
+                                             keys_query_scope_string, PathLength::very_long_path));
     with_spread(
         benchmark::RegisterBenchmark("keys/query_scope_aggregate", keys_query_scope_aggregate));
     with_spread(benchmark::RegisterBenchmark("keys/query_hit_string",
@@ -325,9 +332,12 @@ void register_benchmarks() {
     with_spread(benchmark::RegisterBenchmark("keys/query_hit_long_string",
                                              keys_query_hit_string<const std::string&>,
                                              PathLength::long_path));
-    with_spread(benchmark::RegisterBenchmark("keys/query_hit_long_view",
+    with_spread(benchmark::RegisterBenchmark("keys/query_hit_very_long_string",
+                                             keys_query_hit_string<const std::string&>,
+                                             PathLength::very_long_path));
+    with_spread(benchmark::RegisterBenchmark("keys/query_hit_very_long_view",
                                              keys_query_hit_string<std::string_view>,
-                                             PathLength::long_path));
+                                             PathLength::very_long_path));
     with_spread(benchmark::RegisterBenchmark("keys/query_hit_aggregate", keys_query_hit_aggregate));
     with_spread(benchmark::RegisterBenchmark("selecting/query_scope", selecting_query_scope));
     with_spread(benchmark::RegisterBenchmark("selecting/scope_left_out", selecting_scope_left_out));

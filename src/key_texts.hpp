@@ -16,7 +16,7 @@
 namespace qprof::detail {
 
 // A key record's type and payload: at most kMaxKeyPayloadWords (a key kept as bytes: 32 bytes at
-// most, see kKeyAsBytes; a string kept as its chars: 64, see ShortString). For an interned key,
+// most, see kKeyAsBytes; a string kept as its chars: 128, see ShortString). For an interned key,
 // the payload is the interned text's id.
 struct KeyBytes {
     std::uint32_t type = 0;

@@ -20,7 +20,7 @@ namespace qprof::detail::raw {
 inline constexpr std::array<unsigned char, 8> kMagic{0x89, 'q', 'p', 'r', 'o', 'f', '\r', '\n'};
 inline constexpr std::uint32_t kByteOrderMark = 0x0A0B0C0D;
 inline constexpr std::uint16_t kMajor = 1;
-inline constexpr std::uint16_t kMinor = 4;
+inline constexpr std::uint16_t kMinor = 5;
 inline constexpr std::size_t kFileHeaderBytes = 32;
 inline constexpr std::size_t kBlockHeaderBytes = 16;
 inline constexpr std::uint32_t kMaxPayloadBytes = 16u << 20;

@@ -156,7 +156,7 @@ TEST_CASE("a load is timed and counted as load time") {
 
 namespace {
 
-// The chars 'A', 'B', ... of a string of `size`.
+// The chars '!', '"', ... of a string of `size` (past 94 chars, bytes above 127).
 std::string counted_chars(std::size_t size) {
     std::string chars(size, ' ');
     for (std::size_t i = 0; i < size; ++i) {
@@ -167,34 +167,45 @@ std::string counted_chars(std::size_t size) {
 
 }  // namespace
 
-TEST_CASE("a string key of at most 63 chars is recorded as its chars, a longer one interned once") {
+TEST_CASE(
+    "a string key of at most 127 chars is recorded as its chars, a longer one interned once") {
     using qprof::detail::format_short_string;
     using qprof::detail::head_site;
     using qprof::detail::key_type_id;
     using qprof::detail::PreparedKey;
     using qprof::detail::ShortString;
     const std::string with_nul{"a\0b", 3};
-    const std::string too_long = counted_chars(64);
+    const std::string too_long = counted_chars(128);
+    const auto type_of = [](std::size_t bytes) {
+        return bytes == 32   ? key_type_id<ShortString<32>>()
+               : bytes == 64 ? key_type_id<ShortString<64>>()
+                             : key_type_id<ShortString<128>>();
+    };
+    const auto text_of = [](std::size_t bytes, const std::uint64_t* payload) {
+        return bytes == 32   ? format_short_string<32>(payload)
+               : bytes == 64 ? format_short_string<64>(payload)
+                             : format_short_string<128>(payload);
+    };
 
-    // Every length: 32 bytes of chars and count up to 31 chars, 64 up to 63, padding zeroed.
-    for (std::size_t size = 0; size <= 63; ++size) {
+    // Every length: 32 bytes of chars and count up to 31 chars, 64 up to 63, 128 up to 127,
+    // padding zeroed.
+    for (std::size_t size = 0; size <= 127; ++size) {
         const std::string chars = counted_chars(size);
-        const std::size_t bytes = size < 32 ? 32 : 64;
-        std::uint64_t dirty[9];
+        const std::size_t bytes = size < 32 ? 32 : size < 64 ? 64 : 128;
+        std::uint64_t dirty[17];
         std::fill(std::begin(dirty), std::end(dirty), ~std::uint64_t{0});
         const PreparedKey<std::string> key{chars};
         CHECK(key.words() == 1 + bytes / 8);
         CHECK(key.fill(dirty, 2) == dirty + 1 + bytes / 8);
         CHECK(qprof::detail::head_depth(dirty[0]) == 2);
-        CHECK(head_site(dirty[0]) ==
-              (bytes == 32 ? key_type_id<ShortString<32>>() : key_type_id<ShortString<64>>()));
-        CHECK((bytes == 32 ? format_short_string<32>(dirty + 1)
-                           : format_short_string<64>(dirty + 1)) == chars);
-        std::uint64_t clean[9]{};
+        CHECK(head_site(dirty[0]) == type_of(bytes));
+        CHECK(text_of(bytes, dirty + 1) == chars);
+        std::uint64_t clean[17]{};
         PreparedKey<std::string_view>{chars}.fill(clean, 2);
         CHECK(std::equal(dirty, dirty + 1 + bytes / 8, clean));
     }
-    CHECK(key_type_id<ShortString<32>>() != key_type_id<ShortString<64>>());
+    CHECK(type_of(32) != type_of(64));
+    CHECK(type_of(64) != type_of(128));
 
     std::uint64_t words[9]{};
     PreparedKey<std::string>{with_nul}.fill(words, 0);
@@ -203,7 +214,7 @@ TEST_CASE("a string key of at most 63 chars is recorded as its chars, a longer o
     const PreparedKey<std::string> interned{too_long};
     CHECK(interned.words() == 2);
     CHECK(interned.fill(words, 0) == words + 2);
-    CHECK(head_site(words[0]) != key_type_id<ShortString<64>>());
+    CHECK(head_site(words[0]) != type_of(128));
     CHECK(qprof::detail::interned_key_text(static_cast<std::uint32_t>(words[1])) == too_long);
     // A longer view or C string is found by its chars among the std::string keys: the same id.
     std::uint64_t viewed[2]{};
@@ -214,7 +225,7 @@ TEST_CASE("a string key of at most 63 chars is recorded as its chars, a longer o
     CHECK(c_string[1] == words[1]);
 
     qprof::Session session{options_with_keys()};
-    const std::string longest = counted_chars(63);
+    const std::string longest = counted_chars(127);
     const std::string_view view{"from a view"};
     const char* null_chars = nullptr;
     {

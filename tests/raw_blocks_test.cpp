@@ -229,11 +229,11 @@ TEST_CASE("decode refuses what a block may not hold, at the field, in the reader
               raw::BlockType::key_types,
               [](raw::BlockEncoder& out) {
                   raw::KeyTypesBlock{.first_id = 1,
-                                     .types = {{.payload_words = 9, .interned = false}}}
+                                     .types = {{.payload_words = 17, .interned = false}}}
                       .encode(out);
               },
               [](raw::PayloadReader& in) { raw::KeyTypesBlock::decode(in, 1); }) ==
-          "56: key type of 9 payload words (expected 1 to 8)");
+          "56: key type of 17 payload words (expected 1 to 16)");
     CHECK(error_of(
               raw::BlockType::sites,
               [](raw::BlockEncoder& out) {

@@ -84,7 +84,7 @@ struct DefId {
 };
 
 // Everything the writer can emit, once or twice: queries with keys of three kinds (a struct,
-// an integer, a string of 39 chars in 8 words), a hit, a load, a wait, activities (one with an
+// an integer, a string of 69 chars in 16 words), a hit, a load, a wait, activities (one with an
 // argument, one that ends with a cpu record), a classed query (a CLASSES block), a region, a size,
 // a counter, a provider left out (a SELECTION block), memory records behind every scope, and scopes
 // still open at the end. The sites' file and lines are this file's as #line sets them.
@@ -96,7 +96,9 @@ void golden_program(qprof::Session& session) {
     {
         PROFILE_QUERY(typeck, DefId{0, 7});
         PROFILE_QUERY_HIT(def_span, 7);
-        PROFILE_QUERY_LOAD(from_disk, std::string("front_end/items/item_0007/definition.rs"));
+        PROFILE_QUERY_LOAD(
+            from_disk,
+            std::string("/home/build/checkouts/project/front_end/items/item_0007/definition.rs"));
         PROFILE_QUERY(left_out);
     }
     { PROFILE_WAIT("join workers"); }

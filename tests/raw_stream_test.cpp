@@ -32,9 +32,9 @@ void compile(int items) {
         {
             PROFILE_QUERY(type_of, DefId{1, static_cast<std::uint32_t>(i % 3)});
             PROFILE_QUERY(typeck, DefId{2, static_cast<std::uint32_t>(i)});  // re-entered
-            // 6, 36 and 66 chars: a string kept as 32 bytes, as 64, and interned.
+            // 6, 51, 96 and 141 chars: a string kept as 32 bytes, as 64, as 128, and interned.
             PROFILE_QUERY_HIT(by_name,
-                              std::string(i % 3 * 30, '-') + "item " + std::to_string(i % 5));
+                              std::string(i % 4 * 45, '-') + "item " + std::to_string(i % 5));
         }
         PROFILE_QUERY_LOAD(from_disk, i);
     }

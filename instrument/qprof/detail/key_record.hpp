@@ -7,7 +7,7 @@
 // (for a scope, when the scope opens). Its head carries the key type's id where other
 // records carry a site; then come the key's bytes, for a trivially copyable key of at most
 // 32 bytes without pointers, formatted later by the collector; the chars of a string key of
-// at most 63 (ShortString); or one word with the id of its interned text, for any other key
+// at most 127 (ShortString); or one word with the id of its interned text, for any other key
 // (see intern_key for when that text is made).
 //
 // A key's formatter may run queries of its own (printing a DefId often does): an interned key
@@ -75,8 +75,8 @@ template <typename Key>
 inline constexpr bool kKeyAsBytes = std::is_trivially_copyable_v<Key> &&
                                     sizeof(Key) <= 32 && holds_only_values<Key>();
 
-// The most words after a key record's head: a ShortString<64> (docs/raw-format.md).
-inline constexpr std::uint32_t kMaxKeyPayloadWords = 8;
+// The most words after a key record's head: a ShortString<128> (docs/raw-format.md).
+inline constexpr std::uint32_t kMaxKeyPayloadWords = 16;
 
 // Words of the key record of a Key: the head, then its bytes or its text's id.
 template <typename Key>
@@ -89,10 +89,10 @@ std::string format_key_bytes(const void* bytes) {
     return guarded_key_text(*std::launder(reinterpret_cast<const Key*>(storage))).text;
 }
 
-// A string key of at most 63 chars in its record: the chars, zero-padded, then their count,
-// so that equal strings leave equal words; 32 bytes for at most 31 chars, 64 for more. The
-// program's thread neither hashes nor keeps such a key; the collector makes its text, once per
-// distinct key (src/key_texts.cpp). Longer strings are interned.
+// A string key of at most 127 chars in its record: the chars, zero-padded, then their count,
+// so that equal strings leave equal words; 32 bytes for at most 31 chars, 64 for at most 63,
+// 128 for more. The program's thread neither hashes nor keeps such a key; the collector makes
+// its text, once per distinct key (src/key_texts.cpp). Longer strings are interned.
 template <std::size_t Bytes>
 struct ShortString {
     char chars[Bytes - 1];
@@ -100,43 +100,72 @@ struct ShortString {
 };
 static_assert(sizeof(ShortString<32>) == 32 && std::is_trivially_copyable_v<ShortString<32>>);
 static_assert(sizeof(ShortString<64>) == 64 && std::is_trivially_copyable_v<ShortString<64>>);
-static_assert(sizeof(ShortString<64>) == kMaxKeyPayloadWords * 8);
+static_assert(sizeof(ShortString<128>) == 128 && std::is_trivially_copyable_v<ShortString<128>>);
+static_assert(sizeof(ShortString<128>) == kMaxKeyPayloadWords * 8);
 
 // The longest string key kept as its chars.
-inline constexpr std::size_t kMaxShortStringChars = sizeof(ShortString<64>::chars);
+inline constexpr std::size_t kMaxShortStringChars = sizeof(ShortString<128>::chars);
+
+// The bytes of the ShortString that holds `size` chars, at most kMaxShortStringChars.
+constexpr std::uint32_t short_string_bytes(std::size_t size) {
+    return size < 32 ? 32 : size < 64 ? 64 : 128;
+}
+
+// Copies N bytes (a multiple of 16) in 16-byte pieces, which the compiler keeps in registers.
+template <std::size_t N>
+void copy_pieces(unsigned char* out, const char* from) {
+    for (std::size_t i = 0; i < N; i += 16) {
+        std::uint64_t piece[2];
+        std::memcpy(piece, from + i, sizeof piece);
+        std::memcpy(out + i, piece, sizeof piece);
+    }
+}
 
 // Writes the ShortString<Bytes> of `size` chars (at most Bytes - 1) at `out`, straight into the
-// record: zeroes, then two fixed-size copies that may overlap, as a call to memcpy for a few
-// bytes costs more than the copy. Built on the stack, its bytes were read back in wider loads
-// than they were written with, which the processor cannot forward from its stores.
+// record. Whatever the chars leave is zeroed first, by fixed-size stores of half the bytes (a
+// memset of all 128 became `rep stos`, 17 ns); then come two fixed-size copies that may
+// overlap, as a call to memcpy for a few bytes costs more than the copy. Built on the stack, its
+// bytes were read back in wider loads than they were written with, which the processor cannot
+// forward from its stores.
 template <std::size_t Bytes>
 void write_short_string(unsigned char* out, const char* chars, std::size_t size) {
-    std::memset(out, 0, Bytes);
+    constexpr std::size_t kHalf = Bytes / 2;
+    std::memset(out + kHalf, 0, kHalf);
+    if (size < kHalf) {
+        std::memset(out, 0, kHalf);
+    }
     out[offsetof(ShortString<Bytes>, size)] = static_cast<unsigned char>(size);  // after the chars
-    const auto copy = [&](auto block) {  // the first and the last sizeof block chars
-        std::memcpy(&block, chars, sizeof block);
-        std::memcpy(out, &block, sizeof block);
-        std::memcpy(&block, chars + size - sizeof block, sizeof block);
-        std::memcpy(out + size - sizeof block, &block, sizeof block);
+    const auto copy = [&]<std::size_t N>(std::integral_constant<std::size_t, N>) {
+        if constexpr (N >= 16) {  // the first and the last N chars
+            copy_pieces<N>(out, chars);
+            copy_pieces<N>(out + size - N, chars + size - N);
+        } else {
+            using Block = std::conditional_t<N == 8, std::uint64_t, std::uint32_t>;
+            Block block;
+            std::memcpy(&block, chars, N);
+            std::memcpy(out, &block, N);
+            std::memcpy(&block, chars + size - N, N);
+            std::memcpy(out + size - N, &block, N);
+        }
     };
-    struct Words2 {
-        std::uint64_t words[2];
-    };
-    struct Words4 {
-        std::uint64_t words[4];
-    };
+    if constexpr (Bytes > 64) {
+        if (size >= 64) {
+            copy(std::integral_constant<std::size_t, 64>{});
+            return;
+        }
+    }
     if constexpr (Bytes > 32) {
         if (size >= 32) {
-            copy(Words4{});
+            copy(std::integral_constant<std::size_t, 32>{});
             return;
         }
     }
     if (size >= 16) {
-        copy(Words2{});
+        copy(std::integral_constant<std::size_t, 16>{});
     } else if (size >= 8) {
-        copy(std::uint64_t{});
+        copy(std::integral_constant<std::size_t, 8>{});
     } else if (size >= 4) {
-        copy(std::uint32_t{});
+        copy(std::integral_constant<std::size_t, 4>{});
     } else {
         for (std::size_t i = 0; i < size; ++i) {
             out[i] = static_cast<unsigned char>(chars[i]);
@@ -247,7 +276,7 @@ class PreparedKey {
             if (!is_null_string(key)) {
                 chars_ = key;
                 if (chars_.size() <= kMaxShortStringChars) {
-                    short_bytes_ = chars_.size() < sizeof(ShortString<32>) ? 32 : 64;
+                    short_bytes_ = short_string_bytes(chars_.size());
                     return;
                 }
                 if constexpr (kKeyIsItsText<std::string>) {
@@ -282,6 +311,9 @@ class PreparedKey {
             if (short_bytes_ == 64) {
                 return fill_short<64>(pos, depth);
             }
+            if (short_bytes_ == 128) {
+                return fill_short<128>(pos, depth);
+            }
         }
         pos[0] = record_head(RecordKind::key, depth, key_type_id<Key>());
         if constexpr (kKeyAsBytes<Key>) {
@@ -306,7 +338,7 @@ class PreparedKey {
     const Key& key_;
     std::uint32_t text_id_ = 0;
     std::string_view chars_;         // a string's, when its text is its chars
-    std::uint32_t short_bytes_ = 0;  // 32 or 64 for a string kept as its chars
+    std::uint32_t short_bytes_ = 0;  // 32, 64 or 128 for a string kept as its chars
 };
 
 // Called only while recording keys, on a thread attached to the current session.
