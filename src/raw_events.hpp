@@ -56,7 +56,7 @@ struct RecordsBlock {
 
 struct KeyTypesBlock {
     struct KeyType {
-        std::uint32_t payload_words = 0;  // 1 to 4: the words after a key record's head
+        std::uint32_t payload_words = 0;  // 1 to 16: the words after a key record's head
         bool interned = false;            // the payload is the id of a text the program made
     };
     std::uint32_t first_id = 0;  // of types[0]

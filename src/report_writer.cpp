@@ -29,7 +29,11 @@ std::string why_no_directory(const fs::path& dir, const std::error_code& error) 
         parent = parent.parent_path();
     }
     if (error == std::errc::no_such_file_or_directory && fs::is_directory(parent, ignored)) {
-        return "'" + parent.string() + "' does not allow new directories in it";
+        // Appended, not "'" + ...: g++ 12 -O2 warns falsely (-Wrestrict) on that form here.
+        std::string why = "'";
+        why += parent.string();
+        why += "' does not allow new directories in it";
+        return why;
     }
     return error.message();
 }
