@@ -72,9 +72,12 @@ inline bool equal_chars(const char* a, const char* b, std::size_t size) {
         return word != other;
     };
     if (size > 16) {  // 16 bytes a test, the last 16 overlapping the ones before
-        const auto differ16 = [&](std::size_t at) {
-            return differ(a + at, b + at, std::uint64_t{}) |
-                   differ(a + at + 8, b + at + 8, std::uint64_t{});
+        const auto differ16 = [&](std::size_t at) {  // one branch for both words
+            std::uint64_t x[2];
+            std::uint64_t y[2];
+            std::memcpy(x, a + at, sizeof x);
+            std::memcpy(y, b + at, sizeof y);
+            return ((x[0] ^ y[0]) | (x[1] ^ y[1])) != 0;
         };
         for (std::size_t at = 0; at + 16 < size; at += 16) {
             if (differ16(at)) {
