@@ -149,8 +149,8 @@ def memory_variants(build_dir, quick):
 # Makes shallow_queries' paths 70 chars and more (--long-paths): kept in their records as
 # 128 bytes of chars.
 LONG_ROOT = "/home/build/checkouts/project/third_party/library/"
-# Makes them 139 chars and more (--very-long-paths, a path in Bazel's output tree): the key
-# cache's path.
+# Makes them 139 chars and more (--very-long-paths, a path in Bazel's output tree): kept in
+# their records as a count of chars and the chars.
 VERY_LONG_ROOT = ("/home/build/.cache/bazel/_bazel_build/4f0c1e2d9a8b7c6d5e4f3a2b1c0d9e8f/execroot/"
                   "__main__/bazel-out/k8-opt/bin/external/")
 
@@ -165,8 +165,8 @@ def main():
                        help="shallow_queries' paths under a directory, 70 chars and more: keys "
                             "kept as 128 bytes of chars")
     paths.add_argument("--very-long-paths", action="store_true",
-                       help="shallow_queries' paths 139 chars and more: keys take the key "
-                            "cache's path, not the record's chars")
+                       help="shallow_queries' paths 139 chars and more: keys kept as a count "
+                            "of chars and the chars")
     parser.add_argument("--toyc", action="store_true", help="also measure toyc, every core busy")
     parser.add_argument("--quick", action="store_true", help="one small run of each variant")
     parser.add_argument("--cpu", action="store_true",

@@ -22,8 +22,8 @@
 //                            64 bytes): <= 2 x enabled/query_scope
 //   keys/query_scope_long_string  the same with paths of 70 to 74 chars (as their chars, in
 //                            128 bytes): <= 2 x enabled/query_scope
-//   keys/query_scope_very_long_string  the same with paths of 139 to 143 chars (interned,
-//                            found in the thread's cache): <= 2 x enabled/query_scope
+//   keys/query_scope_very_long_string  the same with paths of 139 to 143 chars (their count
+//                            and chars, 18 to 19 words): <= 2 x enabled/query_scope
 //   keys/...                 the same with an aggregate key, and hits with each (a very long
 //                            path as a std::string_view too)
 //   selecting/...            a session leaving events out (-Z profile-queries-events): a scope

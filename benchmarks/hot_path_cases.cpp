@@ -32,9 +32,9 @@ std::unique_ptr<qprof::Session> counting_session(bool record_keys = false,
 }
 
 // Keys as a build tool's scan has them: paths, and aggregates, taken in turn so that each is
-// seen again long after its first time. A path of at most 127 chars is recorded as its chars
-// (ShortString, key_record.hpp: 32 bytes up to 31 chars, 64 up to 63, 128 up to 127); a longer one
-// is interned and found in the thread's cache.
+// seen again long after its first time. A path is recorded as its chars (key_record.hpp:
+// ShortString, 32 bytes up to 31 chars, 64 up to 63, 128 up to 127; CountedChars, the count and
+// the chars, up to 4,096).
 struct NodeId {
     std::uint32_t graph;
     std::uint32_t index;

@@ -106,6 +106,17 @@ class TextIds {
             });
     }
 
+    // The same for chars seen in place: copied only when new.
+    std::uint32_t id_of_chars(std::string_view chars) {
+        return index_.find_or_add(
+            hash_chars(chars.data(), chars.size()),
+            [&](std::uint32_t id) { return texts_[id - 1] == chars; },
+            [&] {
+                texts_.emplace_back(chars);
+                return static_cast<std::uint32_t>(texts_.size());
+            });
+    }
+
     // By id - 1.
     std::vector<std::string>& texts() { return texts_; }
     const std::vector<std::string>& texts() const { return texts_; }

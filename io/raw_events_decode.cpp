@@ -88,12 +88,20 @@ KeyTypesBlock KeyTypesBlock::decode(PayloadReader& in, std::uint32_t next_id) {
     for (std::uint32_t i = 0; i < count; ++i) {
         const std::uint64_t words_at = in.offset();
         const std::uint32_t words = in.u32();
-        if (words < 1 || words > kMaxKeyPayloadWords) {
+        const std::uint32_t flags = in.u32();
+        const bool counted = (flags & 2) != 0;
+        if (counted && words != 0) {
+            in.fail("counted key type of " + std::to_string(words) +
+                        " payload words (expected 0: its records count their words)",
+                    words_at);
+        }
+        if (!counted && (words < 1 || words > kMaxKeyPayloadWords)) {
             in.fail("key type of " + std::to_string(words) + " payload words (expected 1 to " +
                         std::to_string(kMaxKeyPayloadWords) + ")",
                     words_at);
         }
-        block.types.push_back({.payload_words = words, .interned = (in.u32() & 1) != 0});
+        block.types.push_back(
+            {.payload_words = words, .interned = (flags & 1) != 0, .counted = counted});
     }
     return block;
 }
@@ -105,6 +113,11 @@ KeyTextsBlock KeyTextsBlock::decode(PayloadReader& in, const RecordedKeyTexts& k
         const std::uint64_t type_at = in.offset();
         Binding binding{.bytes = {in.u32(), {}}, .payload_words = 0, .text = {}};
         binding.payload_words = keys.payload_words(binding.bytes.type);
+        if (keys.counted(binding.bytes.type)) {
+            in.fail("key text for counted key type " + std::to_string(binding.bytes.type) +
+                        " (its records hold their text)",
+                    type_at);
+        }
         if (binding.payload_words == 0) {
             in.fail("key text for undeclared key type " + std::to_string(binding.bytes.type),
                     type_at);

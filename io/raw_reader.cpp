@@ -183,7 +183,8 @@ class StreamReader {
 
     void read_key_types(PayloadReader& in) {
         for (const auto& type : raw::KeyTypesBlock::decode(in, keys_.type_count()).types) {
-            keys_.add_type(type.payload_words);  // interned or not: the bindings tell the text
+            // Interned or not: the bindings tell the text; counted chars are their text.
+            keys_.add_type(type.payload_words, type.counted);
         }
     }
 

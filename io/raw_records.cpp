@@ -77,7 +77,7 @@ void RecordChecker::check(std::span<const std::uint64_t> words, std::uint64_t wo
             corrupt(at, "record depth " + std::to_string(head_depth(head)) +
                             " (expected less than " + std::to_string(raw::kMaxDepth) + ")");
         }
-        const std::uint32_t length = record_length(head, at, sites, keys);
+        const std::uint32_t length = record_length(words.subspan(pos), at, sites, keys);
         if (words.size() - pos < length) {
             corrupt(at, "a record of " + std::to_string(length) +
                             " words is cut off by the end of its block");
@@ -104,12 +104,24 @@ void RecordChecker::check(std::span<const std::uint64_t> words, std::uint64_t wo
     }
 }
 
-std::uint32_t RecordChecker::record_length(std::uint64_t head, std::uint64_t at,
+std::uint32_t RecordChecker::record_length(std::span<const std::uint64_t> rest, std::uint64_t at,
                                            std::span<const RegisteredSite> sites,
                                            const RecordedKeyTexts& keys) const {
+    const std::uint64_t head = rest[0];
     const RecordKind kind = head_kind(head);
     const std::uint32_t id = head_site(head);
     if (kind == RecordKind::key) {
+        if (keys.counted(id)) {
+            if (rest.size() < 2) {
+                corrupt(at, "a key record's count of chars is cut off by the end of its block");
+            }
+            if (rest[1] > kMaxCountedChars) {
+                corrupt(at + 8, "key record of " + std::to_string(rest[1]) +
+                                    " chars (expected at most " + std::to_string(kMaxCountedChars) +
+                                    ")");
+            }
+            return 1 + static_cast<std::uint32_t>(counted_chars_words(rest[1]));
+        }
         const std::uint32_t words = keys.payload_words(id);
         if (words == 0) {
             corrupt(at, "key record of undeclared key type " + std::to_string(id));

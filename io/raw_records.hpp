@@ -33,7 +33,8 @@ class RecordChecker {
 
   private:
     explicit RecordChecker(std::uint64_t start_tick) : start_tick_(start_tick) {}
-    std::uint32_t record_length(std::uint64_t head, std::uint64_t at,
+    // `rest`: the record's words to the end of its block.
+    std::uint32_t record_length(std::span<const std::uint64_t> rest, std::uint64_t at,
                                 std::span<const RegisteredSite> sites,
                                 const RecordedKeyTexts& keys) const;
 

@@ -71,6 +71,9 @@ void RecordedKeyTexts::bind(const KeyBytes& bytes, std::string text) {
 }
 
 std::uint32_t RecordedKeyTexts::text_id(std::uint32_t type, const std::uint64_t* payload) {
+    if (counted(type)) {  // its text is in the record: no binding
+        return ids_.id_of_chars(counted_chars(payload));
+    }
     const auto found = bound_.find(key_bytes(type, payload, payload_words(type)));
     if (found == bound_.end()) {
         ++unbound_;

@@ -31,13 +31,14 @@ void RecordsBlock::encode(BlockEncoder& out) const {
     out.words(words.data(), words.size());
 }
 
-// KEY_TYPES: u32 first_id, u32 count, count x (u32 payload_words, u32 flags: bit 0 interned).
+// KEY_TYPES: u32 first_id, u32 count, count x (u32 payload_words, u32 flags: bit 0 interned,
+// bit 1 counted chars).
 void KeyTypesBlock::encode(BlockEncoder& out) const {
     out.u32(first_id);
     out.u32(static_cast<std::uint32_t>(types.size()));
     for (const KeyType& type : types) {
         out.u32(type.payload_words);
-        out.u32(type.interned ? 1 : 0);
+        out.u32((type.interned ? 1u : 0u) | (type.counted ? 2u : 0u));
     }
 }
 

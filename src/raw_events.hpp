@@ -58,6 +58,7 @@ struct KeyTypesBlock {
     struct KeyType {
         std::uint32_t payload_words = 0;  // 1 to 16: the words after a key record's head
         bool interned = false;            // the payload is the id of a text the program made
+        bool counted = false;  // payload_words 0: each record's first word counts its chars
     };
     std::uint32_t first_id = 0;  // of types[0]
     std::vector<KeyType> types;

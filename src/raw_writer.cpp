@@ -120,8 +120,9 @@ void RawWriter::sync_key_types(const KeyTexts& keys) {
     }
     raw::KeyTypesBlock added{.first_id = key_types_written_, .types = {}};
     for (std::size_t type = key_types_written_; type < types.size(); ++type) {
-        added.types.push_back(
-            {.payload_words = types[type].words, .interned = types[type].format == nullptr});
+        added.types.push_back({.payload_words = types[type].words,
+                               .interned = types[type].format == nullptr && !types[type].counted,
+                               .counted = types[type].counted});
     }
     raw::BlockEncoder out = block(raw::BlockType::key_types);
     added.encode(out);

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <qprof/detail/recorder.hpp>
 
+#include "key_texts.hpp"
 #include "totals.hpp"
 
 namespace qprof::detail {
@@ -43,7 +44,7 @@ const std::uint64_t* parse_records(const std::uint64_t* begin, const std::uint64
             continue;
         }
         if (kind == RecordKind::key) {
-            const std::uint32_t words = keys.payload_words(head_site(*pos));
+            const std::uint32_t words = key_payload_words(keys, pos, end);
             if (words == 0 || end - pos < 1 + words) {
                 return pos;
             }

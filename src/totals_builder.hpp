@@ -78,8 +78,9 @@ class TotalsBuilder {
             key_depths_ = depth + 1;
         }
         PendingKey& pending = pending_keys_[depth];
-        if (every_key_text_) {
+        if (every_key_text_ || record.words > kMaxPayloadWords) {  // counted chars: now
             pending.text_id = record.text_id();
+            pending.bytes.type = 0;
         } else {  // only the words the type has (text_id reads no others), in an unrolled loop
             pending.bytes.type = record.type;
             for (std::size_t i = 0; i < kMaxPayloadWords; ++i) {

@@ -156,26 +156,29 @@ TEST_CASE("a load is timed and counted as load time") {
 
 namespace {
 
-// The chars '!', '"', ... of a string of `size` (past 94 chars, bytes above 127).
+// The printable chars '!', '"', ... '~', over and over, of a string of `size`: no NUL.
 std::string counted_chars(std::size_t size) {
     std::string chars(size, ' ');
     for (std::size_t i = 0; i < size; ++i) {
-        chars[i] = static_cast<char>('!' + i);
+        chars[i] = static_cast<char>('!' + i % 94);
     }
     return chars;
 }
 
 }  // namespace
 
-TEST_CASE(
-    "a string key of at most 127 chars is recorded as its chars, a longer one interned once") {
+TEST_CASE("a string key of at most 4,096 chars is recorded as its chars, a longer one interned") {
+    using qprof::detail::CountedChars;
     using qprof::detail::format_short_string;
     using qprof::detail::head_site;
     using qprof::detail::key_type_id;
+    using qprof::detail::kMaxCountedChars;
     using qprof::detail::PreparedKey;
     using qprof::detail::ShortString;
+    // Room for the longest record a string key makes: the head, the count, 4,096 chars.
+    constexpr std::size_t kRoom = 2 + kMaxCountedChars / 8;
     const std::string with_nul{"a\0b", 3};
-    const std::string too_long = counted_chars(128);
+    const std::string too_long = counted_chars(kMaxCountedChars + 1);
     const auto type_of = [](std::size_t bytes) {
         return bytes == 32   ? key_type_id<ShortString<32>>()
                : bytes == 64 ? key_type_id<ShortString<64>>()
@@ -192,29 +195,48 @@ TEST_CASE(
     for (std::size_t size = 0; size <= 127; ++size) {
         const std::string chars = counted_chars(size);
         const std::size_t bytes = size < 32 ? 32 : size < 64 ? 64 : 128;
-        std::uint64_t dirty[17];
-        std::fill(std::begin(dirty), std::end(dirty), ~std::uint64_t{0});
+        std::vector<std::uint64_t> dirty(kRoom, ~std::uint64_t{0});
         const PreparedKey<std::string> key{chars};
         CHECK(key.words() == 1 + bytes / 8);
-        CHECK(key.fill(dirty, 2) == dirty + 1 + bytes / 8);
+        CHECK(key.fill(dirty.data(), 2) == dirty.data() + 1 + bytes / 8);
         CHECK(qprof::detail::head_depth(dirty[0]) == 2);
         CHECK(head_site(dirty[0]) == type_of(bytes));
-        CHECK(text_of(bytes, dirty + 1) == chars);
-        std::uint64_t clean[17]{};
-        PreparedKey<std::string_view>{chars}.fill(clean, 2);
-        CHECK(std::equal(dirty, dirty + 1 + bytes / 8, clean));
+        CHECK(text_of(bytes, dirty.data() + 1) == chars);
+        std::vector<std::uint64_t> clean(kRoom, 0);
+        PreparedKey<std::string_view>{chars}.fill(clean.data(), 2);
+        CHECK(std::equal(dirty.begin(), dirty.begin() + 1 + bytes / 8, clean.begin()));
     }
     CHECK(type_of(32) != type_of(64));
     CHECK(type_of(64) != type_of(128));
 
-    std::uint64_t words[9]{};
-    PreparedKey<std::string>{with_nul}.fill(words, 0);
-    CHECK(format_short_string<32>(words + 1) == with_nul);
+    // Longer, up to 4,096 chars: the count, then the chars zero-padded to a word.
+    for (const std::size_t size : {128, 129, 135, 136, 1000, 4095, 4096}) {
+        const std::string chars = counted_chars(size);
+        const std::size_t words = 2 + (size + 7) / 8;
+        std::vector<std::uint64_t> dirty(kRoom, ~std::uint64_t{0});
+        const PreparedKey<std::string> key{chars};
+        CHECK(key.words() == words);
+        CHECK(key.fill(dirty.data(), 1) == dirty.data() + words);
+        CHECK(head_site(dirty[0]) == key_type_id<CountedChars>());
+        CHECK(dirty[1] == size);
+        CHECK(std::string_view{reinterpret_cast<const char*>(dirty.data() + 2), size} == chars);
+        const auto* padding = reinterpret_cast<const unsigned char*>(dirty.data() + 2) + size;
+        CHECK(std::all_of(padding, reinterpret_cast<const unsigned char*>(dirty.data() + words),
+                          [](unsigned char byte) { return byte == 0; }));
+        std::vector<std::uint64_t> from_c_string(kRoom, 0);
+        PreparedKey<const char*>{chars.c_str()}.fill(from_c_string.data(), 1);
+        CHECK(std::equal(dirty.begin(), dirty.begin() + words, from_c_string.begin()));
+    }
+    CHECK(key_type_id<CountedChars>() != type_of(128));
+
+    std::vector<std::uint64_t> words(kRoom, 0);
+    PreparedKey<std::string>{with_nul}.fill(words.data(), 0);
+    CHECK(format_short_string<32>(words.data() + 1) == with_nul);
 
     const PreparedKey<std::string> interned{too_long};
     CHECK(interned.words() == 2);
-    CHECK(interned.fill(words, 0) == words + 2);
-    CHECK(head_site(words[0]) != type_of(128));
+    CHECK(interned.fill(words.data(), 0) == words.data() + 2);
+    CHECK(head_site(words[0]) != key_type_id<CountedChars>());
     CHECK(qprof::detail::interned_key_text(static_cast<std::uint32_t>(words[1])) == too_long);
     // A longer view or C string is found by its chars among the std::string keys: the same id.
     std::uint64_t viewed[2]{};
@@ -226,26 +248,30 @@ TEST_CASE(
 
     qprof::Session session{options_with_keys()};
     const std::string longest = counted_chars(127);
+    const std::string counted = counted_chars(300);
     const std::string_view view{"from a view"};
     const char* null_chars = nullptr;
     {
         PROFILE_QUERY(empty, std::string{});
         PROFILE_QUERY_HIT(longest_kept, longest);
+        PROFILE_QUERY_HIT(counted_one, counted);
         PROFILE_QUERY_HIT(interned_one, too_long);
         PROFILE_QUERY_HIT(nul, with_nul);
         PROFILE_QUERY_HIT(viewed, view);
         PROFILE_QUERY_HIT(literal, "a literal");
         PROFILE_QUERY_HIT(null_pointer, null_chars);
         PROFILE_QUERY_HIT(same_text, std::string{"a literal"});
+        PROFILE_QUERY_HIT(counted_view, std::string_view{counted});
         PROFILE_QUERY_HIT(long_view, std::string_view{too_long});
     }
     session.finish();
     CHECK(qprof::test::keyed_nodes(session.trace()) ==
-          std::vector<std::string>{"longest_kept[" + longest + "]",
-                                   "interned_one[" + too_long + "]", "nul[" + with_nul + "]",
-                                   "viewed[from a view]", "literal[a literal]",
-                                   "null_pointer[nullptr]", "same_text[a literal]",
-                                   "long_view[" + too_long + "]", "empty"});
-    // One text for "a literal", whichever type of string recorded it; "" is a text too.
-    CHECK(session.trace().key_texts.size() == 7);
+          std::vector<std::string>{
+              "longest_kept[" + longest + "]", "counted_one[" + counted + "]",
+              "interned_one[" + too_long + "]", "nul[" + with_nul + "]", "viewed[from a view]",
+              "literal[a literal]", "null_pointer[nullptr]", "same_text[a literal]",
+              "counted_view[" + counted + "]", "long_view[" + too_long + "]", "empty"});
+    // One text for "a literal", whichever type of string recorded it, and one for the counted
+    // chars; "" is a text too.
+    CHECK(session.trace().key_texts.size() == 8);
 }

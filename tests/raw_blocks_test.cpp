@@ -235,6 +235,27 @@ TEST_CASE("decode refuses what a block may not hold, at the field, in the reader
               [](raw::PayloadReader& in) { raw::KeyTypesBlock::decode(in, 1); }) ==
           "56: key type of 17 payload words (expected 1 to 16)");
     CHECK(error_of(
+              raw::BlockType::key_types,
+              [](raw::BlockEncoder& out) {
+                  raw::KeyTypesBlock{.first_id = 1,
+                                     .types = {{.payload_words = 4, .counted = true}}}
+                      .encode(out);
+              },
+              [](raw::PayloadReader& in) { raw::KeyTypesBlock::decode(in, 1); }) ==
+          "56: counted key type of 4 payload words (expected 0: its records count their words)");
+    CHECK(error_of(
+              raw::BlockType::key_texts,
+              [](raw::BlockEncoder& out) {
+                  raw::KeyTextsBlock{
+                      .bindings = {{.bytes = {1, {}}, .payload_words = 1, .text = "x"}}}
+                      .encode(out, 0, 1000);
+              },
+              [](raw::PayloadReader& in) {
+                  qprof::detail::RecordedKeyTexts keys;
+                  keys.add_type(0, true);
+                  raw::KeyTextsBlock::decode(in, keys);
+              }) == "52: key text for counted key type 1 (its records hold their text)");
+    CHECK(error_of(
               raw::BlockType::sites,
               [](raw::BlockEncoder& out) {
                   raw::SitesBlock{.first_id = 2, .sites = {}}.encode(out, 0, 64);

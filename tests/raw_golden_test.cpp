@@ -83,11 +83,12 @@ struct DefId {
     std::uint32_t index;
 };
 
-// Everything the writer can emit, once or twice: queries with keys of three kinds (a struct,
-// an integer, a string of 69 chars in 16 words), a hit, a load, a wait, activities (one with an
-// argument, one that ends with a cpu record), a classed query (a CLASSES block), a region, a size,
-// a counter, a provider left out (a SELECTION block), memory records behind every scope, and scopes
-// still open at the end. The sites' file and lines are this file's as #line sets them.
+// Everything the writer can emit, once or twice: queries with keys of four kinds (a struct,
+// an integer, a string of 69 chars in 16 words, one of 134 as counted chars), hits, a load, a wait,
+// activities (one with an argument, one that ends with a cpu record), a classed query (a CLASSES
+// block), a region, a size, a counter, a provider left out (a SELECTION block), memory records
+// behind every scope, and scopes still open at the end. The sites' file and lines are this file's
+// as #line sets them.
 #line 1 "golden.cpp"
 void golden_program(qprof::Session& session) {
     qprof::name_this_thread("main");
@@ -96,6 +97,7 @@ void golden_program(qprof::Session& session) {
     {
         PROFILE_QUERY(typeck, DefId{0, 7});
         PROFILE_QUERY_HIT(def_span, 7);
+        PROFILE_QUERY_HIT(def_span, std::string(130, '-') + "span");  // counted chars
         PROFILE_QUERY_LOAD(
             from_disk,
             std::string("/home/build/checkouts/project/front_end/items/item_0007/definition.rs"));
@@ -111,7 +113,7 @@ void golden_program(qprof::Session& session) {
     PROFILE_QUERY(open_at_the_end);
     session.finish();
 }
-#line 113 "raw_golden_test.cpp"
+#line 117 "raw_golden_test.cpp"
 
 // The session's stream of golden_program.
 std::string session_stream() {

@@ -8,6 +8,7 @@
 
 #include "clock_samples.hpp"
 #include "raw_cursor.hpp"
+#include "raw_events.hpp"
 #include "raw_format.hpp"
 #include "test_support.hpp"
 
@@ -73,8 +74,8 @@ std::vector<raw::Block> blocks_of(const std::string& bytes) {
 }
 
 // A stream made by hand: header, SESSION, a site of each kind (1 the query typeck, 2 the
-// activity parsing, 3 the size object file, 4 the counter live nodes), then `records` as one
-// RECORDS block.
+// activity parsing, 3 the size object file, 4 the counter live nodes), a key type (1, counted
+// chars), then `records` as one RECORDS block.
 std::string forged_stream(const std::vector<std::uint64_t>& records) {
     std::string out = raw::file_header(0);
     std::uint32_t seq = 0;
@@ -103,6 +104,10 @@ std::string forged_stream(const std::vector<std::uint64_t>& records) {
         sites.str("a.cpp");
     }
     sites.finish();
+    raw::BlockEncoder key_types{out, raw::BlockType::key_types, seq++};
+    raw::KeyTypesBlock{.first_id = 1, .types = {{.payload_words = 0, .counted = true}}}.encode(
+        key_types);
+    key_types.finish();
     raw::BlockEncoder block{out, raw::BlockType::records, seq++};
     block.u32(0);
     block.u32(static_cast<std::uint32_t>(records.size()));
@@ -211,6 +216,8 @@ TEST_CASE("records with checksums right but contents wrong are refused at their 
         {{head(7, 0, 0)}, "cut off by the end of its block"},  // a cpu record is 2 words
         {{head(2, 1u << 21, 1), 1000, 1001}, "record depth 2097152"},
         {{head(6, 0, 3), 5}, "key record of undeclared key type 3"},
+        {{head(6, 0, 1)}, "a key record's count of chars is cut off by the end of its block"},
+        {{head(6, 0, 1), 20, 0}, "a record of 5 words is cut off by the end of its block"},
         {{head(2, 0, 1), 1000}, "cut off by the end of its block"},
         {{head(16, 0, 1), 100, 1, 0}, "a memory record that does not follow a timed record"},
         {{head(17, 0, 9), 100}, "record of undeclared site 9"},
@@ -243,6 +250,12 @@ TEST_CASE("records with checksums right but contents wrong are refused at their 
     CHECK_THAT(first_error(memory_result)->text,
                Catch::Contains("a memory record (kind 16) of site 4, which is a counter site"));
     CHECK(first_error(memory_result)->offset == first_record_offset(memory) + 24);
+    const std::string too_many = forged_stream({head(6, 0, 1), 4097});
+    const ReadResult too_many_result = read(too_many);
+    REQUIRE(first_error(too_many_result) != nullptr);
+    CHECK_THAT(first_error(too_many_result)->text,
+               Catch::Contains("key record of 4097 chars (expected at most 4096)"));
+    CHECK(first_error(too_many_result)->offset == first_record_offset(too_many) + 8);
     const std::string far = forged_stream({head(2, 0, 1), 1000, 1000 + (1ull << 53)});
     const ReadResult result = read(far);
     REQUIRE(first_error(result) != nullptr);
@@ -252,6 +265,25 @@ TEST_CASE("records with checksums right but contents wrong are refused at their 
     const ReadResult counter_result = read(far_counter);
     REQUIRE(first_error(counter_result) != nullptr);
     CHECK(first_error(counter_result)->offset == first_record_offset(far_counter) + 8);
+}
+
+TEST_CASE("a key of counted chars is read from its record, whatever its length") {
+    std::uint64_t hello = 0;
+    std::memcpy(&hello, "hello", 5);
+    std::vector<std::uint64_t> records{head(6, 0, 1), 5, hello, head(1, 0, 1)};
+    const std::string long_text(300, 'x');
+    records.push_back(head(6, 0, 1));
+    records.push_back(long_text.size());
+    for (std::size_t at = 0; at < long_text.size(); at += 8) {
+        std::uint64_t word = 0;
+        std::memcpy(&word, long_text.data() + at, std::min<std::size_t>(8, long_text.size() - at));
+        records.push_back(word);
+    }
+    records.push_back(head(1, 0, 1));
+    ReadResult result = read(forged_stream(records));
+    REQUIRE(result.runs.size() == 1);
+    CHECK(result.runs[0].inputs.key_texts == std::vector<std::string>{"hello", long_text});
+    CHECK(events(result) == 2);
 }
 
 TEST_CASE("a sound forged stream without END is reported with a warning, not dropped") {

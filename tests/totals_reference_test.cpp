@@ -265,6 +265,7 @@ std::vector<std::uint64_t> record_words(const std::vector<Record>& records) {
 // No key records in these streams.
 struct NoKeys {
     std::uint32_t payload_words(std::uint32_t) const { return 0; }
+    bool counted(std::uint32_t) const { return false; }
     std::uint32_t text_id(std::uint32_t, const std::uint64_t*) const { return 0; }
 };
 

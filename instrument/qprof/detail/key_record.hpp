@@ -7,8 +7,9 @@
 // (for a scope, when the scope opens). Its head carries the key type's id where other
 // records carry a site; then come the key's bytes, for a trivially copyable key of at most
 // 32 bytes without pointers, formatted later by the collector; the chars of a string key of
-// at most 127 (ShortString); or one word with the id of its interned text, for any other key
-// (see intern_key for when that text is made).
+// at most 127 (ShortString); a count and the chars of a longer string of at most 4,096
+// (CountedChars), the one record whose length its type does not fix; or one word with the id
+// of its interned text, for any other key (see intern_key for when that text is made).
 //
 // A key's formatter may run queries of its own (printing a DefId often does): an interned key
 // is therefore formatted before its record is reserved, so the formatter's events go before
@@ -40,8 +41,9 @@ namespace qprof::detail {
 using KeyFormatFn = std::string (*)(const void* bytes);
 
 struct KeyType {
-    KeyFormatFn format = nullptr;  // null for interned keys
-    std::uint32_t words = 0;       // payload words after the head
+    KeyFormatFn format = nullptr;  // null for interned keys and counted chars
+    std::uint32_t words = 0;       // payload words after the head; 0 for counted chars
+    bool counted = false;          // the payload: a count of chars, then the chars (CountedChars)
 };
 
 // Registers a key type once and returns its id, which `id` then holds (0 until then): made_once
@@ -92,7 +94,7 @@ std::string format_key_bytes(const void* bytes) {
 // A string key of at most 127 chars in its record: the chars, zero-padded, then their count,
 // so that equal strings leave equal words; 32 bytes for at most 31 chars, 64 for at most 63,
 // 128 for more. The program's thread neither hashes nor keeps such a key; the collector makes
-// its text, once per distinct key (src/key_texts.cpp). Longer strings are interned.
+// its text, once per distinct key (src/key_texts.cpp). Longer strings are CountedChars.
 template <std::size_t Bytes>
 struct ShortString {
     char chars[Bytes - 1];
@@ -181,6 +183,23 @@ std::string format_short_string(const void* bytes) {
     return {key.chars, std::min<std::size_t>(key.size, sizeof key.chars)};
 }
 
+// A string key of 128 to kMaxCountedChars chars in its record: a word with the count of chars,
+// then the chars, zero-padded to a whole word. The record's length is in it, not in its type,
+// so no size is wasted and none is a limit but this one; a longer string is interned. The type
+// is only a tag that names the key type.
+struct CountedChars {};
+inline constexpr std::size_t kMaxCountedChars = 4096;
+
+// The payload words of a CountedChars record of `count` chars: the count, then the chars.
+constexpr std::uint64_t counted_chars_words(std::uint64_t count) { return 1 + (count + 7) / 8; }
+
+// Writes a CountedChars payload of `size` chars at `out`.
+inline void write_counted_chars(std::uint64_t* out, const char* chars, std::size_t size) {
+    out[0] = size;
+    out[counted_chars_words(size) - 1] = 0;  // the padding after the last char
+    std::memcpy(out + 1, chars, size);
+}
+
 template <typename Key>
 inline constexpr bool kIsShortString = false;
 template <std::size_t Bytes>
@@ -190,7 +209,9 @@ inline constexpr bool kIsShortString<ShortString<Bytes>> = true;
 // word, the id of its interned text.
 template <typename Key>
 KeyType key_type_of() {
-    if constexpr (kIsShortString<Key>) {
+    if constexpr (std::is_same_v<Key, CountedChars>) {
+        return {nullptr, 0, true};
+    } else if constexpr (kIsShortString<Key>) {
         return {&format_short_string<sizeof(Key)>, sizeof(Key) / 8};
     } else if constexpr (kKeyAsBytes<Key>) {
         return {&format_key_bytes<Key>, kKeyRecordWords<Key> - 1};
@@ -279,9 +300,14 @@ class PreparedKey {
                     short_bytes_ = short_string_bytes(chars_.size());
                     return;
                 }
+                if (chars_.size() <= kMaxCountedChars) {
+                    counted_ = true;
+                    return;
+                }
                 if constexpr (kKeyIsItsText<std::string>) {
-                    // Longer, any kind of string is found by its chars in the thread's cache of
-                    // std::string keys: a view or a C string is not formatted at each record.
+                    // Longer still, any kind of string is found by its chars in the thread's
+                    // cache of std::string keys: a view or a C string is not formatted at each
+                    // record.
                     text_id_ = cached_key_text_id<std::string>(chars_);
                     return;
                 }
@@ -298,6 +324,9 @@ class PreparedKey {
             if (short_bytes_ != 0) {
                 return 1 + short_bytes_ / 8;
             }
+            if (counted_) {
+                return 1 + static_cast<std::uint32_t>(counted_chars_words(chars_.size()));
+            }
         }
         return kKeyRecordWords<Key>;
     }
@@ -313,6 +342,11 @@ class PreparedKey {
             }
             if (short_bytes_ == 128) {
                 return fill_short<128>(pos, depth);
+            }
+            if (counted_) {
+                pos[0] = record_head(RecordKind::key, depth, key_type_id<CountedChars>());
+                write_counted_chars(pos + 1, chars_.data(), chars_.size());
+                return pos + words();
             }
         }
         pos[0] = record_head(RecordKind::key, depth, key_type_id<Key>());
@@ -339,6 +373,7 @@ class PreparedKey {
     std::uint32_t text_id_ = 0;
     std::string_view chars_;         // a string's, when its text is its chars
     std::uint32_t short_bytes_ = 0;  // 32, 64 or 128 for a string kept as its chars
+    bool counted_ = false;           // a longer string kept as its chars (CountedChars)
 };
 
 // Called only while recording keys, on a thread attached to the current session.
