@@ -91,20 +91,31 @@ std::string node_class(const Trace& trace, const Preorder& order, const Work& wo
     return classes;
 }
 
-// A key as a label shows it: valid UTF-8, cut to layout::kLabelKeyChars characters, the last
-// "…" when cut (labelKey in texts.js).
+// A key as a label shows it: valid UTF-8 in at most layout::kLabelKeyChars characters; a longer
+// key its first layout::kLabelKeyHeadChars, "…" and its last ones (labelKey in texts.js).
 std::string label_key(std::string_view key) {
     std::string text = valid_utf8(key);
     std::size_t chars = 0;
-    std::size_t cut = 0;  // where the character before the ellipsis ends
+    std::size_t head_end = 0;  // where the head's characters end
     for (std::size_t at = 0; at < text.size(); at += next_utf8_char(text, at).length) {
-        if (++chars == layout::kLabelKeyChars) {
-            cut = at;
-        } else if (chars > layout::kLabelKeyChars) {
-            return text.substr(0, cut) + "\u2026";
+        if (chars++ == layout::kLabelKeyHeadChars) {
+            head_end = at;
         }
     }
-    return text;
+    if (chars <= layout::kLabelKeyChars) {
+        return text;
+    }
+    const std::size_t tail_start_char =
+        chars - (layout::kLabelKeyChars - layout::kLabelKeyHeadChars - 1);
+    std::size_t at = head_end;
+    for (std::size_t char_index = layout::kLabelKeyHeadChars; char_index < tail_start_char;
+         ++char_index) {
+        at += next_utf8_char(text, at).length;
+    }
+    std::string label = text.substr(0, head_end);
+    label += "\u2026";
+    label += std::string_view{text}.substr(at);
+    return label;
 }
 
 std::string label_html(const Trace& trace, const Preorder& order, const Work& work, std::uint32_t n,

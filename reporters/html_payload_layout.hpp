@@ -130,10 +130,13 @@ constexpr std::uint32_t colour_slot(std::uint32_t colour_class) {
 // (-Z profile-queries-events=-hits, payload "hits_recorded": false): never "0.0 %".
 inline constexpr std::string_view kHitsNotRecorded = "hits not recorded";
 
-// A node's label names its key (-Z profile-queries-and-keys) after its provider, cut to this
-// many characters (code points of the key as valid UTF-8), the last an ellipsis when cut:
-// "type_of(fn_12)", "type_of(a very long key tha…)".
+// A node's label names its key (-Z profile-queries-and-keys) after its provider, in at most this
+// many characters (code points of the key as valid UTF-8). A longer key keeps its first
+// kLabelKeyHeadChars and its last ones around an ellipsis: keys that share a long start, as
+// the paths of one tree do, differ at their end (the file), and a label cut at the end showed
+// them all alike: "mtime(/home/…odule3/file200.cc)", "type_of(fn_12)".
 inline constexpr std::size_t kLabelKeyChars = 24;
+inline constexpr std::size_t kLabelKeyHeadChars = 6;
 
 // The thread selector lists at most this many threads (the first and the busiest, in thread
 // order, html_reporter.cpp); the viewer adds one left out when it shows it.

@@ -72,6 +72,7 @@ int main(int argc, char** argv) {
         << "  COLUMNS_BUDGET_BYTES: " << kColumnsBudgetBytes << ",\n"
         << "  HITS_NOT_RECORDED: '" << kHitsNotRecorded << "',\n"
         << "  LABEL_KEY_CHARS: " << kLabelKeyChars << ",\n"
+        << "  LABEL_KEY_HEAD_CHARS: " << kLabelKeyHeadChars << ",\n"
         << "  TOP_LEVEL_CALLER: " << kTopLevelCaller << ",\n"
         << "  THREAD_OPTIONS: " << kThreadOptions << ",\n"
         << "  SMALL_RUN: " << kSmallRun << ",\n"

@@ -116,15 +116,22 @@ TEST_CASE("with keys, a query's label names its key after its provider, shortene
                Catch::Contains("<span class=\"name\">analysis</span> \u00b7 "));  // a pass: none
     using qprof::detail::html::label_key;
     using qprof::detail::html::layout::kLabelKeyChars;
+    using qprof::detail::html::layout::kLabelKeyHeadChars;
+    static_assert(kLabelKeyChars == 24 && kLabelKeyHeadChars == 6);  // the texts below
     const std::string fits(kLabelKeyChars, 'k');
     CHECK(label_key(fits) == fits);
-    CHECK(label_key(fits + "k") == std::string(kLabelKeyChars - 1, 'k') + "\u2026");
+    // A longer key: its start and its end, where paths under one directory differ.
+    CHECK(label_key("/home/build/checkouts/project/src/module3/file200.cc") ==
+          "/home/\u2026odule3/file200.cc");
+    CHECK(label_key(fits + "!") == "kkkkkk\u2026kkkkkkkkkkkkkkkk!");
     // characters, not bytes: a key of 30 two-byte letters keeps 23 of them
     std::string accents;
     for (int i = 0; i < 30; ++i) {
         accents += "\u00e9";
     }
-    CHECK(label_key(accents) == accents.substr(0, 2 * (kLabelKeyChars - 1)) + "\u2026");
+    CHECK(label_key(accents) ==
+          accents.substr(0, 2 * kLabelKeyHeadChars) + "\u2026" +
+              accents.substr(0, 2 * (kLabelKeyChars - kLabelKeyHeadChars - 1)));
     CHECK(label_key("a\xff") == "a\ufffd");  // as the payload's JSON gives it to the viewer
 }
 

@@ -97,12 +97,15 @@
   };
 
   // A node's share is of its work; a wait has none (shareText).
-  // A key as a label shows it: cut to LABEL_KEY_CHARS characters, the last '…' when cut, as
-  // label_key in C++.
+  // A key as a label shows it: in at most LABEL_KEY_CHARS characters, a longer key its first
+  // LABEL_KEY_HEAD_CHARS, '…' and its last ones (where paths of one tree differ), as label_key
+  // in C++.
   function labelKey(key) {
     const chars = Array.from(key);
     const most = qp.layout.LABEL_KEY_CHARS;
-    return chars.length > most ? chars.slice(0, most - 1).join('') + '\u2026' : key;
+    const head = qp.layout.LABEL_KEY_HEAD_CHARS;
+    if (chars.length <= most) return key;
+    return chars.slice(0, head).join('') + '\u2026' + chars.slice(chars.length - (most - head - 1)).join('');
   }
   // An activity's argument is in its name already; a query's key follows it, shortened:
   // "type_of(fn_12)". What a label, a path or a link names a node by.
