@@ -78,11 +78,14 @@ class TotalsBuilder {
             key_depths_ = depth + 1;
         }
         PendingKey& pending = pending_keys_[depth];
-        if (every_key_text_ || record.words > kMaxPayloadWords) {  // counted chars: now
+        if (every_key_text_) {
             pending.text_id = record.text_id();
-            pending.bytes.type = 0;
+        } else if (record.words > kMaxPayloadWords) {  // counted chars, copied whole
+            pending.bytes.type = record.type;
+            pending.long_payload.assign(record.payload, record.payload + record.words);
         } else {  // only the words the type has (text_id reads no others), in an unrolled loop
             pending.bytes.type = record.type;
+            pending.long_payload.clear();
             for (std::size_t i = 0; i < kMaxPayloadWords; ++i) {
                 if (i < record.words) {
                     pending.bytes.payload[i] = record.payload[i];
@@ -158,7 +161,8 @@ class TotalsBuilder {
     // The key of the next node at a depth: its text id, or its bytes until a text is needed.
     struct PendingKey {
         std::uint32_t text_id = 0;
-        KeyBytes bytes;  // type 0: none
+        KeyBytes bytes;                           // type 0: none
+        std::vector<std::uint64_t> long_payload;  // the payload when bytes cannot hold it
         void clear() {
             text_id = 0;
             bytes.type = 0;
@@ -171,7 +175,9 @@ class TotalsBuilder {
         if (!last_is_activity_ || pending.bytes.type == 0) {
             return pending.text_id;
         }
-        return text_id_of_(keys_, pending.bytes.type, pending.bytes.payload.data());
+        return text_id_of_(keys_, pending.bytes.type,
+                           pending.long_payload.empty() ? pending.bytes.payload.data()
+                                                        : pending.long_payload.data());
     }
 
     // The hits counted by site since add_records began, added to the totals by provider.
