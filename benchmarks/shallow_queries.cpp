@@ -10,8 +10,8 @@
 // hand-written table as real programs do. That gives about 7 events per node, three quarters
 // of them cache hits, and about 0.4 µs of work per event. Paths are about 25 chars, which keys
 // record as their chars; --root puts them under a directory: longer ones, kept as their chars in
-// 128 bytes up to 127 chars, and past that as a count of chars and the chars. Built twice: instrumented
-// (`shallow_queries`) and with every macro compiled out (`shallow_queries_off`).
+// 128 bytes up to 127 chars, and past that as a count of chars and the chars. Built twice:
+// instrumented (`shallow_queries`) and with every macro compiled out (`shallow_queries_off`).
 //
 // --idle-thread starts a thread that only waits for the end: what a second thread alone costs
 // the program, such as the collector's. glibc's malloc takes locks and atomic operations in a

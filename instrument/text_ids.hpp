@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <qprof/detail/key_compare.hpp>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace qprof::detail {
@@ -97,24 +99,12 @@ class IdIndex {
 class TextIds {
   public:
     std::uint32_t id_of(std::string text) {
-        return index_.find_or_add(
-            hash_chars(text.data(), text.size()),
-            [&](std::uint32_t id) { return texts_[id - 1] == text; },
-            [&] {
-                texts_.push_back(std::move(text));
-                return static_cast<std::uint32_t>(texts_.size());
-            });
+        return find_or_keep(text, [&] { return std::move(text); });
     }
 
     // The same for chars seen in place: copied only when new.
     std::uint32_t id_of_chars(std::string_view chars) {
-        return index_.find_or_add(
-            hash_chars(chars.data(), chars.size()),
-            [&](std::uint32_t id) { return texts_[id - 1] == chars; },
-            [&] {
-                texts_.emplace_back(chars);
-                return static_cast<std::uint32_t>(texts_.size());
-            });
+        return find_or_keep(chars, [chars] { return std::string{chars}; });
     }
 
     // By id - 1.
@@ -122,6 +112,18 @@ class TextIds {
     const std::vector<std::string>& texts() const { return texts_; }
 
   private:
+    // The id of `chars`; `kept()` makes the text kept when they are new.
+    template <typename Kept>
+    std::uint32_t find_or_keep(std::string_view chars, Kept&& kept) {
+        return index_.find_or_add(
+            hash_chars(chars.data(), chars.size()),
+            [&](std::uint32_t id) { return texts_[id - 1] == chars; },
+            [&] {
+                texts_.push_back(kept());
+                return static_cast<std::uint32_t>(texts_.size());
+            });
+    }
+
     IdIndex index_;
     std::vector<std::string> texts_;
 };

@@ -15,11 +15,6 @@
 
 namespace qprof::detail {
 
-// The chars of a CountedChars payload.
-inline std::string_view counted_chars(const std::uint64_t* payload) {
-    return {reinterpret_cast<const char*>(payload + 1), static_cast<std::size_t>(payload[0])};
-}
-
 // A key record's type and payload: at most kMaxKeyPayloadWords (a key kept as bytes: 32 bytes at
 // most, see kKeyAsBytes; a string kept as its chars: 128, see ShortString). For an interned key,
 // the payload is the interned text's id.

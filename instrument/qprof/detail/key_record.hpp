@@ -185,12 +185,8 @@ class PreparedKey {
         if constexpr (kTextIsChars<Key>) {
             if (!is_null_string(key)) {
                 chars_ = key;
-                if (chars_.size() <= kMaxShortStringChars) {
-                    short_bytes_ = short_string_bytes(chars_.size());
-                    return;
-                }
                 if (chars_.size() <= kMaxCountedChars) {
-                    counted_ = true;
+                    chars_words_ = chars_payload_words(chars_.size());
                     return;
                 }
                 if constexpr (kKeyIsItsText<std::string>) {
@@ -210,11 +206,8 @@ class PreparedKey {
     // The words of the key record.
     std::uint32_t words() const {
         if constexpr (kTextIsChars<Key>) {
-            if (short_bytes_ != 0) {
-                return 1 + short_bytes_ / 8;
-            }
-            if (counted_) {
-                return 1 + static_cast<std::uint32_t>(counted_chars_words(chars_.size()));
+            if (chars_words_ != 0) {
+                return 1 + chars_words_;
             }
         }
         return kKeyRecordWords<Key>;
@@ -223,19 +216,19 @@ class PreparedKey {
     // Writes the key record at `pos`; returns where the next record goes.
     std::uint64_t* fill(std::uint64_t* pos, std::uint32_t depth) const {
         if constexpr (kTextIsChars<Key>) {
-            if (short_bytes_ == 32) {
-                return fill_short<32>(pos, depth);
-            }
-            if (short_bytes_ == 64) {
-                return fill_short<64>(pos, depth);
-            }
-            if (short_bytes_ == 128) {
-                return fill_short<128>(pos, depth);
-            }
-            if (counted_) {
-                pos[0] = record_head(RecordKind::key, depth, key_type_id<CountedChars>());
-                write_counted_chars(pos + 1, chars_.data(), chars_.size());
-                return pos + words();
+            switch (chars_words_) {
+                case 0:
+                    break;
+                case 4:
+                    return fill_short<32>(pos, depth);
+                case 8:
+                    return fill_short<64>(pos, depth);
+                case 16:
+                    return fill_short<128>(pos, depth);
+                default:  // more: CountedChars
+                    pos[0] = record_head(RecordKind::key, depth, key_type_id<CountedChars>());
+                    write_counted_chars(pos + 1, chars_.data(), chars_.size());
+                    return pos + 1 + chars_words_;
             }
         }
         pos[0] = record_head(RecordKind::key, depth, key_type_id<Key>());
@@ -261,8 +254,7 @@ class PreparedKey {
     const Key& key_;
     std::uint32_t text_id_ = 0;
     std::string_view chars_;         // a string's, when its text is its chars
-    std::uint32_t short_bytes_ = 0;  // 32, 64 or 128 for a string kept as its chars
-    bool counted_ = false;           // a longer string kept as its chars (CountedChars)
+    std::uint32_t chars_words_ = 0;  // the payload words of a string kept as its chars
 };
 
 // Called only while recording keys, on a thread attached to the current session.

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <type_traits>
 
 namespace qprof::detail {
@@ -119,6 +120,18 @@ inline void write_counted_chars(std::uint64_t* out, const char* chars, std::size
     out[0] = size;
     out[counted_chars_words(size) - 1] = 0;  // the padding after the last char
     std::memcpy(out + 1, chars, size);
+}
+
+// The chars of a CountedChars payload, as write_counted_chars left them.
+inline std::string_view counted_chars(const std::uint64_t* payload) {
+    return {reinterpret_cast<const char*>(payload + 1), static_cast<std::size_t>(payload[0])};
+}
+
+// The payload words of a string key of `size` chars (at most kMaxCountedChars) kept as its
+// chars: 4, 8 or 16 for a ShortString, more for CountedChars.
+constexpr std::uint32_t chars_payload_words(std::size_t size) {
+    return size <= kMaxShortStringChars ? short_string_bytes(size) / 8
+                                        : static_cast<std::uint32_t>(counted_chars_words(size));
 }
 
 template <typename Key>
