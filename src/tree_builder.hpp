@@ -223,7 +223,7 @@ class TreeBuilder {
     }
 
     NodeStore nodes_;
-    std::vector<Pending> pending_;
+    LargeVector<Pending> pending_;  // a node with many children keeps them all here
     SitesSeen sites_seen_;
     bool keys_recorded_ = false;
     std::vector<std::uint32_t> keys_;          // per node, when keys are recorded
