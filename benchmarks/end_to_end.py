@@ -12,7 +12,9 @@ its overhead against the build whose macros are compiled out:
     default reports           shallow_queries -Z profile-queries            (counts, html)
     keys                      shallow_queries -Z profile-queries-and-keys=counts
 
-and, with --toyc, the example compiler with every core busy (one codegen thread per core);
+then how long each recording variant's end of the run took alone (shallow_queries times its
+Session::finish: the trace's completion and the reports), per event; and, with --toyc, the
+example compiler with every core busy (one codegen thread per core);
 with --selection, toyc on one codegen thread recording less (-Z profile-queries-events): no
 hits, and keys of one provider only, each against recording everything; with --memory, toyc on
 one codegen thread recording what each query allocates (-Z profile-queries-memory, through the
@@ -43,6 +45,9 @@ import tempfile
 import time
 
 EVENTS = re.compile(r"recorded ([\d,]+) events?")
+# shallow_queries times the end of its run (Session::finish: completing the trace, writing the
+# reports) and prints it: wall time of that part alone, steadier than the whole process's.
+SESSION_END = re.compile(r"the session finished in ([\d.]+) ms")
 
 
 def cpu_seconds_of_children():
@@ -51,15 +56,16 @@ def cpu_seconds_of_children():
 
 
 def run_once(command, out_dir, cpu):
-    """Seconds of one run (wall, or CPU with `cpu`), and the events qprof says it recorded
-    (None if it says none)."""
+    """Seconds of one run (wall, or CPU with `cpu`), the events qprof says it recorded (None if
+    it says none), and the seconds the program says its session took to finish (None if it
+    does not say)."""
     env = dict(os.environ)
     env.pop("QPROF_FLAGS", None)
     clock = cpu_seconds_of_children if cpu else time.perf_counter
     start = clock()
     done = subprocess.run(command + [f"-Zprofile-queries-dir={out_dir}"]
                           if any(a.startswith("-Z") for a in command) else command,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     seconds = clock() - start
     for name in os.listdir(out_dir):  # qprof never overwrites a report: leave none behind
         os.remove(os.path.join(out_dir, name))
@@ -67,21 +73,28 @@ def run_once(command, out_dir, cpu):
         sys.exit(f"end_to_end: {' '.join(command)} failed with exit {done.returncode}:\n"
                  f"{done.stderr}")
     match = EVENTS.search(done.stderr)
-    return seconds, int(match.group(1).replace(",", "")) if match else None
+    end = SESSION_END.search(done.stdout)
+    return (seconds, int(match.group(1).replace(",", "")) if match else None,
+            float(end.group(1)) / 1e3 if end else None)
 
 
 def measure(variants, runs, cpu):
-    """Median seconds per variant name, and the event counts each recording variant saw."""
+    """Median seconds per variant name, the event counts each recording variant saw, and the
+    median seconds its session took to finish, for each recording variant that says."""
     times = {name: [] for name, _ in variants}
     events = {}
+    ends = {}
     with tempfile.TemporaryDirectory(prefix="qprof-e2e-") as out_dir:
         for _ in range(runs):
             for name, command in variants:
-                seconds, count = run_once(command, out_dir, cpu)
+                seconds, count, end = run_once(command, out_dir, cpu)
                 times[name].append(seconds)
                 if count is not None:
                     events.setdefault(name, set()).add(count)
-    return {name: statistics.median(values) for name, values in times.items()}, events
+                    if end is not None:
+                        ends.setdefault(name, []).append(end)
+    medians = {name: statistics.median(values) for name, values in times.items()}
+    return medians, events, {name: statistics.median(values) for name, values in ends.items()}
 
 
 def check_events(program, events):
@@ -92,7 +105,7 @@ def check_events(program, events):
     return counts.pop()
 
 
-def print_table(title, medians, baseline, events, budgets, runs, cpu):
+def print_table(title, medians, baseline, events, budgets, runs, cpu, ends=None):
     measure = "CPU time" if cpu else "wall time"
     print(f"\n{title}: median {measure} of {runs} interleaved runs, {events:,} events")
     print(f"{'run':<36}{'time':>10}{'overhead':>10}{'per event':>11}  budget")
@@ -103,6 +116,12 @@ def print_table(title, medians, baseline, events, budgets, runs, cpu):
         budget = budgets.get(name, "")
         cells = "" if name == baseline else f"{overhead:>+9.1f}%{per_event:>8.1f} ns"
         print(f"{name:<36}{seconds * 1e3:>8.1f} ms{cells:>21}  {budget}")
+    if ends:
+        print(f"\nthe end of the run (Session::finish, wall time), median of {runs}")
+        for name, seconds in ends.items():
+            budget = budgets.get(f"end: {name}", "")
+            print(f"{name:<36}{seconds * 1e3:>8.1f} ms{seconds / events * 1e9:>10.1f} ns an event"
+                  f"  {budget}")
 
 
 def print_selection_table(medians, events, runs, cpu, title="toyc --threads 1, recording less"):
@@ -182,12 +201,12 @@ def main():
     if args.quick:
         args.runs, args.nodes = 1, 2_000
     if args.selection:
-        medians, events = measure(selection_variants(args.build_dir, args.quick), args.runs,
+        medians, events, _ = measure(selection_variants(args.build_dir, args.quick), args.runs,
                                   args.cpu)
         print_selection_table(medians, events, args.runs, args.cpu)
         return
     if args.memory:
-        medians, events = measure(memory_variants(args.build_dir, args.quick), args.runs, args.cpu)
+        medians, events, _ = measure(memory_variants(args.build_dir, args.quick), args.runs, args.cpu)
         print_selection_table(medians, events, args.runs, args.cpu,
                               "toyc --threads 1, recording memory")
         return
@@ -211,11 +230,11 @@ def main():
         before = [os.path.join(args.before, "benchmarks", "shallow_queries")] + shape
         variants += [(f"before: {name}", before + command[len(on):])
                      for name, command in variants[3:]]
-    medians, events = measure(variants, args.runs, args.cpu)
+    medians, events, ends = measure(variants, args.runs, args.cpu)
     budgets = {"-Z profile-queries=counts": "<= +4 %", "-Z profile-queries": "<= +8 %",
-               "keys, =counts": "<= +15 %"}
+               "keys, =counts": "<= +15 %", "end: -Z profile-queries": "<= 40 ns an event"}
     print_table("shallow_queries (one thread, hit-heavy)", medians, "not instrumented",
-                check_events("shallow_queries", events), budgets, args.runs, args.cpu)
+                check_events("shallow_queries", events), budgets, args.runs, args.cpu, ends)
 
     if args.toyc:
         examples = os.path.join(args.build_dir, "examples")
@@ -226,7 +245,7 @@ def main():
             ("-Z profile-queries=counts",
              [os.path.join(examples, "toyc")] + threads + size + ["-Zprofile-queries=counts"]),
         ]
-        medians, events = measure(toyc_variants, args.runs, args.cpu)
+        medians, events, _ = measure(toyc_variants, args.runs, args.cpu)
         print_table(f"toyc {' '.join(threads + size)} (every core busy)", medians,
                     "not instrumented", check_events("toyc", events),
                     {"-Z profile-queries=counts": "<= +3 %"}, args.runs, args.cpu)

@@ -13,10 +13,13 @@
 // 128 bytes up to 127 chars, and past that as a count of chars and the chars. Built twice:
 // instrumented (`shallow_queries`) and with every macro compiled out (`shallow_queries_off`).
 //
+// It prints how long the session took to finish (the end of the run) on stdout.
+//
 // --idle-thread starts a thread that only waits for the end: what a second thread alone costs
 // the program, such as the collector's. glibc's malloc takes locks and atomic operations in a
 // process that has ever had a second thread (its single-thread fast path is gone), and this
 // scan allocates a string for each lookup.
+#include <chrono>
 #include <cinttypes>
 #include <cstdint>
 #include <cstdio>
@@ -135,17 +138,26 @@ int main(int argc, char** argv) {
         if (arguments.idle_thread) {
             idle = std::thread{[ended = done.get_future()] { ended.wait(); }};
         }
-        Scan scan{arguments.nodes, arguments.root};
-        std::uint32_t dirty = 0;
-        for (std::uint32_t i = 0; i < scan.size(); ++i) {
-            dirty += scan.dirty(NodeId{1, i}) ? 1 : 0;
+        {
+            Scan scan{arguments.nodes, arguments.root};
+            std::uint32_t dirty = 0;
+            for (std::uint32_t i = 0; i < scan.size(); ++i) {
+                dirty += scan.dirty(NodeId{1, i}) ? 1 : 0;
+            }
+            std::printf("shallow_queries: %" PRIu32 " of %" PRIu32 " nodes dirty\n", dirty,
+                        scan.size());
         }
-        std::printf("shallow_queries: %" PRIu32 " of %" PRIu32 " nodes dirty\n", dirty,
-                    scan.size());
         if (idle.joinable()) {
             done.set_value();
             idle.join();
         }
+        // The end of the run timed alone (the trace's completion and the reports), which
+        // end_to_end.py reports per event: the whole process's time varies more than it.
+        const auto finish_start = std::chrono::steady_clock::now();
+        session.finish();
+        const std::chrono::duration<double, std::milli> finish_time =
+            std::chrono::steady_clock::now() - finish_start;
+        std::printf("shallow_queries: the session finished in %.3f ms\n", finish_time.count());
     } catch (const qprof::SessionError& error) {
         std::cerr << error.what() << '\n';
         return 2;
