@@ -223,7 +223,7 @@ class TreeBuilder {
     }
 
     NodeStore nodes_;
-    LargeVector<Pending> pending_;  // a node with many children keeps them all here
+    std::vector<Pending> pending_;
     SitesSeen sites_seen_;
     bool keys_recorded_ = false;
     std::vector<std::uint32_t> keys_;          // per node, when keys are recorded

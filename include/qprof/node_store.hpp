@@ -77,27 +77,21 @@ struct NodeBody {
 };
 
 namespace detail {
-// Blocks of 128 KiB and more are mapped by qprof, not taken from malloc: glibc raises its
-// bound for mapping blocks when a mapped one is freed, and the arrays growing on the collector's
-// thread would move the program's own large blocks onto its heap. Blocks of 2 MiB and more are
-// advised for transparent huge pages: a trace of a million nodes would otherwise take thousands
-// of page faults to fill.
+// Blocks of 2 MiB and more come from memory advised for transparent huge pages: a trace of a
+// million nodes would otherwise take thousands of page faults to fill.
 void* allocate_large(std::size_t bytes);
 void free_large(void* block, std::size_t bytes);
 
 template <typename T>
-struct LargeAllocator {
+struct LargePageAllocator {
     using value_type = T;
-    LargeAllocator() = default;
+    LargePageAllocator() = default;
     template <typename U>
-    LargeAllocator(const LargeAllocator<U>&) {}
+    LargePageAllocator(const LargePageAllocator<U>&) {}
     T* allocate(std::size_t n) { return static_cast<T*>(allocate_large(n * sizeof(T))); }
     void deallocate(T* block, std::size_t n) { free_large(block, n * sizeof(T)); }
-    friend bool operator==(LargeAllocator, LargeAllocator) { return true; }
+    friend bool operator==(LargePageAllocator, LargePageAllocator) { return true; }
 };
-// An array that may grow large on the collector's thread while the program runs.
-template <typename T>
-using LargeVector = std::vector<T, LargeAllocator<T>>;
 }  // namespace detail
 
 // One thread's nodes in post-order: children before their parent, in call order. Each node
@@ -218,7 +212,7 @@ class NodeStore {
 
   private:
     template <typename T>
-    using Array = detail::LargeVector<T>;
+    using Array = std::vector<T, detail::LargePageAllocator<T>>;
 
     // The head is copied as the 8 bytes it is (a Node begins with the same fields, so the same
     // layout), not field by field, whose bit-fields took a dozen instructions to take apart and
