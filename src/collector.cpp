@@ -105,14 +105,11 @@ void Collector::take_live_records(bool seal) {
 bool Collector::open_thread(std::uint32_t thread) {
     if (thread >= sealed_.size()) {
         sealed_.resize(thread + 1, false);
-        if (mode_ == CollectMode::trees) {
-            while (trees_.size() <= thread) {
-                trees_.emplace_back(record_keys_);
-            }
-        } else if (mode_ == CollectMode::totals) {
-            while (totals_.size() <= thread) {
-                totals_.emplace_back(raw_ != nullptr);  // the raw stream writes every key's text
-            }
+        while (mode_ == CollectMode::trees && trees_.size() <= thread) {
+            trees_.emplace_back(record_keys_);
+        }
+        while (mode_ != CollectMode::none && totals_.size() <= thread) {
+            totals_.emplace_back(raw_ != nullptr);  // the raw stream writes every key's text
         }
     }
     return !sealed_[thread];
@@ -120,14 +117,18 @@ bool Collector::open_thread(std::uint32_t thread) {
 
 void Collector::read_records(std::uint32_t thread, const std::uint64_t* begin,
                              const std::uint64_t* end) {
+    if (mode_ == CollectMode::none) {
+        return;
+    }
     if (mode_ == CollectMode::trees) {
         trees_[thread].add_records(begin, end, key_texts_);
-    } else if (mode_ == CollectMode::totals) {
-        if (registered_site_count() > slots_.site_count()) {
-            slots_.add_sites(registered_sites_from(slots_.site_count()));
-        }
-        totals_[thread].add_records(begin, end, key_texts_, slots_);
     }
+    // The totals, with the trees too: summed here, on the collector's core, while the program
+    // runs, they are not summed again from the nodes at the end (complete_trace).
+    if (registered_site_count() > slots_.site_count()) {
+        slots_.add_sites(registered_sites_from(slots_.site_count()));
+    }
+    totals_[thread].add_records(begin, end, key_texts_, slots_);
 }
 
 void Collector::consume(Chunk& chunk) {

@@ -55,7 +55,7 @@ class Collector {
     RawWriter* const raw_;
     KeyTexts key_texts_;
     std::vector<TreeBuilder> trees_;     // by thread index, in CollectMode::trees
-    std::vector<TotalsBuilder> totals_;  // by thread index, in CollectMode::totals
+    std::vector<TotalsBuilder> totals_;  // by thread index, in CollectMode::totals and trees
     ProviderSlots slots_;
     std::vector<std::string> names_;  // the threads' names, fetched when a new thread shows up
     std::vector<bool> sealed_;        // threads taken at the end: later records are ignored

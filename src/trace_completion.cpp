@@ -164,8 +164,10 @@ std::vector<NewSite> new_sites(const std::vector<std::uint32_t>& new_site, const
     return sites;
 }
 
-// A thread's nodes: site indexes into trace.sites, totals summed in ticks (by provider
-// index) into `ticks`, then times in nanoseconds.
+// A thread's nodes: site indexes into trace.sites, then times in nanoseconds. With
+// `kSumTotals`, totals summed in ticks (by provider index) into `ticks` and `arguments` too,
+// when the collector did not sum them while the run went on (a stream read back).
+template <bool kSumTotals>
 void complete_tree(ThreadTrace& thread, const std::vector<NewSite>& new_sites,
                    const TickConverter& to_ns, std::vector<TickTotals>& ticks,
                    ArgumentTicks& arguments) {
@@ -180,77 +182,46 @@ void complete_tree(ThreadTrace& thread, const std::vector<NewSite>& new_sites,
         node.site = site.site;
         const std::uint32_t provider = site.provider;
         if (body == nullptr) {  // a plain leaf hit: no times, no memory, no CPU time
-            totals.add_hit(provider, node.depth);
+            if constexpr (kSumTotals) {
+                totals.add_hit(provider, node.depth);
+            }
             return;
         }
         const bool timed = node.outcome != Outcome::hit;
         if (timed) {
             body->end = clamped_end(body->start, body->end);  // the totals' rule, for its times
         }
-        totals.add(provider, node.depth, node.outcome, body->start, body->end,
-                   thread.keys.empty() ? 0 : thread.keys[index]);
-        if (!thread.memory.empty() && timed && !node.unfinished) {
-            totals.add_memory(provider, node.depth, MemoryAmount::of(thread.memory[index]));
-        }
-        if (next_cpu != thread.activity_cpu.end() && next_cpu->node == index) {
-            totals.add_cpu(provider, static_cast<std::uint64_t>(next_cpu->cpu_ns));
-            ++next_cpu;
+        if constexpr (kSumTotals) {
+            totals.add(provider, node.depth, node.outcome, body->start, body->end,
+                       thread.keys.empty() ? 0 : thread.keys[index]);
+            if (!thread.memory.empty() && timed && !node.unfinished) {
+                totals.add_memory(provider, node.depth, MemoryAmount::of(thread.memory[index]));
+            }
+            if (next_cpu != thread.activity_cpu.end() && next_cpu->node == index) {
+                totals.add_cpu(provider, static_cast<std::uint64_t>(next_cpu->cpu_ns));
+                ++next_cpu;
+            }
         }
         if (timed) {
             body->start = to_ns(body->start);
             body->end = to_ns(body->end);
         }
     });
-    totals.add_to(ticks);
-    totals.add_arguments_to(arguments);
-}
-
-// Returns the totals in ticks by provider index; `arguments` by provider index too.
-std::vector<TickTotals> complete_trees(TraceInputs& inputs, const TickConverter& to_ns,
-                                       Trace& trace, ArgumentTicks& arguments) {
-    const std::vector<NewSite> sites =
-        new_sites(add_used_sites(inputs.sites, sites_used(inputs.trees), trace), trace);
-    const std::vector<std::uint32_t> counter_of_site =
-        add_measures(inputs.trees, inputs.sites, trace);
-    std::vector<TickTotals> ticks;
-    for (std::uint32_t index = 0; index < inputs.trees.size(); ++index) {
-        TreeBuilder& builder = inputs.trees[index];
-        if (builder.nodes().empty() && builder.measures().samples().empty()) {
-            continue;
-        }
-        ThreadTrace& thread = add_thread(trace, index, inputs);
-        add_counter_series(thread, builder.measures(), counter_of_site, to_ns);
-        thread.nodes = std::move(builder.nodes());
-        thread.keys = std::move(builder.keys());
-        if (!builder.memory().empty()) {
-            thread.memory = std::move(builder.memory());
-            thread.memory.resize(thread.nodes.size());
-            trace.memory_recorded = true;
-        }
-        thread.activity_cpu = std::move(builder.activity_cpu());
-        complete_tree(thread, sites, to_ns, ticks, arguments);
-        trace.events += thread.nodes.size();
+    if constexpr (kSumTotals) {
+        totals.add_to(ticks);
+        totals.add_arguments_to(arguments);
     }
-    return ticks;
 }
 
-// Returns the totals in ticks by provider index; `arguments` by provider index too.
-std::vector<TickTotals> complete_totals(TraceInputs& inputs, Trace& trace,
+// The totals the builders summed (by provider slot), by provider index into trace.providers;
+// `arguments` by provider index too.
+std::vector<TickTotals> builders_totals(const TraceInputs& inputs, const Trace& trace,
                                         ArgumentTicks& arguments) {
-    add_used_sites(inputs.sites, sites_used(inputs.totals), trace);
-    add_measures(inputs.totals, inputs.sites, trace);
     std::vector<TickTotals> by_slot;
     ArgumentTicks arguments_by_slot;
-    for (std::uint32_t index = 0; index < inputs.totals.size(); ++index) {
-        const TotalsBuilder& builder = inputs.totals[index];
-        if (builder.events() == 0) {
-            continue;
-        }
-        add_thread(trace, index, inputs);
+    for (const TotalsBuilder& builder : inputs.totals) {
         builder.totals().add_to(by_slot);
         builder.totals().add_arguments_to(arguments_by_slot);
-        trace.events += builder.events();
-        trace.memory_recorded = trace.memory_recorded || builder.memory_seen();
     }
     std::map<ProviderKey, std::uint32_t> slot_of;
     for (std::uint32_t slot = 0; slot < by_slot.size(); ++slot) {
@@ -273,6 +244,57 @@ std::vector<TickTotals> complete_totals(TraceInputs& inputs, Trace& trace,
         }
     }
     return ticks;
+}
+
+// Returns the totals in ticks by provider index; `arguments` by provider index too.
+std::vector<TickTotals> complete_trees(TraceInputs& inputs, const TickConverter& to_ns,
+                                       Trace& trace, ArgumentTicks& arguments) {
+    const std::vector<NewSite> sites =
+        new_sites(add_used_sites(inputs.sites, sites_used(inputs.trees), trace), trace);
+    const std::vector<std::uint32_t> counter_of_site =
+        add_measures(inputs.trees, inputs.sites, trace);
+    const bool summed = !inputs.totals.empty();  // by the collector, while the run went on
+    std::vector<TickTotals> ticks;
+    for (std::uint32_t index = 0; index < inputs.trees.size(); ++index) {
+        TreeBuilder& builder = inputs.trees[index];
+        if (builder.nodes().empty() && builder.measures().samples().empty()) {
+            continue;
+        }
+        ThreadTrace& thread = add_thread(trace, index, inputs);
+        add_counter_series(thread, builder.measures(), counter_of_site, to_ns);
+        thread.nodes = std::move(builder.nodes());
+        thread.keys = std::move(builder.keys());
+        if (!builder.memory().empty()) {
+            thread.memory = std::move(builder.memory());
+            thread.memory.resize(thread.nodes.size());
+            trace.memory_recorded = true;
+        }
+        thread.activity_cpu = std::move(builder.activity_cpu());
+        if (summed) {
+            complete_tree<false>(thread, sites, to_ns, ticks, arguments);
+        } else {
+            complete_tree<true>(thread, sites, to_ns, ticks, arguments);
+        }
+        trace.events += thread.nodes.size();
+    }
+    return summed ? builders_totals(inputs, trace, arguments) : ticks;
+}
+
+// Returns the totals in ticks by provider index; `arguments` by provider index too.
+std::vector<TickTotals> complete_totals(TraceInputs& inputs, Trace& trace,
+                                        ArgumentTicks& arguments) {
+    add_used_sites(inputs.sites, sites_used(inputs.totals), trace);
+    add_measures(inputs.totals, inputs.sites, trace);
+    for (std::uint32_t index = 0; index < inputs.totals.size(); ++index) {
+        const TotalsBuilder& builder = inputs.totals[index];
+        if (builder.events() == 0) {
+            continue;
+        }
+        add_thread(trace, index, inputs);
+        trace.events += builder.events();
+        trace.memory_recorded = trace.memory_recorded || builder.memory_seen();
+    }
+    return builders_totals(inputs, trace, arguments);
 }
 
 // Each provider's totals converted once, from ticks summed over every thread.
@@ -378,8 +400,8 @@ Trace complete_trace(TraceInputs&& inputs) {
     trace.ns_per_tick = calibration.ns_per_tick;
     trace.wall_ns = to_ns(static_cast<std::int64_t>(calibration.end_tick));
     ArgumentTicks arguments;  // by provider index and key text id
-    set_totals(inputs.totals.empty() ? complete_trees(inputs, to_ns, trace, arguments)
-                                     : complete_totals(inputs, trace, arguments),
+    set_totals(inputs.trees.empty() ? complete_totals(inputs, trace, arguments)
+                                    : complete_trees(inputs, to_ns, trace, arguments),
                to_ns, trace);
     set_arguments(arguments, to_ns, inputs.key_texts, trace);
     name_the_unnamed(trace);

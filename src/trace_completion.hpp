@@ -21,7 +21,9 @@ struct Calibration {
 };
 
 struct TraceInputs {
-    // By thread index: trees when some report needs the nodes, otherwise totals only.
+    // By thread index: trees when some report needs the nodes; totals, with or without them.
+    // With both, the totals are the builders' (summed while the records came), not summed again
+    // from the nodes.
     std::vector<TreeBuilder> trees;
     std::vector<TotalsBuilder> totals;
     ProviderSlots slots;  // the providers `totals` counted

@@ -1,0 +1,93 @@
+// The two ways complete_trace sums a trace's totals must agree: from the nodes at the end (a
+// stream read back), or from the totals builders the collector fed while the run went on (a
+// session that keeps its nodes), whose totals by provider slot it maps to provider indexes.
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "random_records.hpp"
+#include "totals_builder.hpp"
+#include "trace_completion.hpp"
+#include "tree_builder.hpp"
+
+using namespace qprof::test::totals_records;
+
+namespace {
+
+// Two sites for each provider, so that a provider's totals gather several sites: site s runs
+// provider s % kProviders. Providers are numbered against the sites' order (the last first),
+// so that a slot and a provider index differ.
+std::vector<qprof::detail::RegisteredSite> two_sites_a_provider() {
+    std::vector<qprof::detail::RegisteredSite> sites;
+    for (std::uint32_t site = 0; site < 2 * kProviders; ++site) {
+        sites.push_back({"provider" + std::to_string(kProviders - 1 - site % kProviders),
+                         "file.cpp", site, qprof::detail::SiteKind::query, ""});
+    }
+    return sites;
+}
+
+qprof::Trace complete(const std::vector<std::uint64_t>& words,
+                      const std::vector<qprof::detail::RegisteredSite>& sites,
+                      const qprof::detail::ProviderSlots& slots, bool summed_while_recording) {
+    qprof::detail::TraceInputs inputs;
+    NoKeys keys;
+    REQUIRE(inputs.trees.emplace_back().add_records(words.data(), words.data() + words.size(),
+                                                    keys) == words.data() + words.size());
+    if (summed_while_recording) {
+        inputs.totals.emplace_back().add_records(words.data(), words.data() + words.size(), keys,
+                                                 slots);
+    }
+    inputs.slots = slots;
+    inputs.sites = sites;
+    inputs.thread_names = {"main"};
+    inputs.calibration = {.start_tick = 0, .end_tick = 1'000'000, .ns_per_tick = 2.5};
+    inputs.clock = "manual";
+    return qprof::detail::complete_trace(std::move(inputs));
+}
+
+std::string totals_text(const qprof::ProviderTotals& p) {
+    return p.provider + " count " + std::to_string(p.count) + " hits " + std::to_string(p.hits) +
+           " misses " + std::to_string(p.misses) + " total " + std::to_string(p.total_ns) +
+           " self " + std::to_string(p.self_ns) + " blocked " + std::to_string(p.blocked_ns) +
+           " blocked self " + std::to_string(p.blocked_self_ns) + " load " +
+           std::to_string(p.load_ns);
+}
+
+}  // namespace
+
+TEST_CASE("trace totals: summed from the nodes or by the collector's builders, the same") {
+    std::mt19937_64 rng{20261129};
+    const std::vector<qprof::detail::RegisteredSite> sites = two_sites_a_provider();
+    qprof::detail::ProviderSlots slots;
+    slots.add_sites(sites);
+    std::uint64_t compared = 0;
+    for (int stream = 0; stream < 300; ++stream) {
+        INFO("stream " << stream);
+        std::vector<Record> records =
+            stream % 4 == 3 ? arbitrary_stream(rng, 1 + below(rng, 60))
+                            : recorder_stream(rng, 1 + static_cast<std::uint32_t>(below(rng, 8)),
+                                              below(rng, 300));
+        for (Record& r : records) {
+            r.provider += kProviders * static_cast<std::uint32_t>(below(rng, 2));  // its site
+        }
+        const std::vector<std::uint64_t> words = record_words(records);
+        const qprof::Trace from_nodes = complete(words, sites, slots, false);
+        const qprof::Trace from_builders = complete(words, sites, slots, true);
+        CHECK(from_builders.events == records.size());
+        CHECK(from_builders.events == from_nodes.events);
+        REQUIRE(from_builders.providers.size() == from_nodes.providers.size());
+        for (std::size_t p = 0; p < from_nodes.providers.size(); ++p) {
+            INFO("provider " << p);
+            CHECK(totals_text(from_builders.providers[p]) == totals_text(from_nodes.providers[p]));
+            compared += from_nodes.providers[p].count > 0;
+        }
+        REQUIRE(from_builders.threads.size() == 1);
+        REQUIRE(from_nodes.threads.size() == 1);
+        CHECK(from_builders.threads[0].nodes.size() == from_nodes.threads[0].nodes.size());
+        CHECK(from_builders.threads[0].nodes.bytes_used() ==
+              from_nodes.threads[0].nodes.bytes_used());
+    }
+    CHECK(compared > 300 * 2);  // the streams reached most providers, not only empty totals
+}
