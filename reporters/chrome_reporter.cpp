@@ -61,8 +61,8 @@ class EventWriter {
         for (const ProviderTotals& provider : trace.providers) {
             providers_.push_back(json_string(provider.provider));
             const std::string_view colour_class = trace.colour_class_of(provider);
-            class_categories_.push_back(colour_class.empty() ? std::string{}
-                                                             : "," + std::string{colour_class});
+            class_categories_.push_back(
+                colour_class.empty() ? std::string{} : std::string(1, ',').append(colour_class));
         }
     }
 
@@ -186,7 +186,9 @@ class EventWriter {
         }
         buffer_ += ",\"sizes\":{";
         for (std::size_t i = 0; i < trace_.sizes.size(); ++i) {
-            buffer_ += (i > 0 ? "," : "") + json_string(trace_.sizes[i].name) + ':';
+            buffer_ += i > 0 ? "," : "";
+            buffer_ += json_string(trace_.sizes[i].name);
+            buffer_ += ':';
             append_integer(buffer_, trace_.sizes[i].bytes);
         }
         buffer_ += '}';

@@ -125,8 +125,10 @@ std::string label_html(const Trace& trace, const Preorder& order, const Work& wo
     const std::string_view key = node.outcome == Outcome::activity
                                      ? std::string_view{}
                                      : trace.key_of(order.thread(), order.post_index(n));
-    const std::string name = trace.name_of(order.thread(), order.post_index(n)) +
-                             (key.empty() ? "" : "(" + label_key(key) + ")");
+    std::string name = trace.name_of(order.thread(), order.post_index(n));
+    if (!key.empty()) {
+        name.append(1, '(').append(label_key(key)).append(1, ')');
+    }
     const std::string numbers = " \u00b7 " + duration_text(node.duration_ns()) + " \u00b7 " +
                                 (work.is_wait(n) ? "waiting" : share_text(work.of(n), total_ns));
     return "<span class=\"label\"><span class=\"name\">" + html_escape(name) + "</span>" +

@@ -250,7 +250,9 @@ void write_keys(const ByteSink& sink, const Trace& trace, PayloadColumns& sizes)
     std::string texts;
     std::array<std::string, layout::kKeysBack> before;  // key i - b at [(i - b) % kKeysBack]
     char varint[kMaxVarintBytes];
-    const auto put = [&](std::uint64_t value) { heads.append(varint, put_varint(varint, value)); };
+    const auto put = [&](std::uint64_t value) {  // a count, not an end: g++ 12 -O2 warned falsely
+        heads.append(varint, static_cast<std::size_t>(put_varint(varint, value) - varint));
+    };
     for (std::size_t i = 0; i < trace.key_texts.size(); ++i) {
         std::string text = valid_utf8(trace.key_texts[i]);
         std::size_t back = 0;

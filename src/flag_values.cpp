@@ -20,9 +20,11 @@ namespace qprof::detail {
 namespace {
 
 std::string quoted_flag(const FlagUse& use) {
-    std::string text = "'-Z " + shown(use.name);
+    std::string text = "'-Z ";  // appended: g++ 12 -O2 warns falsely on "literal" + std::string
+    text += shown(use.name);
     if (use.value) {
-        text += "=" + shown(*use.value);
+        text += '=';
+        text += shown(*use.value);
     }
     return text + "'";
 }

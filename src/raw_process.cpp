@@ -13,7 +13,8 @@ void write_process(raw::BlockEncoder& out, const RunInfo& run) {
     for (const std::string& argument : run.argv) {
         bytes += argument.size();
         if (bytes > kMaxArgvBytes) {
-            out.str("[" + std::to_string(run.argv.size() - argc) + " more arguments not kept]");
+            out.str(std::to_string(run.argv.size() - argc).insert(0, 1, '[') +
+                    " more arguments not kept]");
             ++argc;
             break;
         }

@@ -64,10 +64,13 @@ class FdBuffer : public std::streambuf {
 int create_temporary(const fs::path& final_path, std::string& path) {
     static std::atomic<unsigned> counter{0};
     for (int attempt = 0; attempt < kMaxAttempts; ++attempt) {
-        path = (final_path.parent_path() /
-                ("." + final_path.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-" +
-                 std::to_string(counter.fetch_add(1))))
-                   .string();
+        std::string name = final_path.filename().string();  // appended: g++ 12 -O2 warned falsely
+        name.insert(0, 1, '.');
+        name += ".tmp-";
+        name += std::to_string(::getpid());
+        name += '-';
+        name += std::to_string(counter.fetch_add(1));
+        path = (final_path.parent_path() / name).string();
         const int fd = create_exclusive(path, 0644);
         if (fd >= 0 || errno != EEXIST) {
             return fd;

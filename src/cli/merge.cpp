@@ -156,7 +156,9 @@ class MergedFile {
   public:
     explicit MergedFile(const std::string& out_path) : out_path_(out_path) {
         const std::filesystem::path out{out_path};
-        temp_path_ = (out.parent_path() / ("." + out.filename().string() + ".XXXXXX")).string();
+        temp_path_ = (out.parent_path() / std::string(1, '.').append(out.filename().string()))
+                         .string()
+                         .append(".XXXXXX");
         fd_ = ::mkstemp(temp_path_.data());
         if (fd_ < 0) {
             fail();

@@ -50,7 +50,8 @@ std::string peak_rss_text(std::uint64_t bytes) {
 std::string run_json(const RunInfo& run) {
     std::string json = "{\"program\":" + detail::json_string(run.program) + ",\"argv\":[";
     for (std::size_t i = 0; i < run.argv.size(); ++i) {
-        json += (i > 0 ? "," : "") + detail::json_string(run.argv[i]);
+        json += i > 0 ? "," : "";
+        json += detail::json_string(run.argv[i]);
     }
     json += "],\"pid\":" + std::to_string(run.pid);
     json += ",\"parent_pid\":" + std::to_string(run.parent_pid);
@@ -99,7 +100,8 @@ void write_process_lines(const RunInfo& run, std::ostream& out) {
 std::string command_text(const std::vector<std::string>& argv, std::size_t first) {
     std::string text;
     for (std::size_t i = first; i < argv.size(); ++i) {
-        text += (i > first ? " " : "") + quoted_argument(argv[i]);
+        text += i > first ? " " : "";
+        text += quoted_argument(argv[i]);
     }
     return text;
 }
