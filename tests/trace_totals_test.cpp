@@ -65,10 +65,12 @@ TEST_CASE("trace totals: summed from the nodes or by the collector's builders, t
     std::uint64_t compared = 0;
     for (int stream = 0; stream < 300; ++stream) {
         INFO("stream " << stream);
+        // Each draw in its own statement: the order of a call's arguments is the compiler's.
+        const bool damaged = stream % 4 == 3;
+        const std::uint64_t count = damaged ? 1 + below(rng, 60) : below(rng, 300);
+        const auto max_depth = 1 + static_cast<std::uint32_t>(below(rng, 8));
         std::vector<Record> records =
-            stream % 4 == 3 ? arbitrary_stream(rng, 1 + below(rng, 60))
-                            : recorder_stream(rng, 1 + static_cast<std::uint32_t>(below(rng, 8)),
-                                              below(rng, 300));
+            damaged ? arbitrary_stream(rng, count) : recorder_stream(rng, max_depth, count);
         for (Record& r : records) {
             r.provider += kProviders * static_cast<std::uint32_t>(below(rng, 2));  // its site
         }
@@ -83,8 +85,11 @@ TEST_CASE("trace totals: summed from the nodes or by the collector's builders, t
             CHECK(totals_text(from_builders.providers[p]) == totals_text(from_nodes.providers[p]));
             compared += from_nodes.providers[p].count > 0;
         }
+        REQUIRE(from_builders.threads.size() == from_nodes.threads.size());
+        if (records.empty()) {
+            continue;  // no thread
+        }
         REQUIRE(from_builders.threads.size() == 1);
-        REQUIRE(from_nodes.threads.size() == 1);
         CHECK(from_builders.threads[0].nodes.size() == from_nodes.threads[0].nodes.size());
         CHECK(from_builders.threads[0].nodes.bytes_used() ==
               from_nodes.threads[0].nodes.bytes_used());
