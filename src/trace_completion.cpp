@@ -164,53 +164,47 @@ std::vector<NewSite> new_sites(const std::vector<std::uint32_t>& new_site, const
     return sites;
 }
 
-// A thread's nodes: site indexes into trace.sites, then times in nanoseconds. With
-// `kSumTotals`, totals summed in ticks (by provider index) into `ticks` and `arguments` too,
-// when the collector did not sum them while the run went on (a stream read back).
-template <bool kSumTotals>
-void complete_tree(ThreadTrace& thread, const std::vector<NewSite>& new_sites,
-                   const TickConverter& to_ns, std::vector<TickTotals>& ticks,
-                   ArgumentTicks& arguments) {
+// A stream read back (the qprof tool) comes with no builders' totals: each provider's totals
+// summed in ticks (by provider index) from a thread's nodes, before complete_tree places and
+// converts them. A live session's collector summed them while the run went on.
+void sum_tree_totals(const ThreadTrace& thread, const std::vector<NewSite>& new_sites,
+                     std::vector<TickTotals>& ticks, ArgumentTicks& arguments) {
     TotalsAccumulator totals;
     auto next_cpu = thread.activity_cpu.begin();
+    std::uint32_t index = 0;
+    for (const Node node : thread.nodes) {
+        const std::uint32_t provider =
+            node.site < new_sites.size() ? new_sites[node.site].provider : kUnused;
+        totals.add(provider, node.depth, node.outcome, node.start, node.end,
+                   thread.keys.empty() ? 0 : thread.keys[index]);
+        if (!thread.memory.empty() && node.outcome != Outcome::hit && !node.unfinished) {
+            totals.add_memory(provider, node.depth, MemoryAmount::of(thread.memory[index]));
+        }
+        if (next_cpu != thread.activity_cpu.end() && next_cpu->node == index) {
+            totals.add_cpu(provider, static_cast<std::uint64_t>(next_cpu->cpu_ns));
+            ++next_cpu;
+        }
+        ++index;
+    }
+    totals.add_to(ticks);
+    totals.add_arguments_to(arguments);
+}
+
+// A thread's nodes: site indexes into trace.sites, then times in nanoseconds.
+void complete_tree(ThreadTrace& thread, const std::vector<NewSite>& new_sites,
+                   const TickConverter& to_ns) {
     // One load a node for both indexes, from a table held in locals: the node's head, written
     // here, might otherwise alias the vector's size and data and have them read again each time.
     const NewSite* const sites = new_sites.data();
     const std::size_t site_count = new_sites.size();
-    thread.nodes.edit([&, sites, site_count](std::uint32_t index, NodeHead& node, NodeBody* body) {
-        const NewSite site = node.site < site_count ? sites[node.site] : NewSite{};
-        node.site = site.site;
-        const std::uint32_t provider = site.provider;
-        if (body == nullptr) {  // a plain leaf hit: no times, no memory, no CPU time
-            if constexpr (kSumTotals) {
-                totals.add_hit(provider, node.depth);
-            }
-            return;
-        }
-        const bool timed = node.outcome != Outcome::hit;
-        if (timed) {
-            body->end = clamped_end(body->start, body->end);  // the totals' rule, for its times
-        }
-        if constexpr (kSumTotals) {
-            totals.add(provider, node.depth, node.outcome, body->start, body->end,
-                       thread.keys.empty() ? 0 : thread.keys[index]);
-            if (!thread.memory.empty() && timed && !node.unfinished) {
-                totals.add_memory(provider, node.depth, MemoryAmount::of(thread.memory[index]));
-            }
-            if (next_cpu != thread.activity_cpu.end() && next_cpu->node == index) {
-                totals.add_cpu(provider, static_cast<std::uint64_t>(next_cpu->cpu_ns));
-                ++next_cpu;
-            }
-        }
-        if (timed) {
+    thread.nodes.edit([sites, site_count, &to_ns](std::uint32_t, NodeHead& node, NodeBody* body) {
+        node.site = node.site < site_count ? sites[node.site].site : kUnused;
+        if (body != nullptr && node.outcome != Outcome::hit) {  // a timed node
+            body->end = clamped_end(body->start, body->end);    // the totals' rule, for its times
             body->start = to_ns(body->start);
             body->end = to_ns(body->end);
         }
     });
-    if constexpr (kSumTotals) {
-        totals.add_to(ticks);
-        totals.add_arguments_to(arguments);
-    }
 }
 
 // The totals the builders summed (by provider slot), by provider index into trace.providers;
@@ -270,11 +264,10 @@ std::vector<TickTotals> complete_trees(TraceInputs& inputs, const TickConverter&
             trace.memory_recorded = true;
         }
         thread.activity_cpu = std::move(builder.activity_cpu());
-        if (summed) {
-            complete_tree<false>(thread, sites, to_ns, ticks, arguments);
-        } else {
-            complete_tree<true>(thread, sites, to_ns, ticks, arguments);
+        if (!summed) {
+            sum_tree_totals(thread, sites, ticks, arguments);
         }
+        complete_tree(thread, sites, to_ns);
         trace.events += thread.nodes.size();
     }
     return summed ? builders_totals(inputs, trace, arguments) : ticks;
