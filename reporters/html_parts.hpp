@@ -174,9 +174,12 @@ struct PayloadColumns {
 // million events within its budget. Small is this many bytes at most, counting the least the
 // columns can take: a byte a value, and the keys' texts.
 inline constexpr std::uint64_t kStoredColumnsBytes = 2 << 20;
-// How the columns of `orders` go into the page: stored if they are small (kStoredColumnsBytes,
-// unless a test sets another limit: set_stored_columns_limit), compressed otherwise.
-Deflater::Method columns_method(const Trace& trace, const std::vector<Preorder>& orders);
+// The least the columns of `orders` and the keys' texts can take, in bytes.
+std::uint64_t columns_least_bytes(const Trace& trace, const std::vector<Preorder>& orders);
+// How columns of `least_bytes` (columns_least_bytes) go into the page: stored if they are small
+// (kStoredColumnsBytes, unless a test sets another limit: set_stored_columns_limit), compressed
+// otherwise.
+Deflater::Method columns_method(std::uint64_t least_bytes);
 // For tests: columns_method's limit in bytes.
 void set_stored_columns_limit(std::uint64_t bytes);
 // Without `hit_keys`, hits' keys are left out of the key column (layout::kColumnsBudgetBytes).

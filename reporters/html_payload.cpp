@@ -317,8 +317,8 @@ PayloadColumns encode_payload_columns(const ByteSink& sink, const Trace& trace,
     return sizes;
 }
 
-Deflater::Method columns_method(const Trace& trace, const std::vector<Preorder>& orders) {
-    std::uint64_t least = 0;  // bytes: a value takes one at least
+std::uint64_t columns_least_bytes(const Trace& trace, const std::vector<Preorder>& orders) {
+    std::uint64_t least = 0;  // a value takes one byte at least
     for (const Preorder& order : orders) {
         for (const Column& column : layout::kColumns) {
             least += present(column, order) ? order.size() : 0;
@@ -327,7 +327,11 @@ Deflater::Method columns_method(const Trace& trace, const std::vector<Preorder>&
     for (const std::string& text : trace.key_texts) {
         least += text.size();
     }
-    return least <= stored_columns_limit.load(std::memory_order_relaxed)
+    return least;
+}
+
+Deflater::Method columns_method(std::uint64_t least_bytes) {
+    return least_bytes <= stored_columns_limit.load(std::memory_order_relaxed)
                ? Deflater::Method::store
                : Deflater::Method::compress;
 }

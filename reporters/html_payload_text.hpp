@@ -7,6 +7,7 @@
 // the page past layout::kColumnsBudgetBytes. Used by html_reporter.cpp.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <ostream>
 #include <vector>
@@ -31,9 +32,14 @@ class PayloadText {
     const PayloadColumns& write(std::ostream& out);
 
   private:
+    // The room made for the columns' text before it is written: what it takes, stored, or
+    // a little more; nothing for compressed columns.
+    std::uint64_t text_room() const;
+
     const Trace& trace_;
     const std::vector<Preorder>& orders_;
     const Importance& important_;
+    std::uint64_t least_bytes_;  // columns_least_bytes
     Deflater::Method method_;
     std::unique_ptr<PayloadPipeline> pipeline_;
 };

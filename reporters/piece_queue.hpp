@@ -8,6 +8,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace qprof::detail::html {
 
@@ -50,7 +51,8 @@ class PieceQueue {
         if (pieces_.empty()) {
             return false;
         }
-        bytes = std::move(pieces_.front());
+        bytes.swap(pieces_.front());  // the caller's last piece goes back as a spare
+        spares_.push_back(std::move(pieces_.front()));
         pieces_.pop_front();
         room_.notify_one();
         return true;
@@ -63,6 +65,10 @@ class PieceQueue {
         if (!abandoned_) {
             pieces_.push_back(std::move(gathered_));
             ready_.notify_one();
+            if (!spares_.empty()) {
+                gathered_ = std::move(spares_.back());
+                spares_.pop_back();
+            }
         }
         gathered_.clear();  // a moved-from string is valid but unspecified
     }
@@ -72,6 +78,9 @@ class PieceQueue {
     std::condition_variable ready_;
     std::condition_variable room_;
     std::deque<std::string> pieces_;
+    // Pieces the compressing side is done with, given back to be filled again: a new string for
+    // each piece grew by doubling, in pages the encoding thread had never touched.
+    std::vector<std::string> spares_;
     bool closed_ = false;
     bool abandoned_ = false;
 };
