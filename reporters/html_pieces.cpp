@@ -25,12 +25,8 @@ std::int64_t busy_ns(const Trace& trace, const std::vector<Work>& works) {
 Work::Work(const Preorder& order) : order_(&order) {
     // Most threads wait for nothing: their work is their nodes' durations, and their busy time
     // the roots', with no array of waits to zero and fill (a node's 8 bytes).
-    const auto heads = order.thread().nodes.heads();
-    if (std::none_of(heads.begin(), heads.end(),
-                     [](const NodeHead& head) { return head.outcome == Outcome::blocked; })) {
-        for (std::uint32_t n = 0; n < order.size(); n = order.end(n)) {
-            of_thread_ += order.duration_ns(n);
-        }
+    if (!order.has_waits()) {
+        of_thread_ = order.roots_duration_ns();
         return;
     }
     waits_.resize(order.size());

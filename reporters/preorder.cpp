@@ -20,6 +20,8 @@ Preorder::Preorder(const ThreadTrace& thread)
     std::vector<Ancestor> open;  // ancestors of the current node with children, innermost last
     const std::uint32_t count = size();
     bool hits_are_leaves = true;
+    bool has_waits = false;
+    std::int64_t roots_ns = 0;
     // The arrays' addresses in locals, not read again after every push onto `open`.
     std::uint32_t* const post = post_.data();
     std::uint32_t* const body_places = body_.data();
@@ -43,12 +45,18 @@ Preorder::Preorder(const ThreadTrace& thread)
         }
         const std::uint32_t n = body->first + depth;
         place(n, static_cast<std::uint32_t>(body - bodies_));
+        has_waits = has_waits || head.outcome == Outcome::blocked;
+        if (depth == 0 && head.outcome != Outcome::hit) {  // as duration_ns(n)
+            roots_ns += body->end - body->start;
+        }
         if (body->first < i) {  // a leaf is no one's ancestor: it would leave the stack next
             open.push_back(Ancestor{body->first, n});
             hits_are_leaves = hits_are_leaves && head.outcome != Outcome::hit;
         }
     });
     hits_are_leaves_ = hits_are_leaves;
+    has_waits_ = has_waits;
+    roots_ns_ = roots_ns;
 }
 
 std::int64_t Preorder::run_duration_ns(std::uint32_t from, std::uint32_t to) const {
