@@ -1,6 +1,7 @@
 // NodeStore against a plain std::vector<Node> holding the same nodes: every accessor, on random
 // mixes of plain leaf hits and nodes with bodies at every density, around the blocks of 64 its
 // bitmap and ranks are made of, and on the shapes only a damaged stream gives.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <qprof/node_store.hpp>
@@ -342,6 +343,37 @@ TEST_CASE("node store: edit hands each node's head and body in order, and keeps 
         expected[i].depth = 7;
     }
     check_same(store, expected);
+}
+
+TEST_CASE("node store: edit_blocks hands each node of its blocks alone, with its body") {
+    for (const double hits : {0.0, 0.5, 0.9, 1.0}) {
+        const std::vector<Node> nodes = random_nodes(11, 64 * 9 + 17, hits);
+        NodeStore store = store_of(nodes);
+        REQUIRE(store.blocks() == 10);
+        INFO(hits << " of the nodes plain hits");
+        // Every split into two parts, as two threads edit them; and blocks past the end.
+        for (std::uint32_t split = 0; split <= store.blocks() + 1; ++split) {
+            std::vector<int> visits(nodes.size(), 0);
+            const auto visit = [&](std::uint32_t index, NodeHead& head, NodeBody* body) {
+                REQUIRE(index < nodes.size());
+                ++visits[index];
+                REQUIRE(head.site == nodes[index].site);
+                REQUIRE((body != nullptr) == !plain_leaf_hit(nodes[index], index));
+                if (body != nullptr) {
+                    REQUIRE(body->start == nodes[index].start);
+                    REQUIRE(body->first == nodes[index].first);
+                }
+            };
+            store.edit_blocks(split, store.blocks() + 3, visit);
+            for (std::size_t i = 0; i < nodes.size(); ++i) {
+                REQUIRE(visits[i] == (i / 64 >= split ? 1 : 0));
+            }
+            store.edit_blocks(0, split, visit);
+            CHECK(std::all_of(visits.begin(), visits.end(), [](int n) { return n == 1; }));
+        }
+    }
+    store_of({}).edit_blocks(
+        0, 1, [](std::uint32_t, NodeHead&, NodeBody*) { FAIL("an empty store has no node"); });
 }
 
 TEST_CASE("node store: a node's every field survives, at the edges of its bit-fields") {

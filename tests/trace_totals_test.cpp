@@ -96,3 +96,63 @@ TEST_CASE("trace totals: summed from the nodes or by the collector's builders, t
     }
     CHECK(compared > 300 * 2);  // the streams reached most providers, not only empty totals
 }
+
+namespace {
+
+// Every field of every node of the trace's threads, one line a node.
+std::string nodes_text(const qprof::Trace& trace) {
+    std::string text;
+    for (const qprof::ThreadTrace& thread : trace.threads) {
+        for (const qprof::Node node : thread.nodes) {
+            text += std::to_string(node.site) + " " + std::to_string(node.depth) + " " +
+                    std::to_string(static_cast<int>(node.outcome)) + " " +
+                    std::to_string(node.unfinished) + " " + std::to_string(node.extent) + " " +
+                    std::to_string(node.first) + " " + std::to_string(node.start) + " " +
+                    std::to_string(node.end) + "\n";
+        }
+    }
+    return text;
+}
+
+// The split's threshold for the test's scope, then the default again.
+struct SplitBlocks {
+    explicit SplitBlocks(std::uint32_t blocks) {
+        qprof::detail::set_completion_split_blocks(blocks);
+    }
+    ~SplitBlocks() { qprof::detail::set_completion_split_blocks(1024); }
+    SplitBlocks(const SplitBlocks&) = delete;
+    SplitBlocks& operator=(const SplitBlocks&) = delete;
+};
+
+}  // namespace
+
+TEST_CASE("trace completion: a thread's nodes completed in two halves, as in one pass") {
+    std::mt19937_64 rng{20261130};
+    const std::vector<qprof::detail::RegisteredSite> sites = two_sites_a_provider();
+    qprof::detail::ProviderSlots slots;
+    slots.add_sites(sites);
+    std::uint64_t split_nodes = 0;
+    for (int stream = 0; stream < 60; ++stream) {
+        INFO("stream " << stream);
+        const bool damaged = stream % 4 == 3;
+        // Up to 40 blocks of 64: halves that meet anywhere in a block's word, or none.
+        const std::uint64_t count = damaged ? 1 + below(rng, 3000) : below(rng, 2600);
+        const auto max_depth = 1 + static_cast<std::uint32_t>(below(rng, 8));
+        std::vector<Record> records =
+            damaged ? arbitrary_stream(rng, count) : recorder_stream(rng, max_depth, count);
+        for (Record& r : records) {
+            r.provider += kProviders * static_cast<std::uint32_t>(below(rng, 2));
+        }
+        const std::vector<std::uint64_t> words = record_words(records);
+        std::string whole;
+        {
+            const SplitBlocks never{~std::uint32_t{0}};
+            whole = nodes_text(complete(words, sites, slots, true));
+        }
+        const SplitBlocks always{1};
+        const qprof::Trace halves = complete(words, sites, slots, true);
+        CHECK(nodes_text(halves) == whole);
+        split_nodes += halves.threads.empty() ? 0 : halves.threads[0].nodes.size();
+    }
+    CHECK(split_nodes > 60 * 500);  // most streams were blocks long
+}

@@ -151,12 +151,24 @@ class NodeStore {
     // (trace completion, the merge), with no rank per node.
     template <typename Edit>
     void edit(Edit&& edit_node) {
+        edit_blocks(0, blocks(), edit_node);
+    }
+    // The blocks of 64 nodes the store holds: node i is in block i / 64.
+    std::uint32_t blocks() const { return static_cast<std::uint32_t>(bits_.size()); }
+    // The same walk over the nodes of blocks [first, end) alone: threads that each edit their
+    // own blocks may edit one store at once.
+    template <typename Edit>
+    void edit_blocks(std::uint32_t first, std::uint32_t end, Edit&& edit_node) {
         // The arrays' addresses in locals: what edit_node writes might alias the vectors'.
         const std::uint64_t* const bits = bits_.data();
         NodeHead* const heads = heads_.data();
-        NodeBody* body = bodies_.data();
+        end = std::min(end, blocks());
+        if (first >= end) {
+            return;
+        }
+        NodeBody* body = bodies_.data() + ranks_[first];
         const auto count = static_cast<std::uint32_t>(heads_.size());
-        for (std::uint32_t block = 0; block * 64 < count; ++block) {
+        for (std::uint32_t block = first; block < end; ++block) {
             const std::uint64_t word = bits[block];  // one load for 64 nodes
             for (std::uint32_t i = block * 64; i < std::min(count, block * 64 + 64); ++i) {
                 NodeBody* kept = (word >> (i % 64) & 1) != 0 ? body++ : nullptr;
