@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "html_parts.hpp"
+#include "random_trees.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -291,68 +292,6 @@ TEST_CASE("run durations are counted by decade") {
 
 namespace {
 
-// A random thread of `roots` trees, in post-order as ThreadTrace keeps them: few providers,
-// durations from a short list (so that the slowest runs tie), keys on some nodes, and hits with
-// children only when `hits_adopt`.
-void add_random_thread(qprof::Trace& trace, std::mt19937& rng, int roots, bool hits_adopt) {
-    qprof::ThreadTrace& thread = trace.threads.emplace_back();
-    thread.index = static_cast<std::uint32_t>(trace.threads.size() - 1);
-    thread.name = "thread " + std::to_string(thread.index);
-    const auto pick = [&](std::uint32_t below) {
-        return std::uniform_int_distribution<std::uint32_t>{0, below - 1}(rng);
-    };
-    std::int64_t clock = 0;
-    // Returns the new node's index.
-    const auto add = [&](auto&& self, std::uint32_t depth) -> std::uint32_t {
-        const auto first = static_cast<std::uint32_t>(thread.nodes.size());
-        const std::int64_t start = clock;
-        const std::uint32_t kind = pick(10);
-        qprof::Node node;
-        node.outcome = kind < 4   ? qprof::Outcome::hit
-                       : kind < 6 ? qprof::Outcome::miss
-                       : kind < 8 ? qprof::Outcome::blocked
-                       : kind < 9 ? qprof::Outcome::load
-                                  : qprof::Outcome::activity;
-        const bool leaf = node.outcome == qprof::Outcome::hit && !hits_adopt;
-        std::uint32_t children = leaf || depth > 5 ? 0 : pick(4);
-        node.extent = children;
-        for (; children > 0; --children) {
-            self(self, depth + 1);
-        }
-        node.site = pick(static_cast<std::uint32_t>(trace.sites.size()));
-        node.depth = depth;
-        node.first = first;
-        if (node.outcome != qprof::Outcome::hit) {
-            constexpr std::int64_t kSteps[] = {0, 1'000, 1'000, 2'000, 5'000};
-            clock += kSteps[pick(5)];
-            node.start = start;
-            node.end = clock;
-        }
-        thread.nodes.push_back(node);
-        thread.keys.push_back(pick(4));  // 0: none, else 1..3
-        return static_cast<std::uint32_t>(thread.nodes.size() - 1);
-    };
-    for (int root = 0; root < roots; ++root) {
-        add(add, 0);
-    }
-}
-
-qprof::Trace random_trace(std::uint32_t seed, bool hits_adopt) {
-    std::mt19937 rng{seed};
-    qprof::Trace trace;
-    for (const char* name : {"a", "b", "c"}) {
-        trace.providers.push_back(qprof::ProviderTotals{.provider = name});
-    }
-    for (std::uint32_t site = 0; site < 5; ++site) {
-        trace.sites.push_back(qprof::SiteInfo{"", "f.cpp", site, site % 3});
-    }
-    trace.key_texts = {"k1", "k2", "k3"};
-    for (int thread = 0; thread < 3; ++thread) {
-        add_random_thread(trace, rng, 30, hits_adopt);
-    }
-    return trace;
-}
-
 std::string stats_text(const std::vector<ProviderStats>& stats) {
     std::ostringstream out;
     qprof::detail::html::write_stats(out, stats);
@@ -364,7 +303,7 @@ std::string stats_text(const std::vector<ProviderStats>& stats) {
 TEST_CASE("the statistics' walk of the nodes as stored gives what a walk in pre-order gives") {
     for (const bool hits_adopt : {false, true}) {
         for (std::uint32_t seed = 1; seed <= 20; ++seed) {
-            const qprof::Trace trace = random_trace(seed, hits_adopt);
+            const qprof::Trace trace = qprof::test::random_trace(seed, hits_adopt);
             std::vector<Preorder> orders;
             for (const qprof::ThreadTrace& thread : trace.threads) {
                 orders.emplace_back(thread);
@@ -378,38 +317,6 @@ TEST_CASE("the statistics' walk of the nodes as stored gives what a walk in pre-
             CHECK(walked ==
                   stats_text(qprof::detail::html::provider_stats_in_preorder(trace, orders)));
             CHECK(walked.find("\"slowest\":[[") != std::string::npos);
-        }
-    }
-}
-
-TEST_CASE("a thread's waits and its roots' time are found as its pre-order is made") {
-    for (const bool hits_adopt : {false, true}) {
-        for (std::uint32_t seed = 1; seed <= 20; ++seed) {
-            qprof::Trace trace = random_trace(seed, hits_adopt);
-            // The first thread's waits made runs: a thread that waits for nothing.
-            for (qprof::NodeHead& head : trace.threads[0].nodes.heads()) {
-                if (head.outcome == qprof::Outcome::blocked) {
-                    head.outcome = qprof::Outcome::miss;
-                }
-            }
-            INFO("seed " << seed << (hits_adopt ? ", hits with children" : ""));
-            for (const qprof::ThreadTrace& thread : trace.threads) {
-                const Preorder order{thread};
-                std::int64_t roots_ns = 0;
-                for (std::uint32_t n = 0; n < order.size(); n = order.end(n)) {
-                    CHECK(order.parent(n) == order.size());
-                    roots_ns += order.duration_ns(n);
-                }
-                bool waits = false;
-                for (std::uint32_t n = 0; n < order.size(); ++n) {
-                    waits = waits || order.outcome(n) == qprof::Outcome::blocked;
-                }
-                CHECK(order.roots_duration_ns() == roots_ns);
-                CHECK(order.has_waits() == waits);
-                CHECK(order.has_waits() == (thread.index != 0));
-                const qprof::detail::html::Work work{order};
-                CHECK(work.of_thread() == work.of_run(0, order.size()));
-            }
         }
     }
 }
