@@ -8,13 +8,11 @@
 #include <thread>
 #include <utility>
 
+#include "trace_totals.hpp"
+
 namespace qprof::detail {
 
 namespace {
-
-constexpr std::uint32_t kUnused = ~0u;
-
-using ArgumentTicks = std::map<ArgumentSums::Pair, ArgumentSums::Sums>;
 
 // Which site ids any thread used.
 template <typename Builder>
@@ -151,12 +149,6 @@ void add_counter_series(ThreadTrace& thread, const MeasureBuilder& measures,
     }
 }
 
-// What a recorded site id becomes: its index in trace.sites and its provider's.
-struct NewSite {
-    std::uint32_t site = kUnused;
-    std::uint32_t provider = kUnused;
-};
-
 std::vector<NewSite> new_sites(const std::vector<std::uint32_t>& new_site, const Trace& trace) {
     std::vector<NewSite> sites(new_site.size());
     for (std::size_t id = 0; id < new_site.size(); ++id) {
@@ -165,32 +157,6 @@ std::vector<NewSite> new_sites(const std::vector<std::uint32_t>& new_site, const
         }
     }
     return sites;
-}
-
-// A stream read back (the qprof tool) comes with no builders' totals: each provider's totals
-// summed in ticks (by provider index) from a thread's nodes, before complete_tree places and
-// converts them. A live session's collector summed them while the run went on.
-void sum_tree_totals(const ThreadTrace& thread, const std::vector<NewSite>& new_sites,
-                     std::vector<TickTotals>& ticks, ArgumentTicks& arguments) {
-    TotalsAccumulator totals;
-    auto next_cpu = thread.activity_cpu.begin();
-    std::uint32_t index = 0;
-    for (const Node node : thread.nodes) {
-        const std::uint32_t provider =
-            node.site < new_sites.size() ? new_sites[node.site].provider : kUnused;
-        totals.add(provider, node.depth, node.outcome, node.start, node.end,
-                   thread.keys.empty() ? 0 : thread.keys[index]);
-        if (!thread.memory.empty() && node.outcome != Outcome::hit && !node.unfinished) {
-            totals.add_memory(provider, node.depth, MemoryAmount::of(thread.memory[index]));
-        }
-        if (next_cpu != thread.activity_cpu.end() && next_cpu->node == index) {
-            totals.add_cpu(provider, static_cast<std::uint64_t>(next_cpu->cpu_ns));
-            ++next_cpu;
-        }
-        ++index;
-    }
-    totals.add_to(ticks);
-    totals.add_arguments_to(arguments);
 }
 
 // From this many nodes a thread's are completed in two halves, one on a thread of its own: on
@@ -226,39 +192,6 @@ void complete_tree(ThreadTrace& thread, const std::vector<NewSite>& new_sites,
         }
     }
     nodes.edit_blocks(0, other.joinable() ? half : nodes.blocks(), complete);
-}
-
-// The totals the builders summed (by provider slot), by provider index into trace.providers;
-// `arguments` by provider index too.
-std::vector<TickTotals> builders_totals(const TraceInputs& inputs, const Trace& trace,
-                                        ArgumentTicks& arguments) {
-    std::vector<TickTotals> by_slot;
-    ArgumentTicks arguments_by_slot;
-    for (const TotalsBuilder& builder : inputs.totals) {
-        builder.totals().add_to(by_slot);
-        builder.totals().add_arguments_to(arguments_by_slot);
-    }
-    std::map<ProviderKey, std::uint32_t> slot_of;
-    for (std::uint32_t slot = 0; slot < by_slot.size(); ++slot) {
-        slot_of[inputs.slots.providers()[slot]] = slot;
-    }
-    std::vector<TickTotals> ticks(trace.providers.size());
-    std::vector<std::uint32_t> index_of_slot(by_slot.size(), kUnused);
-    for (std::uint32_t index = 0; index < trace.providers.size(); ++index) {
-        const auto found = slot_of.find(trace.providers[index].key());
-        if (found != slot_of.end()) {
-            ticks[index] = by_slot[found->second];
-            index_of_slot[found->second] = index;
-        }
-    }
-    for (const auto& [pair, sums] : arguments_by_slot) {
-        const auto slot = static_cast<std::uint32_t>(pair >> 32);
-        if (slot < index_of_slot.size() && index_of_slot[slot] != kUnused) {
-            arguments[ArgumentSums::pair_of(index_of_slot[slot],
-                                            static_cast<std::uint32_t>(pair))] = sums;
-        }
-    }
-    return ticks;
 }
 
 // Returns the totals in ticks by provider index; `arguments` by provider index too.
@@ -309,44 +242,6 @@ std::vector<TickTotals> complete_totals(TraceInputs& inputs, Trace& trace,
         trace.memory_recorded = trace.memory_recorded || builder.memory_seen();
     }
     return builders_totals(inputs, trace, arguments);
-}
-
-// Each provider's totals converted once, from ticks summed over every thread.
-void set_totals(const std::vector<TickTotals>& ticks, const TickConverter& to_ns, Trace& trace) {
-    for (std::uint32_t index = 0; index < ticks.size() && index < trace.providers.size(); ++index) {
-        const TickTotals& sum = ticks[index];
-        ProviderTotals& totals = trace.providers[index];
-        totals.count = sum.count;
-        totals.hits = sum.hits;
-        totals.misses = sum.misses;
-        totals.total_ns = to_ns.duration(sum.total);
-        totals.self_ns = to_ns.duration(sum.self);
-        totals.blocked_ns = to_ns.duration(sum.blocked);
-        totals.blocked_self_ns = to_ns.duration(sum.blocked_self);
-        totals.load_ns = to_ns.duration(sum.load);
-        totals.memory_total = sum.memory_total.use();
-        totals.memory_self = sum.memory_self.use();
-        totals.cpu_ns = sum.cpu_ns;
-    }
-}
-
-// Trace::arguments from the sums by provider index and key text id, in its order.
-void set_arguments(const ArgumentTicks& arguments, const TickConverter& to_ns,
-                   const std::vector<std::string>& key_texts, Trace& trace) {
-    for (const auto& [pair, sums] : arguments) {
-        const auto activity = static_cast<std::uint32_t>(pair >> 32);
-        const auto text = static_cast<std::uint32_t>(pair);
-        if (activity >= trace.providers.size() || text == 0 || text > key_texts.size()) {
-            continue;
-        }
-        trace.arguments.push_back(
-            ArgumentTotals{.activity = activity,
-                           .argument = key_texts[text - 1],
-                           .runs = sums.runs,
-                           .total_ns = to_ns.duration(static_cast<std::int64_t>(sums.total)),
-                           .cpu_ns = static_cast<std::int64_t>(sums.cpu_ns)});
-    }
-    sort_arguments(trace.arguments);
 }
 
 // A provider a program left unnamed gets a visible name: an empty one would be an empty cell,
