@@ -47,6 +47,23 @@ qprof::Trace complete(const std::vector<std::uint64_t>& words,
     return qprof::detail::complete_trace(std::move(inputs));
 }
 
+// The test's stream number `stream`: every fourth damaged (1 to `damaged_most` arbitrary
+// records), the others as the recorder writes them (fewer than `most` records), each record on
+// one of its provider's two sites.
+std::vector<Record> draw_stream(std::mt19937_64& rng, int stream, std::uint64_t most,
+                                std::uint64_t damaged_most) {
+    // Each draw in its own statement: the order of a call's arguments is the compiler's.
+    const bool damaged = stream % 4 == 3;
+    const std::uint64_t count = damaged ? 1 + below(rng, damaged_most) : below(rng, most);
+    const auto max_depth = 1 + static_cast<std::uint32_t>(below(rng, 8));
+    std::vector<Record> records =
+        damaged ? arbitrary_stream(rng, count) : recorder_stream(rng, max_depth, count);
+    for (Record& r : records) {
+        r.provider += kProviders * static_cast<std::uint32_t>(below(rng, 2));  // its site
+    }
+    return records;
+}
+
 std::string totals_text(const qprof::ProviderTotals& p) {
     return p.provider + " count " + std::to_string(p.count) + " hits " + std::to_string(p.hits) +
            " misses " + std::to_string(p.misses) + " total " + std::to_string(p.total_ns) +
@@ -65,15 +82,7 @@ TEST_CASE("trace totals: summed from the nodes or by the collector's builders, t
     std::uint64_t compared = 0;
     for (int stream = 0; stream < 300; ++stream) {
         INFO("stream " << stream);
-        // Each draw in its own statement: the order of a call's arguments is the compiler's.
-        const bool damaged = stream % 4 == 3;
-        const std::uint64_t count = damaged ? 1 + below(rng, 60) : below(rng, 300);
-        const auto max_depth = 1 + static_cast<std::uint32_t>(below(rng, 8));
-        std::vector<Record> records =
-            damaged ? arbitrary_stream(rng, count) : recorder_stream(rng, max_depth, count);
-        for (Record& r : records) {
-            r.provider += kProviders * static_cast<std::uint32_t>(below(rng, 2));  // its site
-        }
+        const std::vector<Record> records = draw_stream(rng, stream, 300, 60);
         const std::vector<std::uint64_t> words = record_words(records);
         const qprof::Trace from_nodes = complete(words, sites, slots, false);
         const qprof::Trace from_builders = complete(words, sites, slots, true);
@@ -134,15 +143,8 @@ TEST_CASE("trace completion: a thread's nodes completed in two halves, as in one
     std::uint64_t split_nodes = 0;
     for (int stream = 0; stream < 60; ++stream) {
         INFO("stream " << stream);
-        const bool damaged = stream % 4 == 3;
-        // Up to 40 blocks of 64: halves that meet anywhere in a block's word, or none.
-        const std::uint64_t count = damaged ? 1 + below(rng, 3000) : below(rng, 2600);
-        const auto max_depth = 1 + static_cast<std::uint32_t>(below(rng, 8));
-        std::vector<Record> records =
-            damaged ? arbitrary_stream(rng, count) : recorder_stream(rng, max_depth, count);
-        for (Record& r : records) {
-            r.provider += kProviders * static_cast<std::uint32_t>(below(rng, 2));
-        }
+        // Up to 47 blocks of 64: halves that meet anywhere in a block's word, or none.
+        const std::vector<Record> records = draw_stream(rng, stream, 2600, 3000);
         const std::vector<std::uint64_t> words = record_words(records);
         std::string whole;
         {
