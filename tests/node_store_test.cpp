@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "random_nodes.hpp"
 #include "tree_builder.hpp"
 
 using qprof::Node;
@@ -20,118 +21,8 @@ using qprof::Outcome;
 
 namespace {
 
-std::string text(const Node& n) {
-    return "site " + std::to_string(n.site) + " depth " + std::to_string(n.depth) + " outcome " +
-           std::to_string(static_cast<int>(n.outcome)) + " unfinished " +
-           std::to_string(n.unfinished) + " extent " + std::to_string(n.extent) + " first " +
-           std::to_string(n.first) + " start " + std::to_string(n.start) + " end " +
-           std::to_string(n.end);
-}
+using namespace qprof::test::nodes;
 
-bool plain_leaf_hit(const Node& n, std::size_t index) {
-    return n.outcome == Outcome::hit && n.extent == 0 && n.first == index && n.start == 0 &&
-           n.end == 0;
-}
-
-// A node for place `index`: a plain leaf hit with probability `hits`, otherwise a timed node,
-// or now and then a hit a damaged stream could give (with children, or with times).
-Node random_node(std::mt19937_64& rng, std::size_t index, double hits) {
-    std::uniform_real_distribution<double> u{0.0, 1.0};
-    std::uniform_int_distribution<std::uint32_t> any{0, ~std::uint32_t{0}};
-    Node node;
-    node.site = any(rng) % 1000;
-    node.depth = any(rng) & ((1u << 23) - 1);
-    node.unfinished = any(rng) % 7 == 0;
-    const auto here = static_cast<std::uint32_t>(index);
-    if (u(rng) < hits) {
-        node.outcome = Outcome::hit;
-        node.first = here;
-        return node;
-    }
-    const double kind = u(rng);
-    if (kind < 0.1) {  // a hit that adopted the nodes before it
-        node.outcome = Outcome::hit;
-        node.first = here == 0 ? 0 : any(rng) % here;
-        node.extent = here - node.first;
-        return node;
-    }
-    if (kind < 0.15) {  // a hit with times, made by hand
-        node.outcome = Outcome::hit;
-        node.first = here;
-        node.start = any(rng) % 2 == 0 ? 0 : 5;
-        node.end = 7;
-        return node;
-    }
-    constexpr Outcome kTimed[] = {Outcome::miss, Outcome::blocked, Outcome::load,
-                                  Outcome::activity};
-    node.outcome = kTimed[any(rng) % 4];
-    node.first = here == 0 ? 0 : any(rng) % (here + 1);
-    node.extent = any(rng) % 9;
-    node.start = static_cast<std::int64_t>(any(rng)) - (std::int64_t{1} << 31);
-    node.end = node.start + any(rng) % 100'000;
-    return node;
-}
-
-std::vector<Node> random_nodes(std::uint64_t seed, std::size_t count, double hits) {
-    std::mt19937_64 rng{seed};
-    std::vector<Node> nodes;
-    for (std::size_t i = 0; i < count; ++i) {
-        nodes.push_back(random_node(rng, i, hits));
-    }
-    return nodes;
-}
-
-NodeStore store_of(const std::vector<Node>& nodes) {
-    NodeStore store;
-    for (const Node& node : nodes) {
-        store.push_back(node);
-    }
-    return store;
-}
-
-// Every accessor of `store` against `expected`.
-void check_same(const NodeStore& store, const std::vector<Node>& expected) {
-    REQUIRE(store.size() == expected.size());
-    CHECK(store.empty() == expected.empty());
-    std::vector<std::uint32_t> body_at(expected.size(), NodeStore::kNoBody);
-    std::uint32_t bodies = 0;
-    for (std::size_t i = 0; i < expected.size(); ++i) {
-        if (!plain_leaf_hit(expected[i], i)) {
-            body_at[i] = bodies++;
-        }
-    }
-    REQUIRE(store.bodies().size() == bodies);
-    REQUIRE(store.heads().size() == expected.size());
-    for (std::size_t i = 0; i < expected.size(); ++i) {
-        INFO("node " << i << " of " << expected.size());
-        REQUIRE(text(store[i]) == text(expected[i]));
-        CHECK(text(store.at(i)) == text(expected[i]));
-        CHECK(store.has_body(i) == (body_at[i] != NodeStore::kNoBody));
-        REQUIRE(store.body_of(i) == body_at[i]);
-        CHECK(text(store.assemble(i, body_at[i])) == text(expected[i]));
-        const NodeHead head = store.heads()[i];
-        CHECK(head.site == expected[i].site);
-        CHECK(head.depth == expected[i].depth);
-        CHECK(head.unfinished == expected[i].unfinished);
-        CHECK(head.outcome == expected[i].outcome);
-        if (body_at[i] != NodeStore::kNoBody) {
-            const NodeBody& body = store.bodies()[body_at[i]];
-            CHECK(body.extent == expected[i].extent);
-            CHECK(body.first == expected[i].first);
-            CHECK(body.start == expected[i].start);
-            CHECK(body.end == expected[i].end);
-        }
-    }
-    CHECK_THROWS_AS(store.at(expected.size()), std::out_of_range);
-    if (!expected.empty()) {
-        CHECK(text(store.front()) == text(expected.front()));
-        CHECK(text(store.back()) == text(expected.back()));
-    }
-    CHECK(store.bytes_used() ==
-          8 * expected.size() + 24 * bodies + 12 * ((expected.size() + 63) / 64));
-}
-
-// The iterators: forward and backward step by step, each step's node, index and body.
 void check_walks(const NodeStore& store, const std::vector<Node>& expected) {
     const auto body_of = [&](std::size_t i) { return store.body_of(i); };
     std::size_t i = 0;
@@ -312,68 +203,6 @@ TEST_CASE("node store: the builders' appends read back as push_back(Node) does")
     }
     check_same(store, expected);
     CHECK(store.capacity() >= expected.size());
-}
-
-TEST_CASE("node store: edit hands each node's head and body in order, and keeps the changes") {
-    std::vector<Node> expected = random_nodes(5, 700, 0.9);
-    NodeStore store = store_of(expected);
-    store_of({}).edit(
-        [](std::uint32_t, NodeHead&, NodeBody*) { FAIL("an empty store has no node"); });
-    std::uint32_t next = 0;
-    store.edit([&](std::uint32_t index, NodeHead& head, NodeBody* body) {
-        REQUIRE(index == next++);
-        REQUIRE((body != nullptr) == !plain_leaf_hit(expected[index], index));
-        REQUIRE(head.site == expected[index].site);
-        head.site += 1;
-        expected[index].site += 1;
-        if (body != nullptr) {
-            REQUIRE(body->start == expected[index].start);
-            body->start -= 3;
-            body->end += 4;
-            expected[index].start -= 3;
-            expected[index].end += 4;
-        }
-    });
-    CHECK(next == expected.size());
-    check_same(store, expected);
-    for (NodeHead& head : store.heads()) {
-        head.depth = 7;
-    }
-    for (std::size_t i = 0; i < expected.size(); ++i) {
-        expected[i].depth = 7;
-    }
-    check_same(store, expected);
-}
-
-TEST_CASE("node store: edit_blocks hands each node of its blocks alone, with its body") {
-    for (const double hits : {0.0, 0.5, 0.9, 1.0}) {
-        const std::vector<Node> nodes = random_nodes(11, 64 * 9 + 17, hits);
-        NodeStore store = store_of(nodes);
-        REQUIRE(store.blocks() == 10);
-        INFO(hits << " of the nodes plain hits");
-        // Every split into two parts, as two threads edit them; and blocks past the end.
-        for (std::uint32_t split = 0; split <= store.blocks() + 1; ++split) {
-            std::vector<int> visits(nodes.size(), 0);
-            const auto visit = [&](std::uint32_t index, NodeHead& head, NodeBody* body) {
-                REQUIRE(index < nodes.size());
-                ++visits[index];
-                REQUIRE(head.site == nodes[index].site);
-                REQUIRE((body != nullptr) == !plain_leaf_hit(nodes[index], index));
-                if (body != nullptr) {
-                    REQUIRE(body->start == nodes[index].start);
-                    REQUIRE(body->first == nodes[index].first);
-                }
-            };
-            store.edit_blocks(split, store.blocks() + 3, visit);
-            for (std::size_t i = 0; i < nodes.size(); ++i) {
-                REQUIRE(visits[i] == (i / 64 >= split ? 1 : 0));
-            }
-            store.edit_blocks(0, split, visit);
-            CHECK(std::all_of(visits.begin(), visits.end(), [](int n) { return n == 1; }));
-        }
-    }
-    store_of({}).edit_blocks(
-        0, 1, [](std::uint32_t, NodeHead&, NodeBody*) { FAIL("an empty store has no node"); });
 }
 
 TEST_CASE("node store: a node's every field survives, at the edges of its bit-fields") {
