@@ -326,8 +326,8 @@ Trace complete_trace(TraceInputs&& inputs) {
     return trace;
 }
 
-void set_completion_split_blocks(std::uint32_t blocks) {
-    split_blocks.store(blocks, std::memory_order_relaxed);
+std::uint32_t set_completion_split_blocks(std::uint32_t blocks) {
+    return split_blocks.exchange(blocks, std::memory_order_relaxed);
 }
 
 }  // namespace qprof::detail

@@ -39,8 +39,9 @@ struct TraceInputs {
 
 Trace complete_trace(TraceInputs&& inputs);
 // For tests: from this many blocks of 64 nodes, a thread's nodes are completed in two halves,
-// the second on a thread of its own (1,024 blocks unless a test sets another).
-void set_completion_split_blocks(std::uint32_t blocks);
+// the second on a thread of its own (1,024 blocks unless a test sets another). Returns the
+// number it replaces.
+std::uint32_t set_completion_split_blocks(std::uint32_t blocks);
 
 // Sets trace.colour_classes to the classes given by provider index (empty: none), each once
 // and sorted, so that a class keeps its colour whatever order the providers ran in, and each

@@ -78,7 +78,6 @@ void set_totals(const std::vector<TickTotals>& ticks, const TickConverter& to_ns
     }
 }
 
-// Trace::arguments from the sums by provider index and key text id, in its order.
 void set_arguments(const ArgumentTicks& arguments, const TickConverter& to_ns,
                    const std::vector<std::string>& key_texts, Trace& trace) {
     for (const auto& [pair, sums] : arguments) {

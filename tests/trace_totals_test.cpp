@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "random_nodes.hpp"
 #include "random_records.hpp"
 #include "totals_builder.hpp"
 #include "trace_completion.hpp"
@@ -113,24 +114,23 @@ std::string nodes_text(const qprof::Trace& trace) {
     std::string text;
     for (const qprof::ThreadTrace& thread : trace.threads) {
         for (const qprof::Node node : thread.nodes) {
-            text += std::to_string(node.site) + " " + std::to_string(node.depth) + " " +
-                    std::to_string(static_cast<int>(node.outcome)) + " " +
-                    std::to_string(node.unfinished) + " " + std::to_string(node.extent) + " " +
-                    std::to_string(node.first) + " " + std::to_string(node.start) + " " +
-                    std::to_string(node.end) + "\n";
+            text += qprof::test::nodes::text(node) + "\n";
         }
     }
     return text;
 }
 
-// The split's threshold for the test's scope, then the default again.
-struct SplitBlocks {
-    explicit SplitBlocks(std::uint32_t blocks) {
-        qprof::detail::set_completion_split_blocks(blocks);
-    }
-    ~SplitBlocks() { qprof::detail::set_completion_split_blocks(1024); }
+// The split's threshold for the test's scope, then the one before again.
+class SplitBlocks {
+  public:
+    explicit SplitBlocks(std::uint32_t blocks)
+        : before_(qprof::detail::set_completion_split_blocks(blocks)) {}
+    ~SplitBlocks() { qprof::detail::set_completion_split_blocks(before_); }
     SplitBlocks(const SplitBlocks&) = delete;
     SplitBlocks& operator=(const SplitBlocks&) = delete;
+
+  private:
+    std::uint32_t before_;
 };
 
 }  // namespace
