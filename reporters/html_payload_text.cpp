@@ -50,12 +50,12 @@ PayloadColumns write_payload_columns(std::ostream& out, const Trace& trace,
     return sizes;
 }
 
-// One thread encodes the
-// columns, another compresses them (DEFLATE, then base64) piece by piece as they come, so the
-// caller waits for the longer of the two instead of their sum. The compressor is given the same
-// pieces in the same order as in line, so the bytes are the same; in line is what happens when
-// no thread can be started, and the caller encodes when only one can. The threads only read the
-// trace, as the caller does.
+// Compressed, one thread encodes the columns, another compresses them (DEFLATE, then base64)
+// piece by piece as they come, so the caller waits for the longer of the two instead of their
+// sum. The compressor is given the same pieces in the same order as in line, so the bytes are
+// the same; in line is what happens when no thread can be started, and the caller encodes when
+// only one can. Stored, one thread does it all, in line. The threads only read the trace, as
+// the caller does.
 class PayloadPipeline {
   public:
     // `text_bytes`: room made for the text before the threads start (text_room).
@@ -88,14 +88,24 @@ class PayloadPipeline {
             }
             pieces_.close();
         };
-        try {
-            compressor_ = start_payload_thread(0, compress);
-        } catch (const std::system_error&) {
+        auto in_line = [this, &trace, &orders, &important, hit_keys, method] {
             try {
                 columns_ = write_payload_columns(text_, trace, orders, important, hit_keys, method);
             } catch (...) {
                 encode_failed_ = std::current_exception();
             }
+        };
+        try {
+            // Stored, the columns are framed, checked and made base64 as they are encoded, on
+            // one thread: less work than a hand-off through the queue to a third thread, which
+            // on a machine of two cores takes a core from the page's thread.
+            compressor_ = method == Deflater::Method::store ? start_payload_thread(0, in_line)
+                                                            : start_payload_thread(0, compress);
+        } catch (const std::system_error&) {
+            in_line();
+            return;
+        }
+        if (method == Deflater::Method::store) {
             return;
         }
         try {

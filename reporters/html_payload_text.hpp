@@ -1,10 +1,11 @@
 // The payload's columns, made while the caller writes the rest of the page: they are most of
-// the page's work, and the end of a run waits for them. One thread encodes the columns, another
-// compresses them (DEFLATE, or stored blocks for small ones: html_parts.hpp, columns_method;
-// then base64) piece by piece as they come, so the caller waits for the longer of the two
-// instead of their sum; in line when no thread can start (html_parts.hpp:
-// allow_payload_threads). Made again, compressed and then without hits' keys, when they weigh
-// the page past layout::kColumnsBudgetBytes. Used by html_reporter.cpp.
+// the page's work, and the end of a run waits for them. Stored (small ones: html_parts.hpp,
+// columns_method), one thread encodes them, frames them and writes them as base64. Compressed,
+// one thread encodes them and another compresses them (DEFLATE, then base64) piece by piece as
+// they come, so the caller waits for the longer of the two instead of their sum. In line when
+// no thread can start (html_parts.hpp: allow_payload_threads). Made again, compressed and then
+// without hits' keys, when they weigh the page past layout::kColumnsBudgetBytes. Used by
+// html_reporter.cpp.
 #pragma once
 
 #include <cstdint>

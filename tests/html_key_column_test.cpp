@@ -13,6 +13,7 @@
 
 #include "dependency_scan.hpp"
 #include "html_key_codes.hpp"
+#include "html_page_knobs.hpp"
 #include "html_parts.hpp"
 #include "html_payload_layout.hpp"
 #include "html_payload_stream.hpp"
@@ -23,6 +24,8 @@
 namespace layout = qprof::detail::html::layout;
 using qprof::detail::Preorder;
 using qprof::detail::html::KeyCodes;
+using qprof::test::ColumnsBudget;
+using qprof::test::StoredColumnsLimit;
 using qprof::test::html_workload::html_of;
 
 namespace {
@@ -80,29 +83,6 @@ Keys keys_of(const qprof::Trace& trace, const std::string& page) {
     CHECK(at == stream.values.size());
     return keys;
 }
-
-// For a test: the HTML reporter leaves hits' keys out past `bytes` of columns' text.
-class ColumnsBudget {
-  public:
-    explicit ColumnsBudget(std::uint64_t bytes) { qprof::detail::html::set_columns_budget(bytes); }
-    ~ColumnsBudget() { qprof::detail::html::set_columns_budget(layout::kColumnsBudgetBytes); }
-    ColumnsBudget(const ColumnsBudget&) = delete;
-    ColumnsBudget& operator=(const ColumnsBudget&) = delete;
-};
-
-// For a test: the HTML reporter stores columns of at most `bytes` (html_parts.hpp,
-// columns_method) and compresses larger ones.
-class StoredColumnsLimit {
-  public:
-    explicit StoredColumnsLimit(std::uint64_t bytes) {
-        qprof::detail::html::set_stored_columns_limit(bytes);
-    }
-    ~StoredColumnsLimit() {
-        qprof::detail::html::set_stored_columns_limit(qprof::detail::html::kStoredColumnsBytes);
-    }
-    StoredColumnsLimit(const StoredColumnsLimit&) = delete;
-    StoredColumnsLimit& operator=(const StoredColumnsLimit&) = delete;
-};
 
 std::string payload_json(const std::string& page) {
     return qprof::test::element_text(page, "<script type=\"application/json\" id=\"qprof-trace\"");
@@ -179,15 +159,12 @@ TEST_CASE("a page too heavy with its hits' keys leaves them out, says so, keeps 
     std::vector<std::string> pages;
     {
         const ColumnsBudget budget{heavy - 1};
-        for (const int threads : {2, 1, 0}) {  // the same bytes however the columns are made
-            qprof::detail::html::allow_payload_threads(threads);
-            pages.push_back(html_of(trace));
-        }
-        qprof::detail::html::allow_payload_threads(2);
+        pages = qprof::test::made_with_each_thread_count([&] { return html_of(trace); });
     }
     const std::string& light = pages[0];
-    CHECK(pages[1] == light);
-    CHECK(pages[2] == light);
+    for (const std::string& page : pages) {  // the same bytes however the page is made
+        CHECK(page == light);
+    }
     CHECK(qprof::test::payload_number(light, std::string{layout::kHitsLeftOut}) == keyed_hits);
     CHECK(columns_text(light).size() < heavy);
     CHECK(stats_of(light) == stats_of(whole));  // most-asked keys count every hit still
@@ -274,9 +251,8 @@ TEST_CASE("stored columns past the page's budget are compressed before a hit's k
     }
     REQUIRE(columns_text(compressed).size() < columns_text(stored).size() / 2);
     const ColumnsBudget budget{columns_text(stored).size() - 1};
-    for (const int threads : {2, 1, 0}) {  // the same bytes however the columns are made
-        qprof::detail::html::allow_payload_threads(threads);
-        CHECK(html_of(trace) == compressed);  // every key stays
+    for (const std::string& page :  // the same bytes however the page is made
+         qprof::test::made_with_each_thread_count([&] { return html_of(trace); })) {
+        CHECK(page == compressed);  // every key stays
     }
-    qprof::detail::html::allow_payload_threads(2);
 }

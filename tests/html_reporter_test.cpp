@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "deep_trace.hpp"
+#include "html_page_knobs.hpp"
 #include "html_parts.hpp"
 #include "html_payload_layout.hpp"
 #include "html_payload_stream.hpp"
@@ -250,18 +251,24 @@ TEST_CASE("a long counter series is drawn from its envelope: every peak, about 4
     CHECK_THAT(page, Catch::Contains("\"samples\":50000"));
 }
 
-TEST_CASE("the payload is the same made in line, with one thread of the reporter's, or two") {
-    // 200,000 nodes: each column is several pieces, more than wait between the two threads.
+TEST_CASE("the page is the same made in line or with any of the reporter's threads") {
+    // 200,000 nodes: each column is several pieces, more than wait between the two threads
+    // when the columns are compressed.
     const qprof::Trace trace = qprof::test::deep_chain_trace(200'000);
-    std::vector<std::string> pages;
-    for (const int threads : {2, 1, 0}) {
-        qprof::detail::html::allow_payload_threads(threads);
-        pages.push_back(qprof::test::report_text("html", trace));
+    std::vector<std::size_t> columns_sizes;
+    for (const std::uint64_t stored_limit :
+         {qprof::detail::html::kStoredColumnsBytes, std::uint64_t{0}}) {
+        INFO("columns stored up to " << stored_limit << " bytes");
+        const qprof::test::StoredColumnsLimit limit{stored_limit};
+        const std::vector<std::string> pages = qprof::test::made_with_each_thread_count(
+            [&] { return qprof::test::report_text("html", trace); });
+        columns_sizes.push_back(
+            element_text(pages[0], "<script type=\"application/octet-stream\" id=\"qprof-columns\"")
+                .size());
+        for (const std::string& page : pages) {
+            CHECK(page == pages[0]);
+        }
     }
-    qprof::detail::html::allow_payload_threads(2);
-    REQUIRE(pages[0].find("id=\"qprof-columns\">") != std::string::npos);
-    CHECK(element_text(pages[0], "<script type=\"application/octet-stream\" id=\"qprof-columns\"")
-              .size() > 1'000);
-    CHECK(pages[1] == pages[0]);
-    CHECK(pages[2] == pages[0]);
+    CHECK(columns_sizes[0] > 1'000'000);  // stored: 4 bytes a node and more, as base64
+    CHECK(columns_sizes[1] < columns_sizes[0] * 2 / 3);  // compressed
 }
