@@ -42,6 +42,11 @@ class Preorder {
     }
     Outcome outcome(std::uint32_t n) const { return heads_[post_[n]].outcome; }
     const NodeHead& head(std::uint32_t n) const { return heads_[post_[n]]; }
+    // Node n's body, or null for a plain leaf hit (NodeStore keeps none for it).
+    const NodeBody* body(std::uint32_t n) const {
+        const std::uint32_t body = body_[n];
+        return body == NodeStore::kNoBody ? nullptr : &bodies_[body];
+    }
     // When a node with a body began (0 for a plain leaf hit, as in its Node).
     std::int64_t start(std::uint32_t n) const {
         const std::uint32_t body = body_[n];
