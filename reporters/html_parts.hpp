@@ -193,8 +193,8 @@ void allow_payload_threads(int threads);
 // For tests: the size of the columns' text past which the HTML reporter leaves hits' keys out
 // (layout::kColumnsBudgetBytes unless a test pretends the page is that heavy).
 void set_columns_budget(std::uint64_t bytes);
-// The same columns and keys uncompressed, given to `sink` in pieces (of at most 16 Ki values
-// each): the bytes write_payload_columns compresses, in the same pieces.
+// The same columns and keys uncompressed, given to `sink` in pieces: the bytes
+// write_payload_columns compresses, in the same pieces.
 using ByteSink = std::function<void(std::string_view)>;
 PayloadColumns encode_payload_columns(const ByteSink& sink, const Trace& trace,
                                       const std::vector<Preorder>& orders,
