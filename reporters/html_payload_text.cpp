@@ -88,7 +88,8 @@ class PayloadPipeline {
             }
             pieces_.close();
         };
-        auto in_line = [this, &trace, &orders, &important, hit_keys, method] {
+        // Every step on one thread: stored columns on the reporter's, any in line.
+        auto one_thread = [this, &trace, &orders, &important, hit_keys, method] {
             try {
                 columns_ = write_payload_columns(text_, trace, orders, important, hit_keys, method);
             } catch (...) {
@@ -99,10 +100,10 @@ class PayloadPipeline {
             // Stored, the columns are framed, checked and made base64 as they are encoded, on
             // one thread: less work than a hand-off through the queue to a third thread, which
             // on a machine of two cores takes a core from the page's thread.
-            compressor_ = method == Deflater::Method::store ? start_payload_thread(0, in_line)
+            compressor_ = method == Deflater::Method::store ? start_payload_thread(0, one_thread)
                                                             : start_payload_thread(0, compress);
         } catch (const std::system_error&) {
-            in_line();
+            one_thread();
             return;
         }
         if (method == Deflater::Method::store) {
