@@ -25,7 +25,7 @@ void append_varint(std::string& out, std::uint64_t value) {
 }
 
 // A tag column (a few providers, mostly hits), a size column (mostly leaves) and a duration
-// column (log-uniform nanoseconds, 0 for hits), as html_payload.cpp writes them.
+// column (log-uniform nanoseconds, 0 for hits), as html_columns.cpp writes them.
 const std::string& columns() {
     static const std::string bytes = [] {
         std::mt19937_64 random{13};

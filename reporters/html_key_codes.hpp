@@ -1,6 +1,6 @@
 // The payload's key column (html_payload_layout.hpp, KeyCode): each node's key told from the
 // keys around it, thread after thread in pre-order. One walk serves both ways, so that what
-// html_payload.cpp writes and what the tests read back follow the same rules; the viewer's
+// html_columns.cpp writes and what the tests read back follow the same rules; the viewer's
 // twin is keyDecoder in reporters/html/payload.js.
 #pragma once
 

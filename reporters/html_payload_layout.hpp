@@ -1,7 +1,8 @@
-// The layout of profile_queries.html's payload, described once. html_payload.cpp writes by
-// it; the viewer reads by the same constants (qp.layout), which html_payload_layout_js.cpp
-// prints at build time as the viewer's first script, payload_layout.js, so that no mask or
-// column order is written twice. The contract in words: docs/html-report.md.
+// The layout of profile_queries.html's payload, described once. html_columns.cpp and
+// html_payload.cpp write by it; the viewer reads by the same constants (qp.layout), which
+// html_payload_layout_js.cpp prints at build time as the viewer's first script,
+// payload_layout.js, so that no mask or column order is written twice. The contract in words:
+// docs/html-report.md.
 #pragma once
 
 #include <array>

@@ -39,7 +39,7 @@ void append_varint(std::string& out, std::uint64_t value) {
     out += static_cast<char>(value);
 }
 
-// A tag, a size, a duration and a gap column of `nodes` nodes, as html_payload.cpp writes
+// A tag, a size, a duration and a gap column of `nodes` nodes, as html_columns.cpp writes
 // them: repeated call patterns with noise, mostly leaves, log-spread durations, small gaps.
 std::vector<std::string> column_list(std::size_t nodes, std::uint64_t seed) {
     std::mt19937_64 random{seed};
