@@ -237,7 +237,8 @@ class CommonColumns {
         const NodeBody& body = found != nullptr ? *found : kEmpty;
         const bool hit = head.outcome == Outcome::hit;
         const std::int64_t duration = hit ? 0 : body.end - body.start;  // as duration_ns(n)
-        const std::uint32_t size = found != nullptr ? order.post_index(n) - body.first + 1 : 1;
+        const std::uint32_t size =
+            found != nullptr ? order.post_index(n) - body.first + 1 : 1;  // end(n) - n
         const std::uint64_t tag =
             std::uint64_t{trace.sites[head.site].provider_index} << layout::kProviderShift |
             (important(head.outcome, duration, body.extent) ? layout::kImportantFlag : 0) |
@@ -258,11 +259,19 @@ class CommonColumns {
     std::vector<std::int64_t> cursors_;  // by depth
 };
 
-static_assert(layout::kColumns[0].field == Field::tag && layout::kColumns[1].field == Field::size &&
-                  layout::kColumns[2].field == Field::dur &&
-                  layout::kColumns[3].field == Field::gap &&
-                  layout::kColumns[3].presence == layout::Presence::always,
-              "CommonColumns makes the first four columns, which every thread has");
+static_assert(
+    [] {
+        constexpr std::array<Field, CommonColumns::kCount> kCommon = {Field::tag, Field::size,
+                                                                      Field::dur, Field::gap};
+        for (std::size_t c = 0; c < kCommon.size(); ++c) {
+            if (layout::kColumns[c].field != kCommon[c] ||
+                layout::kColumns[c].presence != layout::Presence::always) {
+                return false;
+            }
+        }
+        return true;
+    }(),
+    "CommonColumns makes the first four columns, which every thread has");
 
 // The keys' heads, then the rest of their texts (layout::kKeyLengths): each key's text after
 // what it shares with one of the kKeysBack before it (html_payload_layout.hpp). The texts are

@@ -97,16 +97,16 @@ class PayloadPipeline {
             }
         };
         try {
-            // Stored, the columns are framed, checked and made base64 as they are encoded, on
-            // one thread: less work than a hand-off through the queue to a third thread, which
-            // on a machine of two cores takes a core from the page's thread.
-            compressor_ = method == Deflater::Method::store ? start_payload_thread(0, one_thread)
-                                                            : start_payload_thread(0, compress);
+            if (method == Deflater::Method::store) {
+                // Framed, checked and made base64 as they are encoded, on one thread: less work
+                // than a hand-off through the queue to a third thread, which on a machine of two
+                // cores takes a core from the page's thread.
+                compressor_ = start_payload_thread(0, one_thread);
+                return;
+            }
+            compressor_ = start_payload_thread(0, compress);
         } catch (const std::system_error&) {
             one_thread();
-            return;
-        }
-        if (method == Deflater::Method::store) {
             return;
         }
         try {
