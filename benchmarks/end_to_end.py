@@ -7,6 +7,9 @@ its overhead against the build whose macros are compiled out:
 
     not instrumented          shallow_queries_off
     ... one idle thread       shallow_queries_off --idle-thread   (what a second thread costs)
+    ... two clock reads       shallow_queries_clock   (each provider run reads the clock at its
+                              start and end, as a recording scope does, and nothing else: the
+                              floor under =counts on this machine)
     compiled in, no flags     shallow_queries
     =counts                   shallow_queries -Z profile-queries=counts
     default reports           shallow_queries -Z profile-queries            (counts, html)
@@ -221,6 +224,9 @@ def main():
         # What the collector's thread costs by being there: glibc's malloc leaves its
         # single-thread fast path once a process has had a second thread.
         ("not instrumented, an idle thread", off + ["--idle-thread"]),
+        # Timing every provider run costs the program this much before any profiler's work:
+        # the floor under =counts on this machine.
+        ("not instrumented, clock reads", [os.path.join(bench, "shallow_queries_clock")] + shape),
         ("compiled in, no flags", on),
         ("-Z profile-queries=counts", on + ["-Zprofile-queries=counts"]),
         ("-Z profile-queries", on + ["-Zprofile-queries"]),
@@ -229,7 +235,7 @@ def main():
     if args.before:
         before = [os.path.join(args.before, "benchmarks", "shallow_queries")] + shape
         variants += [(f"before: {name}", before + command[len(on):])
-                     for name, command in variants[3:]]
+                     for name, command in variants[4:]]
     medians, events, ends = measure(variants, args.runs, args.cpu)
     budgets = {"-Z profile-queries=counts": "<= +4 %", "-Z profile-queries": "<= +8 %",
                "keys, =counts": "<= +15 %", "end: -Z profile-queries": "<= 40 ns an event"}
