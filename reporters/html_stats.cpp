@@ -80,14 +80,6 @@ void add_times(const Trace& trace, const Preorder& order, const Work& work,
 
 }  // namespace
 
-std::size_t histogram_bucket(std::int64_t ns) {
-    std::size_t bucket = 0;
-    for (std::int64_t limit = 1'000; ns >= limit && bucket + 1 < kHistogramBuckets; limit *= 10) {
-        ++bucket;
-    }
-    return bucket;
-}
-
 std::vector<ProviderStats> provider_stats(const Trace& trace, const std::vector<Preorder>& orders) {
     std::vector<Work> works;
     works.reserve(orders.size());

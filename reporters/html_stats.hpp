@@ -93,7 +93,20 @@ std::vector<ProviderStats> provider_stats_in_preorder(const Trace& trace,
 // The statistics as the payload's "stats" array (docs/html-report.md).
 void write_stats(std::ostream& out, const std::vector<ProviderStats>& stats);
 
-std::size_t histogram_bucket(std::int64_t ns);
+// A run's decade (1 µs, 10 µs, ... 1 s and more), counted without a branch: durations of a
+// provider fall in every decade, so a loop over the limits mispredicted its exit run after run.
+inline std::size_t histogram_bucket(std::int64_t ns) {
+    static_assert(kHistogramBuckets == 8, "seven limits, from 1 µs to 1 s");
+    return std::size_t{ns >= 1'000} + std::size_t{ns >= 10'000} + std::size_t{ns >= 100'000} +
+           std::size_t{ns >= 1'000'000} + std::size_t{ns >= 10'000'000} +
+           std::size_t{ns >= 100'000'000} + std::size_t{ns >= 1'000'000'000};
+}
+
+// The k-th smallest of `values` (k < size), reordering them: nth_element over only the values
+// in the k-th one's bucket (eight a power of two), found by counting them all. nth_element over
+// all of them spent most of its time in mispredicted partitions (with the loop that found a
+// decade, 0.3 ms of the statistics' 2.9 for shallow_queries' 80,000 runs).
+std::int64_t kth_smallest(std::vector<std::int64_t>& values, std::size_t k);
 
 // Finishing the statistics from what the walks gathered (html_stats_finish.cpp). A provider's
 // mean, median, max and histogram from the durations of its runs (reordered).

@@ -2,12 +2,52 @@
 // (html_stats.cpp): durations into mean, median, max and histogram; the most-asked keys; the
 // top callers and callees.
 #include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
 #include <unordered_map>
 
 #include "html_payload_layout.hpp"
 #include "html_stats.hpp"
 
 namespace qprof::detail::html {
+
+namespace {
+
+// Eight buckets a power of two, in the order of the values: below 8, a bucket a value (negative
+// values in 0's); from 8 on, by the highest bit (of 4 to 63 bits) and the three below it.
+constexpr std::size_t kFineBuckets = 8 + (63 - 3) * 8;
+std::size_t fine_bucket(std::int64_t value) {
+    const auto bits = static_cast<std::uint64_t>(std::max<std::int64_t>(value, 0));
+    if (bits < 8) {
+        return bits;
+    }
+    const auto width = static_cast<std::size_t>(std::bit_width(bits));  // 4 to 63
+    return (width - 3) * 8 + ((bits >> (width - 4)) & 7);
+}
+
+}  // namespace
+
+std::int64_t kth_smallest(std::vector<std::int64_t>& values, std::size_t k) {
+    std::array<std::uint32_t, kFineBuckets> counts{};
+    for (const std::int64_t value : values) {
+        ++counts[fine_bucket(value)];
+    }
+    std::size_t bucket = 0;
+    std::size_t before = 0;  // values in the buckets before `bucket`
+    while (before + counts[bucket] <= k) {
+        before += counts[bucket++];
+    }
+    // The bucket's values moved to the front, in no order; the k-th is among them.
+    std::size_t kept = 0;
+    for (const std::int64_t value : values) {
+        values[kept] = value;
+        kept += fine_bucket(value) == bucket ? 1 : 0;
+    }
+    const auto nth = values.begin() + static_cast<std::ptrdiff_t>(k - before);
+    std::nth_element(values.begin(), nth, values.begin() + static_cast<std::ptrdiff_t>(kept));
+    return *nth;
+}
 
 void finish_durations(ProviderStats& stats, std::vector<std::int64_t>& durations) {
     if (durations.empty()) {
@@ -20,9 +60,7 @@ void finish_durations(ProviderStats& stats, std::vector<std::int64_t>& durations
         ++stats.histogram[histogram_bucket(ns)];
     }
     stats.mean_ns = sum / static_cast<std::int64_t>(durations.size());
-    const auto middle = durations.begin() + static_cast<std::ptrdiff_t>((durations.size() - 1) / 2);
-    std::nth_element(durations.begin(), middle, durations.end());
-    stats.median_ns = *middle;
+    stats.median_ns = kth_smallest(durations, (durations.size() - 1) / 2);  // the lower middle
 }
 
 void finish_keys(std::vector<ProviderStats>& stats,

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdint>
+#include <limits>
 #include <random>
 #include <sstream>
 
@@ -288,6 +290,37 @@ TEST_CASE("run durations are counted by decade") {
     CHECK(histogram_bucket(999'999'999) == 6);
     CHECK(histogram_bucket(1'000'000'000) == 7);
     CHECK(histogram_bucket(1'000'000'000'000) == 7);
+    CHECK(histogram_bucket(-1) == 0);
+}
+
+// The median's selection against a sort: values in one bucket and spread over many, duplicates,
+// negative values (a clock that stepped back), the largest there are, every k of each.
+TEST_CASE("the k-th smallest duration is found whatever the values") {
+    using qprof::detail::html::kth_smallest;
+    std::mt19937_64 random{7};
+    const std::vector<std::vector<std::int64_t>> fixed{
+        {5},
+        {3, 3, 3, 3},
+        {-4, 0, -9, 7, 8, 15, 16, 1'000'000, -1},
+        {std::numeric_limits<std::int64_t>::max(), 0, std::numeric_limits<std::int64_t>::min(),
+         std::numeric_limits<std::int64_t>::max() - 1}};
+    std::vector<std::vector<std::int64_t>> cases = fixed;
+    for (const std::int64_t spread :
+         {std::int64_t{16}, std::int64_t{1} << 20, std::int64_t{1} << 40}) {
+        std::vector<std::int64_t> values(301);
+        for (std::int64_t& value : values) {
+            value = static_cast<std::int64_t>(random() % static_cast<std::uint64_t>(spread)) - 3;
+        }
+        cases.push_back(values);
+    }
+    for (const std::vector<std::int64_t>& values : cases) {
+        std::vector<std::int64_t> sorted = values;
+        std::sort(sorted.begin(), sorted.end());
+        for (std::size_t k = 0; k < values.size(); ++k) {
+            std::vector<std::int64_t> reordered = values;
+            CHECK(kth_smallest(reordered, k) == sorted[k]);
+        }
+    }
 }
 
 namespace {
