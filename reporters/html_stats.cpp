@@ -216,9 +216,11 @@ class HitCalls {
         }
     }
     bool counting() const { return !calls_.empty(); }
-    // A hit of `callee`: its caller's provider, or none for a root.
-    void add(bool has_caller, std::uint32_t caller, std::uint32_t callee) {
-        ++calls_[(has_caller ? caller : providers_) * providers_ + callee];
+    // Where the hits asked by `caller` (a provider, or none for a root) are counted, by callee;
+    // null when not counting.
+    std::uint32_t* row(bool has_caller, std::uint32_t caller) {
+        return counting() ? calls_.data() + (has_caller ? caller : providers_) * providers_
+                          : nullptr;
     }
     void add_to(Gathered& all) const {
         for (std::uint32_t caller = 0; caller <= providers_; ++caller) {
@@ -255,6 +257,16 @@ void gather_backwards(std::uint32_t t, const Preorder& order, const Work& work, 
     std::vector<Open> stack;  // ancestors of the node walked, innermost last
     std::vector<Times>& times = all.times;
     HitCalls hits{thread, times.size()};
+    // What a hit reads, kept in locals as the stack changes: where the innermost ancestor's
+    // subtree starts (0 with none: no node is before it) and its row of `hits`. Three nodes in
+    // four are hits; each read the stack's top and worked out its row before (7 % more time).
+    std::uint32_t top_first = 0;
+    std::uint32_t* hit_row = hits.row(false, 0);
+    const auto top_changed = [&] {
+        const bool has_top = !stack.empty();
+        top_first = has_top ? stack.back().first : 0;
+        hit_row = hits.row(has_top, has_top ? stack.back().provider : 0);
+    };
     const auto close = [&](const Open& done) {
         --open[done.provider];
         if (done.wait) {
@@ -264,19 +276,22 @@ void gather_backwards(std::uint32_t t, const Preorder& order, const Work& work, 
         }
     };
     thread.nodes.walk_backwards([&](std::uint32_t i, const NodeHead& head, const NodeBody* body) {
-        while (!stack.empty() && stack.back().first > i) {
-            close(stack.back());
-            stack.pop_back();
+        if (top_first > i) {
+            do {
+                close(stack.back());
+                stack.pop_back();
+            } while (!stack.empty() && stack.back().first > i);
+            top_changed();
         }
         const std::uint32_t p = all.provider_of_site[head.site];
+        if (head.outcome == Outcome::hit && hit_row != nullptr) {
+            ++hit_row[p];
+            return;
+        }
         const std::uint32_t key = keyed ? thread.keys[i] : 0;
         const bool has_parent = !stack.empty();
         const std::uint32_t caller = has_parent ? stack.back().provider : 0;
         const auto depth = static_cast<std::uint32_t>(stack.size());
-        if (head.outcome == Outcome::hit && hits.counting()) {
-            hits.add(has_parent, caller, p);
-            return;
-        }
         if (head.outcome == Outcome::hit) {  // a leaf here; its duration, 0, changes no sum
             all.count(t, (body != nullptr ? body->first : i) + depth, Outcome::hit, p, 0, key,
                       caller, has_parent);
@@ -302,6 +317,7 @@ void gather_backwards(std::uint32_t t, const Preorder& order, const Work& work, 
         const Open opened{node.first, p, wait, ns, 0};
         if (node.first < i) {
             stack.push_back(opened);
+            top_changed();
         } else {
             close(opened);  // a leaf: closed before the next node
         }

@@ -331,25 +331,39 @@ std::string stats_text(const std::vector<ProviderStats>& stats) {
     return out.str();
 }
 
+// The walk of the nodes as stored against the walk in pre-order, over one trace.
+void check_walks_agree(const qprof::Trace& trace, std::uint32_t seed, bool hits_adopt) {
+    std::vector<Preorder> orders;
+    for (const qprof::ThreadTrace& thread : trace.threads) {
+        orders.emplace_back(thread);
+    }
+    INFO("seed " << seed << (hits_adopt ? ", hits with children" : ""));
+    CHECK(std::all_of(orders.begin(), orders.end(), [](const Preorder& order) {
+              return order.hits_are_leaves();
+          }) == !hits_adopt);
+    const std::string walked = stats_text(qprof::detail::html::provider_stats(trace, orders));
+    CHECK(walked == stats_text(qprof::detail::html::provider_stats_in_preorder(trace, orders)));
+    CHECK(walked.find("\"slowest\":[[") != std::string::npos);
+}
+
 }  // namespace
 
+// Without keys, the walk counts each thread's hits in a table of callers and callees
+// (HitCalls) instead of one call edge at a time.
 TEST_CASE("the statistics' walk of the nodes as stored gives what a walk in pre-order gives") {
-    for (const bool hits_adopt : {false, true}) {
-        for (std::uint32_t seed = 1; seed <= 20; ++seed) {
-            const qprof::Trace trace = qprof::test::random_trace(seed, hits_adopt);
-            std::vector<Preorder> orders;
-            for (const qprof::ThreadTrace& thread : trace.threads) {
-                orders.emplace_back(thread);
+    for (const bool keyed : {true, false}) {
+        for (const bool hits_adopt : {false, true}) {
+            for (std::uint32_t seed = 1; seed <= 20; ++seed) {
+                qprof::Trace trace = qprof::test::random_trace(seed, hits_adopt);
+                if (!keyed) {
+                    for (qprof::ThreadTrace& thread : trace.threads) {
+                        thread.keys.clear();
+                    }
+                    trace.key_texts.clear();
+                }
+                INFO((keyed ? "keys" : "no keys"));
+                check_walks_agree(trace, seed, hits_adopt);
             }
-            INFO("seed " << seed << (hits_adopt ? ", hits with children" : ""));
-            CHECK(std::all_of(orders.begin(), orders.end(), [](const Preorder& order) {
-                      return order.hits_are_leaves();
-                  }) == !hits_adopt);
-            const std::string walked =
-                stats_text(qprof::detail::html::provider_stats(trace, orders));
-            CHECK(walked ==
-                  stats_text(qprof::detail::html::provider_stats_in_preorder(trace, orders)));
-            CHECK(walked.find("\"slowest\":[[") != std::string::npos);
         }
     }
 }
