@@ -27,12 +27,20 @@ Preorder::Preorder(const ThreadTrace& thread)
     std::uint32_t* const body_places = body_.data();
     std::uint32_t* const depths = depth_.data();
     std::uint32_t* const parents = parent_.data();
+    // The innermost ancestor, in locals that change only with the stack: where its subtree
+    // starts (0 with none: no node is before it) and its index, `count` for none.
+    std::uint32_t top_first = 0;
+    std::uint32_t parent = count;
+    std::uint32_t depth = 0;
     thread.nodes.walk_backwards([&](std::uint32_t i, const NodeHead& head, const NodeBody* body) {
-        while (!open.empty() && open.back().first > i) {
-            open.pop_back();
+        if (top_first > i) {
+            do {
+                open.pop_back();
+            } while (!open.empty() && open.back().first > i);
+            top_first = open.empty() ? 0 : open.back().first;
+            parent = open.empty() ? count : open.back().n;
+            depth = static_cast<std::uint32_t>(open.size());
         }
-        const auto depth = static_cast<std::uint32_t>(open.size());
-        const std::uint32_t parent = open.empty() ? count : open.back().n;
         const auto place = [&](std::uint32_t n, std::uint32_t body_index) {
             post[n] = i;
             body_places[n] = body_index;
@@ -51,6 +59,9 @@ Preorder::Preorder(const ThreadTrace& thread)
         }
         if (body->first < i) {  // a leaf is no one's ancestor: it would leave the stack next
             open.push_back(Ancestor{body->first, n});
+            top_first = body->first;
+            parent = n;
+            depth = static_cast<std::uint32_t>(open.size());
             hits_are_leaves = hits_are_leaves && head.outcome != Outcome::hit;
         }
     });
