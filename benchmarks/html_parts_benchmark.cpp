@@ -16,12 +16,11 @@
 #include <memory>
 #include <ostream>
 #include <qprof/qprof.hpp>
-#include <qprof/reporter.hpp>
 #include <qprof/trace.hpp>
-#include <streambuf>
 #include <string_view>
 #include <vector>
 
+#include "counting_buffer.hpp"
 #include "html_parts.hpp"
 #include "html_payload_layout.hpp"
 #include "html_stats.hpp"
@@ -33,24 +32,7 @@ namespace {
 using namespace qprof::detail::html;
 using qprof::detail::Preorder;
 
-// Counts what is written, keeps nothing: the parts' work without the disk's.
-class CountingBuffer : public std::streambuf {
-  public:
-    std::streamsize bytes() const { return bytes_; }
-
-  protected:
-    std::streamsize xsputn(const char*, std::streamsize count) override {
-        bytes_ += count;
-        return count;
-    }
-    int_type overflow(int_type c) override {
-        ++bytes_;
-        return c;
-    }
-
-  private:
-    std::streamsize bytes_ = 0;
-};
+using qprof::bench::CountingBuffer;
 
 const qprof::Trace& scan_trace() {
     static const qprof::Trace trace = [] {
@@ -183,12 +165,7 @@ void BM_HtmlPage(benchmark::State& state) {
     const qprof::Trace& trace = scan_trace();
     std::streamsize bytes = 0;
     for (auto _ : state) {
-        std::unique_ptr<qprof::Reporter> reporter = qprof::make_reporter("html");
-        reporter->configure(qprof::ReportOptions{});
-        CountingBuffer buffer;
-        std::ostream out{&buffer};
-        reporter->write(trace, out);
-        bytes = buffer.bytes();
+        bytes = qprof::bench::report_bytes(trace, "html");
         benchmark::DoNotOptimize(bytes);
     }
     count_events(state);

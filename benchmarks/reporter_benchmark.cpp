@@ -8,36 +8,15 @@
 // reporter writes it into a stream that only counts bytes.
 #include <benchmark/benchmark.h>
 
-#include <memory>
-#include <ostream>
 #include <qprof/qprof.hpp>
-#include <qprof/reporter.hpp>
 #include <qprof/trace.hpp>
-#include <streambuf>
 #include <string>
+
+#include "counting_buffer.hpp"
 
 namespace {
 
 constexpr int kItems = 40'000;  // about 1.1 M events
-
-// Counts what is written, keeps nothing: the reporter's work without the disk's.
-class CountingBuffer : public std::streambuf {
-  public:
-    std::streamsize bytes() const { return bytes_; }
-
-  protected:
-    std::streamsize xsputn(const char*, std::streamsize count) override {
-        bytes_ += count;
-        return count;
-    }
-    int_type overflow(int_type c) override {
-        ++bytes_;
-        return c;
-    }
-
-  private:
-    std::streamsize bytes_ = 0;
-};
 
 void type_of(int id, int depth) {
     PROFILE_QUERY(type_of, id);
@@ -77,12 +56,7 @@ void write_report(benchmark::State& state, const char* name) {
     const qprof::Trace& trace = workload_trace();
     std::streamsize bytes = 0;
     for (auto _ : state) {
-        std::unique_ptr<qprof::Reporter> reporter = qprof::make_reporter(name);
-        reporter->configure(qprof::ReportOptions{});
-        CountingBuffer buffer;
-        std::ostream out{&buffer};
-        reporter->write(trace, out);
-        bytes = buffer.bytes();
+        bytes = qprof::bench::report_bytes(trace, name);
         benchmark::DoNotOptimize(bytes);
     }
     state.counters["events"] = static_cast<double>(trace.node_count());
