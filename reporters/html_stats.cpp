@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "ancestor_stack.hpp"
 #include "html_parts.hpp"
 
 namespace qprof::detail::html {
@@ -254,18 +255,14 @@ void gather_backwards(std::uint32_t t, const Preorder& order, const Work& work, 
     const bool keyed = !thread.keys.empty();
     std::vector<std::uint32_t> open(all.times.size());
     std::vector<std::uint32_t> open_waits(all.times.size());
-    std::vector<Open> stack;  // ancestors of the node walked, innermost last
+    AncestorStack<Open> stack;  // ancestors of the node walked
     std::vector<Times>& times = all.times;
     HitCalls hits{thread, times.size()};
-    // What a hit reads, kept in locals as the stack changes: where the innermost ancestor's
-    // subtree starts (0 with none: no node is before it) and its row of `hits`. Three nodes in
-    // four are hits; each read the stack's top and worked out its row before (7 % more time).
-    std::uint32_t top_first = 0;
+    // The innermost ancestor's row of `hits`, in a local that changes only with the stack: three
+    // nodes in four are hits, and each worked out its row before (7 % more time).
     std::uint32_t* hit_row = hits.row(false, 0);
-    const auto top_changed = [&] {
-        const bool has_top = !stack.empty();
-        top_first = has_top ? stack.back().first : 0;
-        hit_row = hits.row(has_top, has_top ? stack.back().provider : 0);
+    const auto innermost_changed = [&] {
+        hit_row = hits.row(!stack.empty(), stack.empty() ? 0 : stack.innermost().provider);
     };
     const auto close = [&](const Open& done) {
         --open[done.provider];
@@ -276,12 +273,8 @@ void gather_backwards(std::uint32_t t, const Preorder& order, const Work& work, 
         }
     };
     thread.nodes.walk_backwards([&](std::uint32_t i, const NodeHead& head, const NodeBody* body) {
-        if (top_first > i) {
-            do {
-                close(stack.back());
-                stack.pop_back();
-            } while (!stack.empty() && stack.back().first > i);
-            top_changed();
+        if (stack.leave_before(i, close)) {
+            innermost_changed();
         }
         const std::uint32_t p = all.provider_of_site[head.site];
         if (head.outcome == Outcome::hit && hit_row != nullptr) {
@@ -290,8 +283,8 @@ void gather_backwards(std::uint32_t t, const Preorder& order, const Work& work, 
         }
         const std::uint32_t key = keyed ? thread.keys[i] : 0;
         const bool has_parent = !stack.empty();
-        const std::uint32_t caller = has_parent ? stack.back().provider : 0;
-        const auto depth = static_cast<std::uint32_t>(stack.size());
+        const std::uint32_t caller = has_parent ? stack.innermost().provider : 0;
+        const std::uint32_t depth = stack.size();
         if (head.outcome == Outcome::hit) {  // a leaf here; its duration, 0, changes no sum
             all.count(t, (body != nullptr ? body->first : i) + depth, Outcome::hit, p, 0, key,
                       caller, has_parent);
@@ -302,7 +295,7 @@ void gather_backwards(std::uint32_t t, const Preorder& order, const Work& work, 
         const std::int64_t ns = node.duration_ns();
         all.count(t, n, node.outcome, p, ns, key, caller, has_parent);
         if (has_parent) {
-            stack.back().children_ns += ns;
+            stack.innermost().children_ns += ns;
         }
         Times& sums = times[p];
         const bool wait = node.outcome == Outcome::blocked;
@@ -316,15 +309,13 @@ void gather_backwards(std::uint32_t t, const Preorder& order, const Work& work, 
         ++open[p];
         const Open opened{node.first, p, wait, ns, 0};
         if (node.first < i) {
-            stack.push_back(opened);
-            top_changed();
+            stack.enter(opened);
+            innermost_changed();
         } else {
             close(opened);  // a leaf: closed before the next node
         }
     });
-    for (; !stack.empty(); stack.pop_back()) {
-        close(stack.back());
-    }
+    stack.leave_all(close);
     if (hits.counting()) {
         hits.add_to(all);
     }

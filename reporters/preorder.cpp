@@ -1,5 +1,7 @@
 #include "preorder.hpp"
 
+#include "ancestor_stack.hpp"
+
 namespace qprof::detail {
 
 Preorder::Preorder(const ThreadTrace& thread)
@@ -17,7 +19,7 @@ Preorder::Preorder(const ThreadTrace& thread)
         std::uint32_t first;  // where its subtree starts in post-order
         std::uint32_t n;      // its pre-order index
     };
-    std::vector<Ancestor> open;  // ancestors of the current node with children, innermost last
+    AncestorStack<Ancestor> open;  // ancestors of the current node with children
     const std::uint32_t count = size();
     bool hits_are_leaves = true;
     bool has_waits = false;
@@ -27,19 +29,14 @@ Preorder::Preorder(const ThreadTrace& thread)
     std::uint32_t* const body_places = body_.data();
     std::uint32_t* const depths = depth_.data();
     std::uint32_t* const parents = parent_.data();
-    // The innermost ancestor, in locals that change only with the stack: where its subtree
-    // starts (0 with none: no node is before it) and its index, `count` for none.
-    std::uint32_t top_first = 0;
+    // The innermost ancestor's index (`count` for none) and the depth, in locals that change
+    // only with the stack: most nodes, leaf hits, change neither.
     std::uint32_t parent = count;
     std::uint32_t depth = 0;
     thread.nodes.walk_backwards([&](std::uint32_t i, const NodeHead& head, const NodeBody* body) {
-        if (top_first > i) {
-            do {
-                open.pop_back();
-            } while (!open.empty() && open.back().first > i);
-            top_first = open.empty() ? 0 : open.back().first;
-            parent = open.empty() ? count : open.back().n;
-            depth = static_cast<std::uint32_t>(open.size());
+        if (open.leave_before(i)) {
+            parent = open.empty() ? count : open.innermost().n;
+            depth = open.size();
         }
         const auto place = [&](std::uint32_t n, std::uint32_t body_index) {
             post[n] = i;
@@ -58,10 +55,9 @@ Preorder::Preorder(const ThreadTrace& thread)
             roots_ns += body->end - body->start;
         }
         if (body->first < i) {  // a leaf is no one's ancestor: it would leave the stack next
-            open.push_back(Ancestor{body->first, n});
-            top_first = body->first;
+            open.enter(Ancestor{body->first, n});
             parent = n;
-            depth = static_cast<std::uint32_t>(open.size());
+            depth = open.size();
             hits_are_leaves = hits_are_leaves && head.outcome != Outcome::hit;
         }
     });

@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <qprof/trace.hpp>
 
+#include "ancestor_stack.hpp"
+
 namespace qprof {
 
 std::string_view outcome_name(Outcome outcome) {
@@ -52,15 +54,13 @@ std::vector<std::uint32_t> ThreadTrace::parents() const {
         std::uint32_t first;  // where its subtree starts
         std::uint32_t index;
     };
-    std::vector<Enclosing> enclosing;
+    detail::AncestorStack<Enclosing> enclosing;
     nodes.walk_backwards([&](std::uint32_t i, const NodeHead&, const NodeBody* body) {
-        while (!enclosing.empty() && enclosing.back().first > i) {
-            enclosing.pop_back();
-        }
+        enclosing.leave_before(i);
         if (!enclosing.empty()) {
-            parent[i] = enclosing.back().index;
+            parent[i] = enclosing.innermost().index;
         }
-        enclosing.push_back(Enclosing{body != nullptr ? body->first : i, i});
+        enclosing.enter(Enclosing{body != nullptr ? body->first : i, i});
     });
     return parent;
 }
