@@ -79,7 +79,7 @@ class TreeBuilder {
     // more.
     [[gnu::always_inline]] void hit(std::uint64_t head) {
         const std::uint32_t depth = head_depth(head);
-        if (!pending_.empty() && pending_.back().depth > depth) [[unlikely]] {
+        if (pending_.back().level > level_of(depth)) [[unlikely]] {
             add(head, 0, 0);
             return;
         }
@@ -161,12 +161,15 @@ class TreeBuilder {
         std::uint32_t extent;
     };
 
-    // Takes the pending nodes deeper than `depth`: the children of the node completing there.
+    // Takes the pending nodes deeper than `depth`: the children of the node completing there. In
+    // a well-formed stream they are one group, at the next depth; a damaged one may leave
+    // several deeper groups, all adopted.
     Children adopt_pending(std::uint32_t depth) {
         Children children{static_cast<std::uint32_t>(nodes_.size()), 0};
-        while (!pending_.empty() && pending_.back().depth > depth) {
+        const std::uint32_t level = level_of(depth);
+        while (pending_.back().level > level) {
             children.first = pending_.back().first;
-            ++children.extent;
+            children.extent += pending_.back().count;
             pending_.pop_back();
         }
         return children;
@@ -184,7 +187,12 @@ class TreeBuilder {
     [[gnu::always_inline]] void settle(std::uint32_t site, std::uint32_t depth,
                                        std::uint32_t first) {
         mark_site_seen(sites_seen_, site);
-        pending_.push_back(Pending{first, depth});
+        const std::uint32_t level = level_of(depth);
+        if (Siblings& last = pending_.back(); last.level == level) {
+            ++last.count;
+        } else {
+            pending_.push_back(Siblings{first, 1, level});
+        }
         if (keys_recorded_) {
             std::uint32_t& key = pending_key(depth);
             keys_.push_back(key);
@@ -194,11 +202,16 @@ class TreeBuilder {
 
     static constexpr std::uint32_t kNodeDepthMask = (1u << 23) - 1;  // NodeHead::depth's 23 bits
 
-    // A completed node whose parent has not ended yet: where its subtree starts, its depth.
-    struct Pending {
-        std::uint32_t first;
-        std::uint32_t depth;
+    // Completed nodes whose parent has not ended yet, grouped: consecutive ones at one depth are
+    // siblings (a node ending between them would have adopted the first), so that a node takes
+    // its children as one group, where a loop took them one at a time (9 % of the collector's
+    // instructions on a mixed stream). The groups' depths rise from the first to the last.
+    struct Siblings {
+        std::uint32_t first;  // where the first one's subtree starts
+        std::uint32_t count;
+        std::uint32_t level;  // their depth + 1; 0 for the sentinel below every group
     };
+    static std::uint32_t level_of(std::uint32_t depth) { return depth + 1; }
 
     // The key waiting for the next node completed at this depth.
     std::uint32_t& pending_key(std::uint32_t depth) {
@@ -223,7 +236,8 @@ class TreeBuilder {
     }
 
     NodeStore nodes_;
-    std::vector<Pending> pending_;
+    // Never empty: the sentinel first, which no node adopts or joins.
+    std::vector<Siblings> pending_{Siblings{0, 0, 0}};
     SitesSeen sites_seen_;
     bool keys_recorded_ = false;
     std::vector<std::uint32_t> keys_;          // per node, when keys are recorded
