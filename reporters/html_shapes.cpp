@@ -16,51 +16,45 @@ struct NodeRef {
     std::uint32_t n;
 };
 
-// A node ranked by a measure of its shape (its extent, or its depth), then by its duration.
-struct Ranked {
-    std::uint32_t measure;
-    std::int64_t ns;
-    NodeRef node;
-};
-
-bool ranks_before(const Ranked& a, const Ranked& b) {
-    return a.measure != b.measure ? a.measure > b.measure : a.ns > b.ns;
+std::vector<NodeRef> refs_of(const TopShapes& top) {
+    std::vector<NodeRef> nodes;
+    for (const ShapeRank& rank : top.ranked()) {
+        nodes.push_back(NodeRef{rank.thread, rank.n});
+    }
+    return nodes;
 }
 
-// The `count` nodes offered that rank first, each kept with what it ranks by, so that a node is
-// compared with the last of them without reading that one's arrays again. Of nodes that rank
-// alike, the one offered first comes first.
-class TopNodes {
-  public:
-    explicit TopNodes(std::size_t count) : count_(count) {}
+// The widest nodes of every thread, from each thread's own.
+std::vector<NodeRef> widest_nodes(const std::vector<Preorder>& orders) {
+    TopShapes top{kShapeListLength};
+    for (std::uint32_t t = 0; t < orders.size(); ++t) {
+        for (ShapeRank rank : orders[t].widest()) {
+            rank.thread = t;
+            top.offer(rank);
+        }
+    }
+    return refs_of(top);
+}
 
-    // Whether a node of this measure could still enter: most nodes are turned away on it
-    // alone, before their duration is read.
-    bool may_enter(std::uint32_t measure) const {
-        return best_.size() < count_ || measure >= best_.back().measure;
-    }
-    void offer(const Ranked& ranked) {
-        if (best_.size() == count_ && !ranks_before(ranked, best_.back())) {
-            return;
+// The deepest first children (siblings at the bottom of a chain say the same), more of them than
+// are shown, since one line stands for each path from the root. In pre-order, where nodes that
+// rank alike come in their rank's order: a scan's thousands of hits at its greatest depth are
+// turned away on a comparison each.
+std::vector<NodeRef> deepest_first_children(const std::vector<Preorder>& orders) {
+    TopShapes top{kShapeListLength * 20};
+    for (std::uint32_t t = 0; t < orders.size(); ++t) {
+        const Preorder& order = orders[t];
+        std::uint32_t floor = top.floor();
+        for (std::uint32_t n = 0; n < order.size(); ++n) {
+            if (const std::uint32_t depth = order.depth(n);
+                depth >= floor && order.parent(n) + 1 == n) {
+                top.offer(ShapeRank{depth, order.duration_ns(n), t, n});
+                floor = top.floor();
+            }
         }
-        best_.insert(std::upper_bound(best_.begin(), best_.end(), ranked, ranks_before), ranked);
-        if (best_.size() > count_) {
-            best_.pop_back();
-        }
     }
-    std::vector<NodeRef> nodes() const {
-        std::vector<NodeRef> nodes;
-        nodes.reserve(best_.size());
-        for (const Ranked& ranked : best_) {
-            nodes.push_back(ranked.node);
-        }
-        return nodes;
-    }
-
-  private:
-    std::size_t count_;
-    std::vector<Ranked> best_;
-};
+    return refs_of(top);
+}
 
 // `counts[i]`, when given, is how many nodes nodes[i] stands for: " ×N" after its text.
 void write_shape_list(std::ostream& out, std::string_view id, const Trace& trace,
@@ -157,28 +151,11 @@ std::vector<NodeRef> one_per_path(const Trace& trace, const std::vector<Preorder
 
 void write_shapes(std::ostream& out, const Trace& trace, const std::vector<Preorder>& orders,
                   const std::vector<Work>& works, std::int64_t total_ns) {
-    // One pass over every node for both lists: the widest nodes (most immediate children), and
-    // the deepest, first children only (siblings at the bottom of a chain say the same), more
-    // of them than are shown, since one line stands for each path from the root.
-    TopNodes widest_nodes{kShapeListLength};
-    TopNodes deepest_nodes{kShapeListLength * 20};
-    for (std::uint32_t t = 0; t < orders.size(); ++t) {
-        const Preorder& order = orders[t];
-        for (std::uint32_t n = 0; n < order.size(); ++n) {
-            if (const std::uint32_t extent = order.extent(n);
-                extent > 0 && widest_nodes.may_enter(extent)) {
-                widest_nodes.offer({extent, order.duration_ns(n), {t, n}});
-            }
-            if (const std::uint32_t depth = order.depth(n);
-                depth > 0 && order.parent(n) + 1 == n && deepest_nodes.may_enter(depth)) {
-                deepest_nodes.offer({depth, order.duration_ns(n), {t, n}});
-            }
-        }
-    }
-    const std::vector<NodeRef> widest = widest_nodes.nodes();
+    static_assert(Preorder::kWidestNodes == kShapeListLength);
+    const std::vector<NodeRef> widest = widest_nodes(orders);
     std::vector<std::size_t> chains;  // per deepest node, the chains of its path
     const std::vector<NodeRef> deepest =
-        one_per_path(trace, orders, one_per_chain(orders, deepest_nodes.nodes()), chains);
+        one_per_path(trace, orders, one_per_chain(orders, deepest_first_children(orders)), chains);
     if (widest.empty() && deepest.empty()) {
         return;  // no node has a child: nothing to point out
     }

@@ -33,6 +33,10 @@ Preorder::Preorder(const ThreadTrace& thread)
     // only with the stack: most nodes, leaf hits, change neither.
     std::uint32_t parent = count;
     std::uint32_t depth = 0;
+    // The widest nodes, and the least extent that may still enter them, in a local: most nodes
+    // are turned away on it alone.
+    TopShapes widest{kWidestNodes};
+    std::uint32_t widest_floor = widest.floor();
     thread.nodes.walk_backwards([&](std::uint32_t i, const NodeHead& head, const NodeBody* body) {
         if (open.leave_before(i)) {
             parent = open.empty() ? count : open.innermost().n;
@@ -51,8 +55,13 @@ Preorder::Preorder(const ThreadTrace& thread)
         const std::uint32_t n = body->first + depth;
         place(n, static_cast<std::uint32_t>(body - bodies_));
         has_waits = has_waits || head.outcome == Outcome::blocked;
-        if (depth == 0 && head.outcome != Outcome::hit) {  // as duration_ns(n)
-            roots_ns += body->end - body->start;
+        const std::int64_t ns = head.outcome == Outcome::hit ? 0 : body->end - body->start;
+        if (depth == 0) {  // as duration_ns(n)
+            roots_ns += ns;
+        }
+        if (body->extent >= widest_floor) [[unlikely]] {
+            widest.offer(ShapeRank{body->extent, ns, 0, n});
+            widest_floor = widest.floor();
         }
         if (body->first < i) {  // a leaf is no one's ancestor: it would leave the stack next
             open.enter(Ancestor{body->first, n});
@@ -64,6 +73,7 @@ Preorder::Preorder(const ThreadTrace& thread)
     hits_are_leaves_ = hits_are_leaves;
     has_waits_ = has_waits;
     roots_ns_ = roots_ns;
+    widest_ = widest.ranked();
 }
 
 std::int64_t Preorder::run_duration_ns(std::uint32_t from, std::uint32_t to) const {

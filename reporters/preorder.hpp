@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "shape_ranks.hpp"
+
 namespace qprof::detail {
 
 // One thread's nodes in pre-order: a parent before its children, children in call order, so
@@ -74,6 +76,12 @@ class Preorder {
     // The summed durations of the top-level nodes of the sibling run [from, to).
     std::int64_t run_duration_ns(std::uint32_t from, std::uint32_t to) const;
 
+    // The nodes with the most immediate children, ranked then by duration, found as the order
+    // is made (the page lists them: html_shapes.cpp), where the extent is at hand: a walk of its
+    // own read two arrays again. Their thread is 0: the order does not know its place.
+    static constexpr std::size_t kWidestNodes = 10;
+    const std::vector<ShapeRank>& widest() const { return widest_; }
+
   private:
     // Every element is written once by the constructor: none is zeroed first.
     template <typename T>
@@ -106,6 +114,7 @@ class Preorder {
     bool hits_are_leaves_ = true;
     bool has_waits_ = false;
     std::int64_t roots_ns_ = 0;
+    std::vector<ShapeRank> widest_;  // best first
 };
 
 }  // namespace qprof::detail
