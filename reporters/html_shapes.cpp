@@ -9,7 +9,7 @@ namespace qprof::detail::html {
 
 namespace {
 
-constexpr std::size_t kShapeListLength = 10;
+constexpr std::size_t kShapeListLength = Preorder::kWidestNodes;  // the pre-order keeps as many
 
 struct NodeRef {
     std::uint32_t thread;
@@ -151,7 +151,6 @@ std::vector<NodeRef> one_per_path(const Trace& trace, const std::vector<Preorder
 
 void write_shapes(std::ostream& out, const Trace& trace, const std::vector<Preorder>& orders,
                   const std::vector<Work>& works, std::int64_t total_ns) {
-    static_assert(Preorder::kWidestNodes == kShapeListLength);
     const std::vector<NodeRef> widest = widest_nodes(orders);
     std::vector<std::size_t> chains;  // per deepest node, the chains of its path
     const std::vector<NodeRef> deepest =

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <vector>
 
 namespace qprof::detail {
@@ -29,24 +28,19 @@ inline bool ranks_before(const ShapeRank& a, const ShapeRank& b) {
     return a.thread != b.thread ? a.thread < b.thread : a.n < b.n;
 }
 
-// The `count` nodes offered that rank first, best first.
+// The `count` nodes offered that rank first, best first (count above 0).
 class TopShapes {
   public:
     explicit TopShapes(std::size_t count) : count_(count) { best_.reserve(count + 1); }
 
     // The least measure a node needs to be offered, in a value a walk keeps in a register: any
     // measure from 1 while fewer than `count` are kept, then the last one's.
-    std::uint32_t floor() const {
-        if (count_ == 0) {
-            return std::numeric_limits<std::uint32_t>::max();
-        }
-        return best_.size() < count_ ? 1 : best_.back().measure;
-    }
+    std::uint32_t floor() const { return best_.size() < count_ ? 1 : best_.back().measure; }
     // A node that ranks after the last one kept costs a comparison; one that enters, an
     // insertion. So a walk that meets many nodes alike (hits at the greatest depth of a scan, all
     // of no duration) should meet them in the order they rank in, where each is turned away.
     void offer(const ShapeRank& ranked) {
-        if (best_.size() == count_ && (count_ == 0 || !ranks_before(ranked, best_.back()))) {
+        if (best_.size() == count_ && !ranks_before(ranked, best_.back())) {
             return;
         }
         best_.insert(std::upper_bound(best_.begin(), best_.end(), ranked, ranks_before), ranked);

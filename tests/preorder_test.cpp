@@ -82,7 +82,7 @@ std::vector<std::uint32_t> nodes_of(const std::vector<qprof::detail::ShapeRank>&
 }  // namespace
 
 TEST_CASE("the widest nodes are found as the pre-order is made") {
-    std::size_t full_lists = 0;  // lists that turned nodes away, ties among them
+    std::size_t full_lists = 0;  // lists of ten: kept nodes ranked among more candidates
     for (const bool hits_adopt : {false, true}) {
         for (std::uint32_t seed = 1; seed <= 40; ++seed) {
             INFO("seed " << seed << (hits_adopt ? ", hits with children" : ""));
