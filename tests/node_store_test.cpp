@@ -240,3 +240,45 @@ TEST_CASE("node store: copy, swap, clear, an initializer list") {
     const NodeStore listed = {first[0], first[1], first[2]};
     check_same(listed, {first[0], first[1], first[2]});
 }
+
+TEST_CASE("node store: arrays grown past 2 MiB keep every node, pushed, reserved, copied, moved") {
+    // An array's growth copies its bytes from one block to the next (detail::LargeArray); past 2
+    // MiB the blocks are aligned for huge pages (src/large_pages.cpp). 700,000 nodes grow their
+    // heads from small blocks to large ones and on between large ones, and half of them have
+    // bodies (8.4 MB).
+    const std::vector<Node> expected = random_nodes(21, 700'000, 0.5);
+    NodeStore pushed;    // grows as std::vector would
+    NodeStore reserved;  // grows by reserves, as the tree builder's
+    std::size_t room = 1'000;
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        pushed.push_back(expected[i]);
+        if (i == reserved.capacity()) {
+            room *= 3;
+            reserved.reserve(room, room / 2);
+        }
+        reserved.push_back(expected[i]);
+    }
+    CHECK(reserved.capacity() == room);
+    // A node compared as its fields: a string per node (text()) made this test take seconds.
+    const auto differing = [&](const NodeStore& store) {
+        std::size_t wrong = store.size() == expected.size() ? 0 : 1;
+        std::size_t i = 0;
+        for (const Node& node : store) {
+            const Node& want = expected.at(i++);
+            wrong += node.site != want.site || node.depth != want.depth ||
+                     node.unfinished != want.unfinished || node.outcome != want.outcome ||
+                     node.extent != want.extent || node.first != want.first ||
+                     node.start != want.start || node.end != want.end;
+        }
+        return wrong;
+    };
+    CHECK(differing(pushed) == 0);
+    CHECK(differing(reserved) == 0);
+    NodeStore copy = pushed;  // a copy has blocks of its own: the original then changes alone
+    pushed.clear();
+    CHECK(differing(copy) == 0);
+    const NodeStore moved = std::move(copy);
+    CHECK(differing(moved) == 0);
+    CHECK(text(moved.back()) == text(expected.back()));
+    CHECK(differing(pushed) == 1);  // empty
+}
