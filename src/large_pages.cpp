@@ -1,7 +1,9 @@
-// Memory for large node arrays, advised for transparent huge pages (see trace.hpp).
+// Memory for large node arrays, advised for transparent huge pages (see qprof/node_store.hpp).
 #include <sys/mman.h>
 
+#include <cstdint>
 #include <cstdlib>
+#include <new>
 #include <qprof/trace.hpp>
 
 namespace qprof::detail {
@@ -14,7 +16,11 @@ std::size_t rounded_to_huge_pages(std::size_t bytes) {
 }
 }  // namespace
 
-void* allocate_large(std::size_t bytes) {
+void* allocate_large(std::size_t count, std::size_t size) {
+    if (count > static_cast<std::size_t>(PTRDIFF_MAX) / size) {
+        throw std::bad_alloc();
+    }
+    const std::size_t bytes = count * size;
     if (bytes < kHugePage) {
         return ::operator new(bytes);
     }

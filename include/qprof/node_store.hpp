@@ -78,9 +78,11 @@ struct NodeBody {
 };
 
 namespace detail {
-// Blocks of 2 MiB and more come from memory advised for transparent huge pages: a trace of a
-// million nodes would otherwise take thousands of page faults to fill.
-void* allocate_large(std::size_t bytes);
+// Room for `count` elements of `size` bytes. Blocks of 2 MiB and more come from memory advised
+// for transparent huge pages: a trace of a million nodes would otherwise take thousands of page
+// faults to fill. Throws std::bad_alloc, out of line: a program built with -fno-exceptions may
+// include this header.
+void* allocate_large(std::size_t count, std::size_t size);
 void free_large(void* block, std::size_t bytes);
 
 // The node store's arrays: a std::vector of a trivially copyable type, for what the store needs
@@ -144,10 +146,7 @@ class LargeArray {
         if (count <= capacity_) {
             return;
         }
-        if (count > std::size_t{PTRDIFF_MAX} / sizeof(T)) {
-            throw std::bad_alloc();
-        }
-        T* const grown = static_cast<T*>(allocate_large(count * sizeof(T)));
+        T* const grown = static_cast<T*>(allocate_large(count, sizeof(T)));
         if (size_ != 0) {
             std::memcpy(static_cast<void*>(grown), data_, size_ * sizeof(T));
         }
