@@ -129,10 +129,6 @@ class LargeArray {
     const T& operator[](std::size_t i) const { return data_[i]; }
     T& back() { return data_[size_ - 1]; }
     const T& back() const { return data_[size_ - 1]; }
-    T* begin() { return data_; }
-    T* end() { return data_ + size_; }
-    const T* begin() const { return data_; }
-    const T* end() const { return data_ + size_; }
 
     // Stored as a copy of its bytes, in one store for a word-sized T.
     void push_back(const T& value) {
